@@ -1,2 +1,33 @@
-"""npcompile: trace NumPy code into fused kernels for the CPU (LLVM) and NVIDIA GPUs (CUDA)."""
+"""npcompile: trace NumPy code into fused kernels for the CPU (LLVM) and NVIDIA GPUs (CUDA).
+
+    @npcompile.jit
+    def f(x, y):
+        return np.sin(x) + np.cos(y)
+
+`npcompile.run_cell(source, namespace)` traces a block of code (the %%npcompile magic),
+`npcompile.explain(f)(*args)` tells what tracing saw, `npcompile.report()` holds the
+session's graph breaks, recompiles, compiles and kernel timings.
+"""
 __version__ = "0.1.0"
+
+from .api.cell import run_cell  # noqa: E402
+from .api.explain import explain  # noqa: E402
+from .api.jit import Jitted, jit  # noqa: E402
+from .errors import GraphBreakError, NpcompileError  # noqa: E402
+from .exec.engine import ENGINE  # noqa: E402
+from .records import SESSION  # noqa: E402
+
+
+def reset():
+    """Forget compiled graphs and the session's records."""
+    ENGINE.reset()
+    SESSION.clear()
+
+
+def report():
+    """The session's records as a dict: graph_breaks, recompiles, compiles, kernels, ..."""
+    return SESSION.as_dict()
+
+
+__all__ = ["jit", "Jitted", "run_cell", "explain", "reset", "report", "GraphBreakError",
+           "NpcompileError", "__version__"]

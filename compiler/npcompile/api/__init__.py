@@ -1,0 +1,1 @@
+"""The public entry points: jit, run_cell, explain."""

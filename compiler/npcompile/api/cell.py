@@ -1,0 +1,72 @@
+"""npcompile.run_cell: trace a block of code in a namespace (what %%npcompile runs)."""
+import ast
+import hashlib
+import itertools
+import linecache
+
+from ..exec.engine import ENGINE, SiteInfo
+from ..records import SESSION
+from ..trace.lazy_array import LazyArray
+from ..trace.tracer import Tracer, concretize, is_traceable
+from .jit import check_options, finish_after_error
+
+_cell_ids = itertools.count(1)
+
+
+def _register_source(source, filename):
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+def _split_last_expr(tree):
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+        return tree, last
+    return tree, None
+
+
+def _restore(namespace):
+    """Lazy arrays bound in the namespace (also inside top-level lists, tuples and dicts)
+    become plain NumPy values again."""
+    for name, v in list(namespace.items()):
+        t = type(v)
+        if t is LazyArray or (t in (list, tuple, dict) and _holds_lazy(v)):
+            namespace[name] = concretize(v)
+
+
+def _holds_lazy(container):
+    values = container.values() if type(container) is dict else container
+    return any(type(x) is LazyArray for x in values)
+
+
+def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, filename=None):
+    """Run `source` in `namespace` with its NumPy arrays traced. Returns the value of the
+    last expression (None if the cell ends in a statement)."""
+    options = check_options(device, fullgraph, dynamic)
+    digest = hashlib.sha1(source.encode()).hexdigest()[:12]
+    filename = filename or f"<npcompile-cell-{next(_cell_ids)}>"
+    _register_source(source, filename)
+    tree, last = _split_last_expr(ast.parse(source, filename, "exec"))
+    body = compile(tree, filename, "exec")
+    last = compile(last, filename, "eval") if last is not None else None
+    site = SiteInfo(("cell", digest), "<cell>", filename, 1)
+    tracer = Tracer(site, options, ENGINE)
+    SESSION.add("traces", {"function": "<cell>", "filename": filename, "lineno": 1})
+    with tracer:
+        for name, v in list(namespace.items()):
+            if not name.startswith("_") and is_traceable(v):
+                namespace[name] = tracer.wrap_input(v, name)
+        try:
+            exec(body, namespace)
+            result = eval(last, namespace) if last is not None else None
+        except BaseException:
+            finish_after_error(tracer)
+            _restore(namespace)
+            raise
+        try:
+            tracer.flush()
+        finally:
+            _restore(namespace)
+        result = concretize(result)
+    run_cell.last_tracer = tracer
+    return result

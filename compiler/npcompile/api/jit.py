@@ -1,0 +1,96 @@
+"""npcompile.jit: trace a function's NumPy code on every call; graphs are cached by
+structure and guards, so a repeated call only re-traces (microseconds) and runs."""
+import functools
+import inspect
+
+from ..exec.engine import ENGINE, SiteInfo
+from ..records import SESSION
+from ..trace.breaks import user_frame
+from ..trace.lazy_array import LazyArray
+from ..trace.tracer import Tracer, concretize, current, is_traceable
+
+DEVICES = ("cpu", "cuda")
+
+
+def check_options(device, fullgraph, dynamic):
+    if device not in DEVICES:
+        raise ValueError(f"npcompile: device must be one of {DEVICES}, not {device!r}")
+    if dynamic not in (None, True, False):
+        raise ValueError(f"npcompile: dynamic must be None, True or False, not {dynamic!r}")
+    return {"device": device, "fullgraph": bool(fullgraph), "dynamic": dynamic}
+
+
+def unwrap(obj):
+    """Results leave the trace as plain NumPy values (nested tuples, lists, dicts too)."""
+    return concretize(obj)
+
+
+class Jitted:
+    def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None):
+        if not callable(fn):
+            raise TypeError(f"npcompile.jit needs a function, got {type(fn).__name__}")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.options = check_options(device, fullgraph, dynamic)
+        try:
+            self._params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            self._params = []
+
+    def _names(self, nargs):
+        names = []
+        for i in range(nargs):
+            if i < len(self._params) and self._params[i].kind in (
+                    inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+                names.append(self._params[i].name)
+            else:
+                names.append(f"args[{i}]")
+        return names
+
+    def __call__(self, *args, **kwargs):
+        if current() is not None:  # called from traced code: inline into that trace
+            return self.fn(*args, **kwargs)
+        result, _ = self.trace_call(args, kwargs)
+        return result
+
+    def trace_call(self, args, kwargs):
+        frame = user_frame(2)
+        site = SiteInfo(("fn", self.fn), getattr(self.fn, "__qualname__", repr(self.fn)),
+                        frame.f_code.co_filename if frame else "<unknown>",
+                        frame.f_lineno if frame else 0)
+        tracer = Tracer(site, self.options, ENGINE)
+        SESSION.add("traces", {"function": site.function, "filename": site.filename,
+                               "lineno": site.lineno})
+        with tracer:
+            names = self._names(len(args))
+            wargs = [tracer.wrap_input(a, n) if is_traceable(a) else a for a, n in zip(args, names)]
+            wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) else v
+                       for k, v in kwargs.items()}
+            try:
+                result = self.fn(*wargs, **wkwargs)
+            except BaseException:
+                finish_after_error(tracer)
+                raise
+            del wargs, wkwargs
+            tracer.flush()
+            result = unwrap(result)
+        return result, tracer
+
+
+def finish_after_error(tracer):
+    """The user's code raised: what ran before the error stays done, as in eager NumPy
+    (in-place writes land in the user's arrays); a second error is not allowed to mask it."""
+    try:
+        tracer.flush()
+    except Exception:
+        pass
+
+
+def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None):
+    """Compile a NumPy function: `@npcompile.jit` or `npcompile.jit(fn, device=...)`."""
+    if fn is None:
+        return lambda f: Jitted(f, device, fullgraph, dynamic)
+    return Jitted(fn, device, fullgraph, dynamic)
+
+
+__all__ = ["jit", "Jitted", "LazyArray"]

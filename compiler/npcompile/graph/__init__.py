@@ -1,0 +1,1 @@
+"""The graph IR: nodes that record NumPy calls, their structural signature and guards."""

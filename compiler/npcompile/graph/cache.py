@@ -1,0 +1,129 @@
+"""Captured graphs by structure and guards: hit, first compile, or recompile with the
+guard that failed, in words."""
+from .signature import guarded_meta
+
+
+class Entry:
+    __slots__ = ("graph_id", "compiled", "hits")
+
+    def __init__(self, graph_id, compiled=None):
+        self.graph_id = graph_id
+        self.compiled = compiled
+        self.hits = 0
+
+
+class SiteState:
+    """What one call site (function or cell, and which of its graphs) saw last time."""
+
+    __slots__ = ("metas", "ops", "dynamic")
+
+    def __init__(self):
+        self.metas = None
+        self.ops = None
+        self.dynamic = {}
+
+
+class GraphCache:
+    def __init__(self):
+        self.entries = {}
+        self.sites = {}
+        self.next_id = 1
+
+    def clear(self):
+        self.entries.clear()
+        self.sites.clear()
+
+    def lookup(self, site_key, metas, ops, dynamic_option):
+        """-> (entry or None, key, status, reasons). status: hit | compile | recompile."""
+        state = self.sites.get(site_key)
+        newly_dynamic = []
+        if state is None:
+            state = self.sites[site_key] = SiteState()
+            if dynamic_option is True:
+                for i, m in enumerate(metas):
+                    state.dynamic[i] = set(range(len(m[2])))
+        elif dynamic_option is None and state.metas is not None and len(state.metas) == len(metas):
+            for i, (old, new) in enumerate(zip(state.metas, metas)):
+                if old[1] == new[1] and len(old[2]) == len(new[2]):
+                    dyn = state.dynamic.setdefault(i, set())
+                    for d, (a, b) in enumerate(zip(old[2], new[2])):
+                        if a != b and d not in dyn and b >= 2:
+                            dyn.add(d)
+                            newly_dynamic.append((i, d))
+        key = (ops, tuple(guarded_meta(m, state.dynamic.get(i)) for i, m in enumerate(metas)))
+        entry = self.entries.get(key)
+        reasons = []
+        if entry is not None:
+            entry.hits += 1
+            status = "hit"
+        elif state.metas is None:
+            status = "compile"
+        else:
+            status = "recompile"
+            reasons = diff(state.metas, metas, state.ops, ops, newly_dynamic, dynamic_option)
+        state.metas = metas
+        state.ops = ops
+        return entry, key, status, reasons
+
+    def insert(self, key, compiled=None):
+        entry = Entry(self.next_id, compiled)
+        self.next_id += 1
+        self.entries[key] = entry
+        return entry
+
+
+def diff(old_metas, new_metas, old_ops, new_ops, newly_dynamic, dynamic_option):
+    """The failed guards in words: 'x: dtype float64 -> float32', 'x: shape[0] 10 -> 20,
+    now dynamic', 'constant 2 -> 3 in multiply'."""
+    out = []
+    dyn = set(newly_dynamic)
+    for i, (a, b) in enumerate(zip(old_metas, new_metas)):
+        name = b[0]
+        if a[1] != b[1]:
+            out.append(f"{name}: dtype {a[1]} -> {b[1]}")
+        if len(a[2]) != len(b[2]):
+            out.append(f"{name}: ndim {len(a[2])} -> {len(b[2])}")
+        else:
+            for d, (x, y) in enumerate(zip(a[2], b[2])):
+                if x != y:
+                    if (i, d) in dyn:
+                        tail = ", now dynamic"
+                    elif dynamic_option is False:
+                        tail = " (dynamic=False: static shapes)"
+                    else:
+                        tail = ""
+                    out.append(f"{name}: shape[{d}] {x} -> {y}{tail}")
+        if a[3] != b[3]:
+            out.append(f"{name}: layout {a[3]} -> {b[3]}")
+    if len(old_metas) != len(new_metas):
+        out.append(f"number of input arrays {len(old_metas)} -> {len(new_metas)}")
+    if old_ops != new_ops:
+        out.append(_ops_diff(old_ops, new_ops))
+    return out or ["guards changed"]
+
+
+def _ops_diff(old, new):
+    old_ops, new_ops = old[0], new[0]
+    for a, b in zip(old_ops, new_ops):
+        if a == b:
+            continue
+        if a[1] == b[1] and a[2] == b[2] and a[3] != b[3]:
+            return f"constant changed in {b[1]}: {_consts(a[3])} -> {_consts(b[3])}"
+        if a[1] != b[1]:
+            return f"graph changed: {a[1]} -> {b[1]}"
+        return f"graph changed at {b[1]}"
+    if len(old_ops) != len(new_ops):
+        return f"graph changed: {len(old_ops)} -> {len(new_ops)} operations"
+    return "graph outputs changed"
+
+
+def _consts(frozen):
+    vals = []
+    for v in frozen[1:] if type(frozen) is tuple else (frozen,):
+        if type(v) is tuple and v and v[0] == "f":
+            vals.append(repr(float.fromhex(v[1])))
+        elif type(v) is tuple and v and v[0] == "r":
+            continue
+        else:
+            vals.append(repr(v))
+    return ", ".join(vals)

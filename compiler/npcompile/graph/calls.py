@@ -1,0 +1,48 @@
+"""Small callables that nodes record where NumPy has no single function for the job.
+Each does exactly what the eager NumPy statement does."""
+import numpy as np
+
+from ..trace import np_base as _nb
+
+
+class _NoKey:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "NOKEY"
+
+
+NOKEY = _NoKey()
+
+
+def apply_chain(value, chain):
+    for step in chain:
+        value = step.apply(value)
+    return value
+
+
+def update(base, chain, key, fn, kwargs, c_order, *operands):
+    """A new version of `base` after an in-place write: `region[key] = operand` when
+    fn is None, else `fn(*operands, out=region)`; region is base seen through chain."""
+    out = _nb.array(base, copy=True, order="C" if c_order else "K")
+    region = apply_chain(out, chain)
+    if fn is None:
+        if key is NOKEY:
+            region[...] = operands[0]
+        else:
+            region[key] = operands[0]
+    else:
+        fn(*operands, out=region, **kwargs)
+    return out
+
+
+def astype(value, dtype, casting="unsafe"):
+    return value.astype(dtype, casting=casting)
+
+
+def copy(value):
+    return value.copy()
+
+
+def flatten(value, order="C"):
+    return value.flatten(order)

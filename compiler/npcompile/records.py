@@ -1,0 +1,36 @@
+"""The session's records: graph breaks, recompiles, compiles, kernel runs, fallbacks.
+Every report is a view of these (npcompile.report(), explain, the notebook report)."""
+import threading
+import time
+
+
+class Session:
+    KINDS = ("traces", "graph_breaks", "recompiles", "compiles", "kernels", "fallbacks")
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.start = time.perf_counter()
+        self.sinks = []  # callables(kind, record): e.g. the native profiler
+        self.clear()
+
+    def clear(self):
+        with self._lock:
+            for k in self.KINDS:
+                setattr(self, k, [])
+
+    def add(self, kind, record):
+        record.setdefault("ts_us", (time.perf_counter() - self.start) * 1e6)
+        with self._lock:
+            getattr(self, kind).append(record)
+        for sink in self.sinks:
+            try:
+                sink(kind, record)
+            except Exception:  # a broken viewer never breaks the user's code
+                pass
+
+    def as_dict(self):
+        with self._lock:
+            return {k: [dict(r) for r in getattr(self, k)] for k in self.KINDS}
+
+
+SESSION = Session()

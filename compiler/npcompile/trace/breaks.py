@@ -1,0 +1,89 @@
+"""Graph breaks: why tracing had to stop, on which line of the user's code, and a hint."""
+import linecache
+import os
+import sys
+
+import numpy as np
+
+_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
+_INTERNAL = (_OWN_DIR, _NUMPY_DIR)
+_internal_cache = {}
+
+
+def _is_internal(filename):
+    r = _internal_cache.get(filename)
+    if r is None:
+        r = filename.startswith(_INTERNAL)
+        _internal_cache[filename] = r
+    return r
+
+
+def user_frame(depth=1):
+    """The innermost frame outside npcompile and NumPy: the line the user wrote."""
+    f = sys._getframe(depth)
+    while f is not None and _is_internal(f.f_code.co_filename):
+        f = f.f_back
+    return f
+
+
+def user_site():
+    f = user_frame(2)
+    if f is None:
+        return None
+    return (f.f_code.co_filename, f.f_lineno)
+
+
+# Kind of break -> hint shown to the user.
+HINTS = {
+    "bool": "Python needs True/False here (an if, while, and/or, assert on an array value). "
+            "Use np.where(cond, a, b) to keep both branches in the graph, or move the test "
+            "out of the compiled code.",
+    "number": "Converting an array value to a Python number (int(), float(), .item(), an index) "
+              "forces the computation. Keep it as an array (a 0-d array works in arithmetic) "
+              "or do the conversion after the compiled code.",
+    "print": "Printing or repr() needs the values. Print shapes and dtypes instead (they are "
+             "known while tracing), or print after the compiled code.",
+    "iter": "Iterating over an array needs its rows one by one. Use whole-array operations "
+            "or an axis= argument instead of a Python loop over the array.",
+    "tolist": ".tolist() makes Python objects from the values. Keep working on arrays.",
+    "array": "Code outside NumPy asked for a concrete array (__array__). Call it after the "
+             "compiled code, or use the NumPy equivalent.",
+    "unsupported": "This NumPy function is not captured yet: it ran eagerly in NumPy and "
+                   "tracing went on after it. Express it with supported operations to keep "
+                   "one graph.",
+    "data_shape": "The result's shape depends on the data (boolean mask or nonzero). "
+                  "np.where(mask, x, 0) or a reduction over np.where keeps a static shape.",
+    "value_dtype": "Under NumPy 1.x the result dtype of this operation depends on a value "
+                   "(value-based casting). Cast the 0-d operand with .astype() or use NumPy 2.",
+    "alias": "An in-place update wrote to memory that another traced array shares. It ran "
+             "eagerly to keep NumPy's aliasing semantics; avoid writing through overlapping views.",
+    "attribute": "This ndarray attribute or method is not captured yet: the array was computed "
+                 "and the call ran in NumPy.",
+    "error": "NumPy raised an error for this operation; it was re-run eagerly so the error "
+             "is NumPy's own.",
+    "inplace_untraced": "An in-place update targets an array that is not traced (a plain "
+                        "ndarray, e.g. a global). Pass it as an argument to trace it.",
+}
+
+
+class BreakRecord:
+    __slots__ = ("kind", "reason", "filename", "lineno", "function", "code", "hint")
+
+    def __init__(self, kind, reason, frame):
+        self.kind = kind
+        self.reason = reason
+        self.hint = HINTS.get(kind, "")
+        if frame is not None:
+            self.filename = frame.f_code.co_filename
+            self.lineno = frame.f_lineno
+            self.function = frame.f_code.co_name
+            self.code = linecache.getline(self.filename, self.lineno).strip()
+        else:
+            self.filename, self.lineno, self.function, self.code = "<unknown>", 0, "", ""
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __repr__(self):
+        return f"<graph break {self.filename}:{self.lineno}: {self.reason}>"

@@ -1,0 +1,513 @@
+"""How NumPy functions on lazy arrays are recorded (__array_function__), and the table
+of what is captured. Anything not in the table runs eagerly: a graph break."""
+import math
+import warnings
+
+import numpy as np
+
+from . import np_base as _nb
+
+from ..graph import calls
+from ..graph.node import Ref
+from . import view_rules
+from .operands import NUMPY2, Operands, Unsupported, resolve
+
+_NOVALUE = getattr(np, "_NoValue", None)
+
+
+def _name(func):
+    mod = getattr(func, "__module__", "") or ""
+    prefix = "np.linalg." if "linalg" in mod else "np."
+    return prefix + getattr(func, "__name__", repr(func))
+
+
+def as_lazy(tracer, a):
+    from .lazy_array import LazyArray
+    if type(a) is LazyArray:
+        return a
+    if type(a) is np.ndarray and a.dtype.kind in "biufc":
+        return tracer.wrap_constant_array(a)
+    arr = _nb.asarray(a)
+    if arr.dtype.kind not in "biufc":
+        raise Unsupported("unsupported", f"input of dtype {arr.dtype}")
+    return tracer.wrap_constant_array(arr)
+
+
+def call(tracer, func, args, kwargs):
+    rule = TABLE.get(func)
+    if rule is None:
+        return tracer.eager(func, args, kwargs, "unsupported", f"unsupported function {_name(func)}")
+    try:
+        return rule(tracer, func, *args, **kwargs)
+    except Unsupported as u:
+        return tracer.eager(func, args, kwargs, u.kind, u.reason)
+    except TypeError as e:  # a call NumPy itself would refuse: let NumPy say so
+        return tracer.eager(func, args, kwargs, "error", f"{_name(func)}: {e}")
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+
+# ----- reductions -------------------------------------------------------------------
+_RED_POS = {
+    np.sum: ("axis", "dtype", "out", "keepdims", "initial", "where"),
+    np.prod: ("axis", "dtype", "out", "keepdims", "initial", "where"),
+    np.mean: ("axis", "dtype", "out", "keepdims"),
+    np.std: ("axis", "dtype", "out", "ddof", "keepdims"),
+    np.var: ("axis", "dtype", "out", "ddof", "keepdims"),
+    np.amin: ("axis", "out", "keepdims", "initial", "where"),
+    np.amax: ("axis", "out", "keepdims", "initial", "where"),
+    np.argmin: ("axis", "out"),
+    np.argmax: ("axis", "out"),
+    np.any: ("axis", "out", "keepdims"),
+    np.all: ("axis", "out", "keepdims"),
+}
+for _f in ("min", "max"):
+    if getattr(np, _f) is not getattr(np, "a" + _f):
+        _RED_POS[getattr(np, _f)] = _RED_POS[getattr(np, "a" + _f)]
+_NO_IDENTITY = {np.amin, np.amax, np.argmin, np.argmax, getattr(np, "min"), getattr(np, "max")}
+_LABEL = {np.amin: "min", np.amax: "max"}
+
+
+def _bind(names, args, kwargs, fname):
+    if len(args) > len(names):
+        raise TypeError(f"{fname}() takes at most {len(names) + 1} positional arguments")
+    bound = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k in bound:
+            raise TypeError(f"{fname}() got multiple values for argument '{k}'")
+        bound[k] = v
+    return bound
+
+
+def _reduced_shape(shape, axis, keepdims):
+    if axis is None:
+        axes = set(range(len(shape)))
+    else:
+        axes = {a % len(shape) if len(shape) else a for a in (axis if type(axis) is tuple else (axis,))}
+    if keepdims:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape)), axes
+    return tuple(d for i, d in enumerate(shape) if i not in axes), axes
+
+
+def _reduce(tracer, fn, label, a, kw, default_axis=None):
+    for k in ("out", "initial", "where"):
+        v = kw.pop(k, _NOVALUE)
+        if v is not _NOVALUE and not (k == "out" and v is None) and not (k == "where" and v is True):
+            raise Unsupported("unsupported", f"{label}(..., {k}=)")
+    for k in list(kw):
+        if k not in ("axis", "dtype", "keepdims", "ddof"):
+            raise TypeError(f"{label}() got an unexpected keyword argument '{k}'")
+        if kw[k] is _NOVALUE:
+            del kw[k]
+    lz = as_lazy(tracer, a)
+    ax = kw.get("axis", default_axis)
+    if isinstance(ax, list):
+        ax = tuple(ax)
+    if isinstance(ax, np.integer):
+        ax = int(ax)
+    if ax is not None:
+        kw["axis"] = ax
+    try:
+        r = _quiet(fn, _nb.ones((1,) * lz.ndim, lz.dtype), **kw)
+    except Exception as e:
+        raise Unsupported("error", f"{label}: {e}")
+    keepdims = bool(kw.get("keepdims", False))
+    shape, axes = _reduced_shape(lz.shape, ax, keepdims)
+    if fn in _NO_IDENTITY and any(lz.shape[i] == 0 for i in axes):
+        raise Unsupported("error", f"{label} of an empty array")
+    return tracer.make(fn, (Ref(0),), kw or None, (lz._n,), np.dtype(r.dtype), shape, label,
+                       scalar=len(shape) == 0)
+
+
+def reduction(tracer, fn, a, *args, **kwargs):
+    label = _LABEL.get(fn, fn.__name__)
+    kw = _bind(_RED_POS[fn], args, kwargs, label)
+    return _reduce(tracer, fn, label, a, kw)
+
+
+_UFUNC_REDUCE = {np.add, np.multiply, np.maximum, np.minimum, np.logical_and, np.logical_or,
+                 np.fmax, np.fmin, np.bitwise_and, np.bitwise_or, np.bitwise_xor}
+
+
+def ufunc_reduce(tracer, ufunc, inputs, kwargs):
+    if ufunc not in _UFUNC_REDUCE or len(inputs) != 1:
+        raise Unsupported("unsupported", f"np.{ufunc.__name__}.reduce")
+    kw = dict(kwargs)
+    kw.setdefault("axis", 0)
+    return _reduce(tracer, ufunc.reduce, f"{ufunc.__name__}.reduce", inputs[0], kw)
+
+
+def norm(tracer, fn, x, ord=None, axis=None, keepdims=False):
+    lz = as_lazy(tracer, x)
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    vector = (axis is None and lz.ndim == 1) or isinstance(axis, (int, np.integer)) or (
+        type(axis) is tuple and len(axis) == 1)
+    matrix_ok = ord in (None, "fro") and (axis is None and lz.ndim == 2 or
+                                          type(axis) is tuple and len(axis) == 2)
+    if not vector and not matrix_ok:
+        raise Unsupported("unsupported", f"np.linalg.norm(ord={ord!r}, axis={axis!r})")
+    if isinstance(ord, str) and vector:
+        raise Unsupported("error", f"Invalid norm order '{ord}' for vectors")
+    kw = {"ord": ord, "axis": axis, "keepdims": keepdims}
+    try:
+        r = _quiet(fn, _nb.ones((1,) * lz.ndim, lz.dtype), **kw)
+    except Exception as e:
+        raise Unsupported("error", f"np.linalg.norm: {e}")
+    if isinstance(axis, np.integer):
+        axis = kw["axis"] = int(axis)
+    shape, _ = _reduced_shape(lz.shape, axis, keepdims)
+    return tracer.make(fn, (Ref(0),), kw, (lz._n,), np.dtype(r.dtype), shape, "norm",
+                       scalar=len(shape) == 0)
+
+
+# ----- elementwise functions that are not ufuncs -----------------------------------------
+def _broadcast(shapes):
+    from .ufunc_rules import broadcast
+    return broadcast(shapes)
+
+
+def where(tracer, fn, cond, *xy):
+    if len(xy) != 2:
+        raise Unsupported("data_shape", "np.where(cond) with one argument returns indices: "
+                                        "a data-dependent shape")
+    ops = Operands(tracer, [cond, xy[0], xy[1]])
+    try:
+        r = resolve(lambda p: fn(*p), ops)
+    except Unsupported:
+        raise
+    except Exception as e:
+        raise Unsupported("error", f"np.where: {e}")
+    shape = _broadcast(ops.shapes)
+    return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
+                       "where", scalar=ops.all_zero_d)
+
+
+def clip(tracer, fn, a, *args, **kwargs):
+    names = ("a_min", "a_max", "out")
+    kw = _bind(names, args, kwargs, "clip")
+    lo = kw.pop("a_min", kw.pop("min", None))
+    hi = kw.pop("a_max", kw.pop("max", None))
+    if kw.pop("out", None) is not None or kw:
+        raise Unsupported("unsupported", "np.clip(..., out= or other keywords)")
+    ops = Operands(tracer, [a, lo, hi])
+    try:
+        r = resolve(lambda p: fn(*p), ops)
+    except Unsupported:
+        raise
+    except Exception as e:
+        raise Unsupported("error", f"np.clip: {e}")
+    shape = _broadcast([s for s in ops.shapes])
+    return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
+                       "clip", scalar=ops.all_zero_d)
+
+
+def astype(tracer, lz, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    dt = np.dtype(dtype)
+    if dt.kind not in "biufc":
+        raise Unsupported("unsupported", f"astype({dt})")
+    if not np.can_cast(lz.dtype, dt, casting):
+        raise Unsupported("error", f"astype: cannot cast {lz.dtype} to {dt} under {casting!r}")
+    if dt == lz.dtype and not copy:
+        return lz
+    return tracer.make(calls.astype, (Ref(0), dt, casting), None, (lz._n,), dt, lz.shape,
+                       f"astype({dt})", scalar=lz._scalar)
+
+
+def copy(tracer, lz, order="C"):
+    return tracer.make(calls.copy, (Ref(0),), None, (lz._n,), lz.dtype, lz.shape, "copy",
+                       scalar=lz._scalar)
+
+
+def np_copy(tracer, fn, a, order="K", subok=False):
+    return copy(tracer, as_lazy(tracer, a))
+
+
+def flatten(tracer, lz, order="C"):
+    if order != "C":
+        raise Unsupported("unsupported", f"flatten(order={order!r})")
+    return tracer.make(calls.flatten, (Ref(0),), None, (lz._n,), lz.dtype, (lz.size,), "flatten")
+
+
+# ----- library calls ---------------------------------------------------------------------
+def _matmul_shape(sa, sb, name):
+    if not sa or not sb:
+        raise Unsupported("error", f"{name}: operands must not be 0-d")
+    a2 = (1,) + sa if len(sa) == 1 else sa
+    b2 = sb + (1,) if len(sb) == 1 else sb
+    if a2[-1] != b2[-2]:
+        raise Unsupported("error", f"{name}: mismatch in core dimension")
+    batch = _broadcast([a2[:-2], b2[:-2]])
+    shape = batch + (a2[-2], b2[-1])
+    if len(sa) == 1:
+        shape = shape[:-2] + shape[-1:]
+    if len(sb) == 1:
+        shape = shape[:-1]
+    return shape
+
+
+def matmul(tracer, a, b, fn=np.matmul, name="matmul"):
+    la, lb = as_lazy(tracer, a), as_lazy(tracer, b)
+    shape = _matmul_shape(la.shape, lb.shape, name)
+    try:
+        r = _quiet(fn, _nb.ones((1,) * la.ndim, la.dtype), _nb.ones((1,) * lb.ndim, lb.dtype))
+    except Exception as e:
+        raise Unsupported("error", f"{name}: {e}")
+    return tracer.make(fn, (Ref(0), Ref(1)), None, (la._n, lb._n), np.dtype(r.dtype), shape, name,
+                       scalar=len(shape) == 0)
+
+
+def dot(tracer, fn, a, b, out=None):
+    if out is not None:
+        raise Unsupported("unsupported", "np.dot(..., out=)")
+    la, lb = as_lazy(tracer, a), as_lazy(tracer, b)
+    if la.ndim > 2 or lb.ndim > 2 or la.ndim == 0 or lb.ndim == 0:
+        raise Unsupported("unsupported", "np.dot beyond 1-d and 2-d operands")
+    return matmul(tracer, la, lb, np.dot, "dot")
+
+
+def concatenate(tracer, fn, arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    if out is not None:
+        raise Unsupported("unsupported", "np.concatenate(..., out=)")
+    lzs = [as_lazy(tracer, a) for a in arrays]
+    if not lzs:
+        raise Unsupported("error", "need at least one array to concatenate")
+    kw = {"axis": axis}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if casting != "same_kind":
+        kw["casting"] = casting
+    try:
+        r = _quiet(fn, [_nb.ones((1,) * lz.ndim, lz.dtype) for lz in lzs], **kw)
+    except Exception as e:
+        raise Unsupported("error", f"np.concatenate: {e}")
+    if axis is None:
+        shape = (sum(lz.size for lz in lzs),)
+    else:
+        nd = lzs[0].ndim
+        ax = axis % nd
+        base = lzs[0].shape
+        for lz in lzs[1:]:
+            if lz.ndim != nd or any(lz.shape[i] != base[i] for i in range(nd) if i != ax):
+                raise Unsupported("error", "np.concatenate: dimensions do not match")
+        shape = base[:ax] + (sum(lz.shape[ax] for lz in lzs),) + base[ax + 1:]
+    refs = [Ref(i) for i in range(len(lzs))]
+    return tracer.make(fn, (refs,), kw, tuple(lz._n for lz in lzs), np.dtype(r.dtype), shape,
+                       "concatenate")
+
+
+def stack(tracer, fn, arrays, axis=0, out=None, **kwargs):
+    if out is not None:
+        raise Unsupported("unsupported", "np.stack(..., out=)")
+    lzs = [as_lazy(tracer, a) for a in arrays]
+    if not lzs or any(lz.shape != lzs[0].shape for lz in lzs):
+        raise Unsupported("error", "np.stack: all input arrays must have the same shape")
+    kw = dict(kwargs, axis=axis)
+    try:
+        r = _quiet(fn, [_nb.ones((1,) * lz.ndim, lz.dtype) for lz in lzs], **kw)
+    except Exception as e:
+        raise Unsupported("error", f"np.stack: {e}")
+    nd = lzs[0].ndim + 1
+    ax = axis % nd
+    base = lzs[0].shape
+    shape = base[:ax] + (len(lzs),) + base[ax:]
+    refs = [Ref(i) for i in range(len(lzs))]
+    return tracer.make(fn, (refs,), kw, tuple(lz._n for lz in lzs), np.dtype(r.dtype), shape,
+                       "stack")
+
+
+# ----- views through functions -----------------------------------------------------------
+def _view_fn(label):
+    def rule(tracer, fn, a, *args, **kwargs):
+        return view_rules.pure_view(tracer, as_lazy(tracer, a), fn, args, kwargs or None, label)
+    return rule
+
+
+def reshape_fn(tracer, fn, a, *args, **kwargs):
+    kw = _bind(("newshape", "order"), args, kwargs, "reshape")
+    shape = kw.pop("newshape", kw.pop("shape", None))
+    return view_rules.reshape(tracer, as_lazy(tracer, a), shape, kw.pop("order", "C"))
+
+
+def ravel_fn(tracer, fn, a, order="C"):
+    return view_rules.ravel(tracer, as_lazy(tracer, a), order)
+
+
+def static_attr(attr):
+    def rule(tracer, fn, a, *args):
+        if args:
+            raise Unsupported("unsupported", f"np.{attr} with arguments")
+        return getattr(a, attr)
+    return rule
+
+
+# ----- creation ----------------------------------------------------------------------------
+def _shape_arg(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    try:
+        return tuple(int(operator_index(d)) for d in shape)
+    except TypeError:
+        raise Unsupported("error", "shape must be integers")
+
+
+def operator_index(d):
+    import operator
+    return operator.index(d)
+
+
+def filled(tracer, fn, shape, *args, **kwargs):
+    """zeros, ones, empty, full with static arguments: a node with no inputs."""
+    from .lazy_array import LazyArray
+    if any(type(v) is LazyArray for v in args + tuple(kwargs.values())):
+        raise Unsupported("unsupported", f"{_name(fn)} with an array-valued argument")
+    shp = _shape_arg(shape)
+    if any(d < 0 for d in shp):
+        raise Unsupported("error", "negative dimensions are not allowed")
+    kwargs.pop("like", None)
+    r = fn((0,) * len(shp), *args, **kwargs)
+    if r.dtype.kind not in "biufc":
+        raise Unsupported("unsupported", f"{_name(fn)} of dtype {r.dtype}")
+    # np.empty's contents are undefined; zeros are a valid choice and keep results stable.
+    rec = _nb.zeros if fn is _nb.empty else fn
+    return tracer.make(rec, (shp,) + tuple(args), kwargs or None, (), np.dtype(r.dtype), shp,
+                       fn.__name__)
+
+
+_LIKE_TO = {}
+
+
+def like(tracer, fn, a, *args, **kwargs):
+    base_fn, names = _LIKE_TO[fn]
+    kw = _bind(names, args, kwargs, fn.__name__)
+    lz = as_lazy(tracer, a) if not isinstance(a, (int, float, bool, complex)) else None
+    shape = kw.pop("shape", None)
+    shape = tuple(lz.shape if lz is not None else ()) if shape is None else _shape_arg(shape)
+    dtype = kw.pop("dtype", None)
+    dtype = np.dtype(dtype) if dtype is not None else (lz.dtype if lz is not None else _nb.asarray(a).dtype)
+    kw.pop("subok", None)
+    order = kw.pop("order", "K")
+    extra = (kw.pop("fill_value"),) if "fill_value" in kw else ()
+    ckw = {"dtype": dtype}
+    if order in ("C", "F"):
+        ckw["order"] = order
+    return filled(tracer, base_fn, shape, *extra, **ckw)
+
+
+def arange(tracer, fn, *args, **kwargs):
+    kw = _bind(("start", "stop", "step", "dtype"), args, kwargs, "arange")
+    kw.pop("like", None)
+    start, stop, step = kw.get("start"), kw.get("stop"), kw.get("step")
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    vals = (start, stop, step)
+    if not all(type(v) in (int, float) for v in vals):
+        raise Unsupported("unsupported", "np.arange with non-Python-number arguments")
+    if step == 0:
+        raise Unsupported("error", "np.arange: step 0")
+    if all(type(v) is int for v in vals):
+        n = len(range(start, stop, step))
+    else:
+        n = max(0, math.ceil((stop - start) / step))
+    dtype = kw.get("dtype")
+    dt = np.dtype(dtype) if dtype is not None else _nb.arange(start, start + step, step).dtype
+    if dt.kind not in "biuf":
+        raise Unsupported("unsupported", f"np.arange of dtype {dt}")
+    ckw = {"dtype": dt}
+    return tracer.make(_nb.arange, (start, stop, step), ckw, (), dt, (n,), "arange")
+
+
+def linspace(tracer, fn, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    if retstep or axis != 0 or not all(type(v) in (int, float) for v in (start, stop)):
+        raise Unsupported("unsupported", "np.linspace beyond scalar start/stop")
+    num = operator_index(num)
+    if num < 0:
+        raise Unsupported("error", "np.linspace: negative num")
+    dt = _nb.linspace(start, stop, 2, endpoint=endpoint, dtype=dtype).dtype
+    return tracer.make(_nb.linspace, (start, stop, num), {"endpoint": endpoint, "dtype": dt}, (),
+                       dt, (num,), "linspace")
+
+
+def eye(tracer, fn, N, M=None, k=0, dtype=float, order="C", **kwargs):
+    kwargs.pop("like", None)
+    N = operator_index(N)
+    M = N if M is None else operator_index(M)
+    dt = np.dtype(dtype)
+    return tracer.make(_nb.eye, (N, M, k), {"dtype": dt, "order": order}, (), dt, (N, M), "eye")
+
+
+def _asarray(tracer, fn, a, dtype=None, order=None, **kwargs):
+    from .lazy_array import LazyArray
+    if type(a) is not LazyArray:
+        raise Unsupported("unsupported", "asarray of a non-array")
+    copy = fn is np.array and kwargs.get("copy", True)
+    if dtype is None or np.dtype(dtype) == a.dtype:
+        return copy_rule(tracer, a) if copy else a
+    return astype(tracer, a, dtype)
+
+
+def copy_rule(tracer, lz):
+    return copy(tracer, lz)
+
+
+def result_type(tracer, fn, *arrays_and_dtypes):
+    from .lazy_array import LazyArray
+    protos = []
+    for x in arrays_and_dtypes:
+        if type(x) is LazyArray:
+            if x.ndim == 0 and not NUMPY2:
+                raise Unsupported("value_dtype", "np.result_type of a 0-d value under NumPy 1.x")
+            protos.append(_nb.empty((0,) if x.ndim else (), x.dtype))
+        else:
+            protos.append(x)
+    return fn(*protos)
+
+
+TABLE = {}
+for _fn in _RED_POS:
+    TABLE[_fn] = reduction
+TABLE.update({
+    np.where: where,
+    np.clip: clip,
+    np.linalg.norm: norm,
+    np.concatenate: concatenate,
+    np.stack: stack,
+    np.dot: dot,
+    np.copy: np_copy,
+    np.transpose: _view_fn("transpose"),
+    np.swapaxes: _view_fn("swapaxes"),
+    np.squeeze: _view_fn("squeeze"),
+    np.expand_dims: _view_fn("expand_dims"),
+    np.broadcast_to: _view_fn("broadcast_to"),
+    np.moveaxis: _view_fn("moveaxis"),
+    np.reshape: reshape_fn,
+    np.ravel: ravel_fn,
+    np.shape: static_attr("shape"),
+    np.ndim: static_attr("ndim"),
+    np.size: static_attr("size"),
+    np.result_type: result_type,
+    np.zeros_like: like,
+    np.ones_like: like,
+    np.empty_like: like,
+    np.full_like: like,
+})
+_LIKE_TO.update({
+    np.zeros_like: (np.zeros, ("dtype", "order", "subok", "shape")),
+    np.ones_like: (np.ones, ("dtype", "order", "subok", "shape")),
+    np.empty_like: (np.empty, ("dtype", "order", "subok", "shape")),
+    np.full_like: (np.full, ("fill_value", "dtype", "order", "subok", "shape")),
+})
+# Creation functions with no array argument are reached through creation.py's patch.
+CREATION = {
+    "zeros": filled, "ones": filled, "empty": filled, "full": filled,
+    "zeros_like": like, "ones_like": like, "empty_like": like, "full_like": like,
+    "arange": arange, "linspace": linspace, "eye": eye,
+    "asarray": _asarray, "asanyarray": _asarray, "array": _asarray,
+}

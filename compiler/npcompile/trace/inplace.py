@@ -1,0 +1,87 @@
+"""In-place writes (x += y, x[k] = v, out=, fill) as new versions of a storage."""
+import numpy as np
+
+from ..graph import calls
+from ..graph.node import Node, Ref
+from .breaks import user_site
+from .operands import Operands, Unsupported
+
+
+def _shift(template, by):
+    return tuple(Ref(t.i + by) if type(t) is Ref else t for t in template)
+
+
+def _check_writable(lz):
+    if lz._scalar:
+        raise TypeError(f"'{lz.dtype.type.__name__}' object does not support item assignment")
+    fake = lz._get_fake()
+    if not fake.flags.writeable:
+        raise ValueError("assignment destination is read-only")
+    st = lz._st
+    if st.aliased or st.guessed:
+        raise Unsupported("alias", "in-place update of memory that another traced array shares")
+
+
+def _write(tracer, lz, key, fn, kw, template, inputs, label):
+    """New base = update(old base, lz's view chain, key, fn, operands); template's Refs
+    index `inputs` and are shifted past the base."""
+    st = lz._st
+    base = st.base
+    c_order = not st.fake_is_real
+    if type(key) is Ref:
+        key = Ref(key.i + 1)
+    args = (Ref(0), lz._chain, key, fn, kw, c_order) + _shift(template, 1)
+    node = Node(calls.update, args, None, (base,) + tuple(inputs), base.dtype, base.shape,
+                label, user_site())
+    tracer.ops.append(label)
+    st.write(node)
+
+
+def write_ufunc(tracer, out, ufunc, ops, kw):
+    _check_writable(out)
+    _write(tracer, out, calls.NOKEY, ufunc, kw, ops.template, ops.inputs,
+           f"{ufunc.__name__} (in place)")
+
+
+def setitem(tracer, lz, key, value):
+    from .lazy_array import LazyArray
+    from .view_rules import split_key
+    _check_writable(lz)
+    basic, mask = split_key(tracer, lz, key)
+    if mask is not None:
+        # x[mask] = scalar: a masked write with a static shape.
+        if not isinstance(value, (bool, int, float, np.generic)) and not (
+                type(value) is LazyArray and value.ndim == 0):
+            raise Unsupported("data_shape", "x[mask] = array: the number of written elements "
+                                            "depends on the data")
+        if mask.shape != lz.shape:
+            raise Unsupported("error", "boolean index does not match the array's shape")
+        ops = Operands(tracer, [mask, value])
+        _write(tracer, lz, ops.template[0], None, None, ops.template[1:], ops.inputs,
+               "setitem[mask]")
+        return
+    region = lz._get_fake()[basic]
+    rshape = np.shape(region)
+    if type(value) is LazyArray and value._st is lz._st and value._ver == lz._st.version:
+        steps = value._chain
+        mine = lz._chain
+        if (len(steps) == len(mine) + 1 and all(a.same_as(b) for a, b in zip(steps, mine))
+                and steps[-1].label == "getitem" and steps[-1].args == (basic,)):
+            return  # x[k] op= y: the view was already updated in place
+    ops = Operands(tracer, [value])
+    vshape = ops.shapes[0] if ops.shapes else ()
+    try:
+        if np.broadcast_shapes(vshape, rshape) != rshape:
+            raise ValueError
+    except ValueError:
+        raise Unsupported("error", f"could not broadcast input array from shape {vshape} "
+                                   f"into shape {rshape}")
+    _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+
+
+def fill(tracer, lz, value):
+    _check_writable(lz)
+    if not isinstance(value, (bool, int, float, complex, np.generic)):
+        raise Unsupported("unsupported", "fill() with a non-scalar")
+    ops = Operands(tracer, [value])
+    _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs, "fill")

@@ -1,0 +1,358 @@
+"""LazyArray: what NumPy code sees while it is traced. Every operation records a node;
+asking for a value (bool, int, print, ...) is a graph break that computes it."""
+import numpy as np
+
+from . import np_base as _nb
+
+from ..graph.node import Node
+from . import function_rules, inplace, ufunc_rules, view_rules
+from .operands import Unsupported
+from .storage import view_node
+from .tracer import concretize, current
+
+
+def _dispatch(fallback, rule, *args):
+    """Run a tracing rule; if it cannot trace the call, run NumPy eagerly (a graph break)."""
+    tracer = current()
+    if tracer is None:  # used after its trace ended: plain NumPy on the value
+        return fallback(*concretize(args))
+    try:
+        return rule(tracer, *args)
+    except Unsupported as u:
+        return tracer.eager(fallback, args, None, u.kind, u.reason)
+
+
+class LazyArray:
+    __slots__ = ("_st", "_chain", "_node", "_ver", "_scalar", "_fake", "__weakref__")
+    __array_priority__ = 1000
+    __hash__ = None
+
+    def __init__(self, storage, chain, node, scalar=False):
+        self._st = storage
+        self._chain = chain
+        self._node = node
+        self._ver = storage.version
+        self._scalar = scalar
+        self._fake = None
+
+    # ----- state ---------------------------------------------------------------
+    @property
+    def _n(self):
+        """The node holding this array's current value (re-derived after a write)."""
+        node = self._node
+        if node is None or self._ver != self._st.version:
+            node = self._st.base
+            for step in self._chain:
+                node = view_node(step, node)
+            self._node = node
+            self._ver = self._st.version
+        return node
+
+    def _get_fake(self):
+        f = self._fake
+        if f is None:
+            f = self._st.base_fake()
+            for step in self._chain:
+                f = step.apply(f)
+            self._fake = f
+        return f
+
+    def _settle(self):
+        """After a flush: hold the concrete value, a real NumPy view where NumPy has one."""
+        st = self._st
+        st.settle()
+        self._fake = None
+        if not self._chain:
+            self._node = st.base
+        else:
+            base = st.base.value
+            value = self._chain[0].apply(base)
+            for step in self._chain[1:]:
+                value = step.apply(value)
+            self._node = Node.leaf(value, "view")
+            if not np.may_share_memory(value, base):
+                # NumPy copied where the trace assumed a view: this is its own array now.
+                from .storage import Storage
+                self._st = Storage(self._node)
+                self._chain = ()
+        self._ver = self._st.version
+
+    def _value(self):
+        node = self._n
+        if not node.is_leaf:
+            tracer = current()
+            if tracer is None:
+                raise RuntimeError("npcompile: a lazy array outlived its trace uncomputed")
+            tracer.flush()
+            node = self._n
+        return node.value
+
+    def _force(self, kind, reason):
+        tracer = current()
+        if tracer is not None and not self._n.is_leaf:
+            tracer.graph_break(kind, reason)
+        return self._value()
+
+    # ----- static metadata: known while tracing, never a break ----------------------
+    @property
+    def shape(self):
+        return self._n.shape
+
+    @property
+    def dtype(self):
+        return self._n.dtype
+
+    @property
+    def ndim(self):
+        return len(self._n.shape)
+
+    @property
+    def size(self):
+        s = 1
+        for d in self._n.shape:
+            s *= d
+        return s
+
+    @property
+    def itemsize(self):
+        return self._n.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.itemsize
+
+    def __len__(self):
+        shape = self._n.shape
+        if not shape:
+            raise TypeError("len() of unsized object")
+        return shape[0]
+
+    # ----- values: graph breaks -----------------------------------------------------
+    def __bool__(self):
+        return bool(self._force("bool", "bool() of an array value (if/while/and/or on data)"))
+
+    def __int__(self):
+        return int(self._force("number", "int() of an array value"))
+
+    def __float__(self):
+        return float(self._force("number", "float() of an array value"))
+
+    def __complex__(self):
+        return complex(self._force("number", "complex() of an array value"))
+
+    def __index__(self):
+        return operator_index(self._force("number", "an array value used as an index"))
+
+    def item(self, *args):
+        return self._force("number", ".item() of an array").item(*args)
+
+    def tolist(self):
+        return self._force("tolist", ".tolist() of an array").tolist()
+
+    def __repr__(self):
+        return repr(self._force("print", "repr() or print of an array"))
+
+    def __str__(self):
+        return str(self._force("print", "str() or print of an array"))
+
+    def __format__(self, spec):
+        return format(self._force("print", "formatting an array value"), spec)
+
+    def __array__(self, dtype=None, *args, **kwargs):
+        v = _nb.asarray(self._force("array", "conversion to ndarray (__array__) by code outside NumPy"))
+        return v if dtype is None else v.astype(dtype, copy=False)
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return iter(self._force("iter", "iteration over an array"))
+
+    def __contains__(self, x):
+        return x in self._force("bool", "`in` test on an array")
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = self._force("attribute", f"ndarray.{name} is not captured")
+        return getattr(value, name)
+
+    # ----- NumPy protocols ------------------------------------------------------------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        tracer = current()
+        if tracer is None:
+            return getattr(ufunc, method)(*concretize(inputs), **concretize(kwargs))
+        try:
+            if method == "__call__":
+                return ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
+            if method == "reduce":
+                return function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
+            raise Unsupported("unsupported", f"np.{ufunc.__name__}.{method}")
+        except Unsupported as u:
+            result = tracer.eager(getattr(ufunc, method), inputs, kwargs, u.kind,
+                                  f"{u.reason}" if u.kind != "unsupported" else
+                                  f"unsupported: {u.reason}")
+            out = kwargs.get("out")
+            if out is not None:  # NumPy hands back the out= array itself
+                out = out[0] if type(out) is tuple and len(out) == 1 else out
+                if type(out) is LazyArray:
+                    return out
+            return result
+
+    def __array_function__(self, func, types, args, kwargs):
+        tracer = current()
+        if tracer is None:
+            return func(*concretize(args), **concretize(kwargs))
+        return function_rules.call(tracer, func, args, kwargs)
+
+    # ----- indexing ----------------------------------------------------------------
+    def __getitem__(self, key):
+        return _dispatch(_getitem, view_rules.getitem, self, key)
+
+    def __setitem__(self, key, value):
+        tracer = current()
+        if tracer is None:
+            self._value()[concretize(key)] = concretize(value)
+            return
+        try:
+            inplace.setitem(tracer, self, key, value)
+        except Unsupported as u:
+            tracer.graph_break(u.kind, u.reason)
+            self._value()[concretize(key)] = concretize(value)
+
+    # ----- methods -------------------------------------------------------------------
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        return _dispatch(_astype, function_rules.astype, self, dtype, order, casting,
+                         subok, copy)
+
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1:
+            shape = shape[0]
+        return _dispatch(_reshape, view_rules.reshape, self, shape, order)
+
+    def ravel(self, order="C"):
+        return _dispatch(_ravel, view_rules.ravel, self, order)
+
+    def flatten(self, order="C"):
+        return _dispatch(_flatten, function_rules.flatten, self, order)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        axes = tuple(axes) if axes else None
+        return self.__array_function__(np.transpose, (LazyArray,), (self, axes), {})
+
+    @property
+    def T(self):
+        return self.__array_function__(np.transpose, (LazyArray,), (self,), {})
+
+    def swapaxes(self, a, b):
+        return self.__array_function__(np.swapaxes, (LazyArray,), (self, a, b), {})
+
+    def squeeze(self, axis=None):
+        return self.__array_function__(np.squeeze, (LazyArray,), (self, axis), {})
+
+    def copy(self, order="C"):
+        return _dispatch(_copy, function_rules.copy, self, order)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def fill(self, value):
+        tracer = current()
+        if tracer is None:
+            return self._value().fill(value)
+        try:
+            inplace.fill(tracer, self, value)
+        except Unsupported as u:
+            tracer.graph_break(u.kind, u.reason)
+            self._value().fill(concretize(value))
+
+    def dot(self, other):
+        return self.__array_function__(np.dot, (LazyArray,), (self, other), {})
+
+    def clip(self, min=None, max=None, **kwargs):
+        return self.__array_function__(np.clip, (LazyArray,), (self, min, max), kwargs)
+
+
+def operator_index(v):
+    import operator
+    return operator.index(v)
+
+
+def _getitem(a, key):
+    return a[key]
+
+
+def _astype(a, dtype, order, casting, subok, copy):
+    return a.astype(dtype, order=order, casting=casting, subok=subok, copy=copy)
+
+
+def _reshape(a, shape, order):
+    return a.reshape(shape, order=order)
+
+
+def _ravel(a, order):
+    return a.ravel(order)
+
+
+def _flatten(a, order):
+    return a.flatten(order)
+
+
+def _copy(a, order):
+    return a.copy(order)
+
+
+def _method(ufunc, reflected=False):
+    if reflected:
+        def op(self, other):
+            return self.__array_ufunc__(ufunc, "__call__", other, self)
+    else:
+        def op(self, other):
+            return self.__array_ufunc__(ufunc, "__call__", self, other)
+    return op
+
+
+def _inplace_method(ufunc):
+    def op(self, other):
+        if self._scalar:  # NumPy scalars are immutable: `s += 1` rebinds
+            return self.__array_ufunc__(ufunc, "__call__", self, other)
+        return self.__array_ufunc__(ufunc, "__call__", self, other, out=(self,))
+    return op
+
+
+def _unary(ufunc):
+    def op(self):
+        return self.__array_ufunc__(ufunc, "__call__", self)
+    return op
+
+
+for _name, _uf in [("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
+                   ("truediv", np.true_divide), ("floordiv", np.floor_divide),
+                   ("mod", np.remainder), ("pow", np.power), ("and", np.bitwise_and),
+                   ("or", np.bitwise_or), ("xor", np.bitwise_xor), ("lshift", np.left_shift),
+                   ("rshift", np.right_shift), ("matmul", np.matmul), ("divmod", np.divmod)]:
+    setattr(LazyArray, f"__{_name}__", _method(_uf))
+    setattr(LazyArray, f"__r{_name}__", _method(_uf, reflected=True))
+    if _name not in ("divmod",):
+        setattr(LazyArray, f"__i{_name}__", _inplace_method(_uf))
+for _name, _uf in [("lt", np.less), ("le", np.less_equal), ("gt", np.greater),
+                   ("ge", np.greater_equal), ("eq", np.equal), ("ne", np.not_equal)]:
+    setattr(LazyArray, f"__{_name}__", _method(_uf))
+for _name, _uf in [("neg", np.negative), ("pos", np.positive), ("abs", np.absolute),
+                   ("invert", np.invert)]:
+    setattr(LazyArray, f"__{_name}__", _unary(_uf))
+
+# Reductions as methods: x.sum(axis) is np.sum(x, axis).
+for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argmax", "any", "all"):
+    def _make(fname):
+        npfn = getattr(np, fname)
+
+        def method(self, *args, **kwargs):
+            return self.__array_function__(npfn, (LazyArray,), (self,) + args, kwargs)
+        method.__name__ = fname
+        return method
+    setattr(LazyArray, _name, _make(_name))

@@ -1,0 +1,150 @@
+"""Operands of a recorded call: lazy arrays become node references, scalars stay
+constants, and tiny prototypes of each operand let NumPy itself decide dtypes."""
+import numbers
+import warnings
+
+import numpy as np
+
+from . import np_base as _nb
+
+from ..graph.node import Ref
+
+NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+
+_protos = {}
+
+
+def proto(dtype, zero_d):
+    """An empty (or 0-d) array of a dtype: calling NumPy on it costs nothing and gives
+    the result dtype NumPy would give for the real operands."""
+    key = (dtype, zero_d)
+    p = _protos.get(key)
+    if p is None:
+        p = _nb.zeros((), dtype) if zero_d else _nb.empty((0,), dtype)
+        _protos[key] = p
+    return p
+
+
+class Unsupported(Exception):
+    """Raised by a rule that cannot trace this call: it runs eagerly (a graph break)."""
+
+    def __init__(self, kind, reason):
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+SCALAR_TYPES = (bool, int, float, complex, np.generic)
+
+
+class Operands:
+    """The operands of one call, split into what the graph and the dtype rules need."""
+
+    __slots__ = ("template", "inputs", "shapes", "sig", "protos_of", "all_zero_d", "zero_d_lazy")
+
+    def __init__(self, tracer, values):
+        from .lazy_array import LazyArray
+        template, inputs, shapes, sig = [], [], [], []
+        zero_d_lazy = []
+        all_zero_d = True
+        for v in values:
+            t = type(v)
+            if t is not LazyArray and t is np.ndarray:
+                if v.dtype.kind not in "biufc":
+                    raise Unsupported("unsupported", f"operand of dtype {v.dtype}")
+                v = tracer.wrap_constant_array(v)
+                t = LazyArray
+            if t is LazyArray:
+                node = v._n
+                template.append(Ref(len(inputs)))
+                inputs.append(node)
+                shape = node.shape
+                shapes.append(shape)
+                zd = len(shape) == 0
+                sig.append((node.dtype, zd))
+                if zd:
+                    zero_d_lazy.append(len(template) - 1)
+                else:
+                    all_zero_d = False
+            elif isinstance(v, SCALAR_TYPES):
+                template.append(v)
+                sig.append((t, v))
+            elif isinstance(v, (list, tuple)):
+                arr = _nb.asarray(v)
+                if arr.dtype.kind not in "biufc":
+                    raise Unsupported("unsupported", "operand is a sequence of non-numbers")
+                lz = tracer.wrap_constant_array(arr)
+                node = lz._n
+                template.append(Ref(len(inputs)))
+                inputs.append(node)
+                shapes.append(node.shape)
+                sig.append((node.dtype, arr.ndim == 0))
+                all_zero_d = all_zero_d and arr.ndim == 0
+            else:
+                raise Unsupported("unsupported", f"operand of type {t.__name__}")
+        self.template = template
+        self.inputs = inputs
+        self.shapes = shapes
+        self.sig = tuple(sig)
+        self.all_zero_d = all_zero_d
+        self.zero_d_lazy = zero_d_lazy
+
+    def protos(self, zero_d_values=None):
+        out = []
+        k = 0
+        for item, s in zip(self.template, self.sig):
+            if type(item) is Ref:
+                dt, zd = s
+                if zd and zero_d_values is not None:
+                    out.append(zero_d_values[k])
+                    k += 1
+                else:
+                    out.append(proto(dt, zd))
+            else:
+                out.append(item)
+        return out
+
+
+def value_based_candidates(dtype):
+    """Values that span what NumPy 1.x's value-based casting can distinguish."""
+    if dtype.kind == "b":
+        return [_nb.array(False), _nb.array(True)]
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return [_nb.array(v, dtype) for v in (0, info.min, info.max, -1 if dtype.kind == "i" else 1)]
+    if dtype.kind == "f":
+        info = np.finfo(dtype)
+        return [_nb.array(v, dtype) for v in (0.0, info.max, -info.max, np.inf, np.nan)]
+    return [_nb.array(0, dtype)]
+
+
+def resolve(call, ops):
+    """Result of `call(*prototypes)`: NumPy decides the dtypes. Under NumPy 1.x a 0-d
+    operand mixed with arrays is value-based: if its value could change the answer,
+    the trace must break to read it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            first = call(ops.protos())
+            if NUMPY2 or not ops.zero_d_lazy or ops.all_zero_d:
+                return first
+            ref = _dtypes_of(first)
+            dts = [ops.sig[i][0] for i in ops.zero_d_lazy]
+            for i, dt in enumerate(dts):
+                for cand in value_based_candidates(dt):
+                    values = [proto(d, True) for d in dts]
+                    values[i] = cand
+                    if _dtypes_of(call(ops.protos(values))) != ref:
+                        raise Unsupported("value_dtype",
+                                          "result dtype depends on a 0-d value (NumPy 1.x casting)")
+            return first
+
+
+def _dtypes_of(r):
+    if isinstance(r, tuple):
+        return tuple(x.dtype for x in r)
+    return r.dtype
+
+
+def is_int_like(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))

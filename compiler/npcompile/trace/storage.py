@@ -1,0 +1,109 @@
+"""Storage: the memory behind one or more lazy arrays (a base and its views).
+
+Between graph breaks the graph is functional: an in-place write makes a new version
+of the storage's base, and every view re-derives its value from the newest base
+through its chain of view operations. This is how `v = x[1:]; v += 1` updates `x`
+exactly as NumPy's aliasing does, while the graph itself has no side effects.
+"""
+import numpy as np
+
+from . import np_base as _nb
+
+from ..graph.node import Node, Ref
+
+_ref0 = Ref(0)
+
+
+class ViewStep:
+    """One view operation (getitem, reshape, transpose, ...) with constant arguments."""
+
+    __slots__ = ("fn", "args", "kwargs", "label", "dtype", "shape")
+
+    def __init__(self, fn, args, kwargs, label, dtype, shape):
+        self.fn = fn
+        self.args = args
+        self.kwargs = kwargs
+        self.label = label
+        self.dtype = dtype
+        self.shape = shape
+
+    def apply(self, value):
+        return self.fn(value, *self.args, **(self.kwargs or {}))
+
+    def same_as(self, other):
+        return (self.fn is other.fn and self.label == other.label
+                and _same(self.args, other.args) and self.kwargs == other.kwargs)
+
+
+def _same(a, b):
+    try:
+        return bool(a == b)
+    except Exception:  # arrays in a key compare elementwise
+        return False
+
+
+def apply_chain(value, chain):
+    for step in chain:
+        value = step.apply(value)
+    return value
+
+
+def fake_of(dtype, shape):
+    """A metadata-only array of this shape in C order: view operations on it tell the
+    shape and strides of a view without touching memory."""
+    buf = _nb.empty(1, dtype)
+    strides = []
+    acc = dtype.itemsize
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= max(d, 1)
+    return np.lib.stride_tricks.as_strided(buf, shape=shape, strides=tuple(reversed(strides)))
+
+
+class Storage:
+    """`base` is the newest version of the whole array; `target` is the user's ndarray
+    that receives the final value (inputs), or None for arrays the graph created."""
+
+    __slots__ = ("base", "target", "name", "version", "aliased", "guessed", "fake",
+                 "fake_is_real", "__weakref__")
+
+    def __init__(self, base, target=None, name=None):
+        self.base = base
+        self.target = target
+        self.name = name
+        self.version = 0
+        self.aliased = False   # may share memory with another storage: writes run eagerly
+        self.guessed = False   # a view's copy-or-view was decided on an assumed layout
+        self.fake = None
+        self.fake_is_real = False
+
+    def base_fake(self):
+        """The base's layout: the real array once concrete (views of it never read data),
+        else a C-ordered stand-in, which is the layout an update() writes."""
+        if self.fake is None:
+            if self.base.is_leaf:
+                self.fake = _nb.asarray(self.base.value)
+                self.fake_is_real = True
+            else:
+                self.fake = fake_of(self.base.dtype, self.base.shape)
+                self.fake_is_real = False
+        return self.fake
+
+    def settle(self):
+        """After a flush the base is concrete: forget layout guesses."""
+        self.fake = None
+        self.guessed = False
+
+    def write(self, node):
+        self.base = node
+        self.version += 1
+
+    def concrete_value(self):
+        assert self.base.is_leaf
+        return self.base.value
+
+
+def view_node(step, parent, site=None):
+    return Node(step.fn, (_ref0,) + tuple(step.args), step.kwargs, (parent,), step.dtype,
+                step.shape, step.label, site)
+

@@ -1,0 +1,99 @@
+"""How a NumPy ufunc call on lazy arrays is recorded (operators included)."""
+import numpy as np
+
+from . import np_base as _nb
+
+from . import inplace
+from .operands import Operands, Unsupported, resolve
+
+_dtype_cache = {}
+_shape_cache = {}
+
+
+def broadcast(shapes):
+    key = tuple(shapes)
+    r = _shape_cache.get(key)
+    if r is None:
+        try:
+            r = np.broadcast_shapes(*shapes)
+        except ValueError as e:
+            raise Unsupported("error", str(e))
+        if len(_shape_cache) > 4096:
+            _shape_cache.clear()
+        _shape_cache[key] = r
+    return r
+
+
+def _freeze_kw(kw):
+    return tuple(sorted((k, v if not isinstance(v, np.dtype) else v) for k, v in kw.items()))
+
+
+def call(tracer, ufunc, inputs, kwargs):
+    """ufunc(*inputs, **kwargs) recorded; returns lazy result(s), or the out array."""
+    out = kwargs.pop("out", None) if kwargs else None
+    if type(out) is tuple:
+        if all(o is None for o in out):
+            out = None
+        elif len(out) != 1:
+            raise Unsupported("unsupported", f"np.{ufunc.__name__} with several out= arrays")
+        else:
+            out = out[0]
+    if kwargs:
+        for k in kwargs:
+            if k not in ("dtype", "casting"):
+                raise Unsupported("unsupported", f"np.{ufunc.__name__}(..., {k}=)")
+    if ufunc.signature is not None:
+        if ufunc is np.matmul and out is None and not kwargs:
+            from .function_rules import matmul
+            return matmul(tracer, *inputs)
+        raise Unsupported("unsupported", f"generalized ufunc np.{ufunc.__name__}")
+    if len(inputs) != ufunc.nin or ufunc.nin > 2:
+        raise Unsupported("unsupported", f"np.{ufunc.__name__} with {len(inputs)} inputs")
+
+    from .lazy_array import LazyArray
+    if out is not None and type(out) is not LazyArray:
+        raise Unsupported("inplace_untraced", f"np.{ufunc.__name__}(..., out=) into an untraced array")
+
+    ops = Operands(tracer, inputs)
+    shapes = ops.shapes + [out.shape] if out is not None else ops.shapes
+    shape = broadcast(shapes) if len(shapes) > 1 else (shapes[0] if shapes else ())
+    kw = kwargs or {}
+    out_dt = out.dtype if out is not None else None
+    key = (ufunc, ops.sig, _freeze_kw(kw) if kw else None, out_dt)
+    try:
+        dtypes = _dtype_cache.get(key)
+    except TypeError:  # an unhashable constant
+        key, dtypes = None, None
+    if dtypes is None:
+        dtypes = _resolve(ufunc, ops, kw, out_dt)
+        if key is not None:
+            _dtype_cache[key] = dtypes
+    name = ufunc.__name__
+    if out is not None:
+        if shape != out.shape:
+            raise Unsupported("error", f"non-broadcastable output operand with shape {out.shape}")
+        inplace.write_ufunc(tracer, out, ufunc, ops, kw)
+        return out
+    if ufunc.nout == 1:
+        return tracer.make(ufunc, tuple(ops.template), kw or None, tuple(ops.inputs), dtypes[0],
+                           shape, name, scalar=ops.all_zero_d)
+    return tracer.make_multi(ufunc, tuple(ops.template), kw or None, tuple(ops.inputs), dtypes,
+                             shape, name)
+
+
+def _resolve(ufunc, ops, kw, out_dt):
+    def run(protos):
+        if out_dt is not None:
+            zero_d = all(getattr(p, "ndim", 0) == 0 for p in protos)
+            o = _nb.zeros(() if zero_d else (0,), out_dt)
+            return ufunc(*protos, out=o, **kw)
+        return ufunc(*protos, **kw)
+    try:
+        r = resolve(run, ops)
+    except Unsupported:
+        raise
+    except Exception as e:  # NumPy refuses these types: let NumPy raise it eagerly
+        raise Unsupported("error", f"np.{ufunc.__name__}: {e}")
+    if isinstance(r, tuple):
+        return tuple(np.dtype(x.dtype) for x in r)
+    return (np.dtype(r.dtype),)

@@ -1,0 +1,155 @@
+"""Views: basic indexing, reshape, transpose and friends. A view is a step in a chain
+from its storage's base, never a copy; its shape comes from applying the same step to
+a metadata-only stand-in of the base (see storage.fake_of)."""
+import operator
+
+import numpy as np
+
+from .operands import Unsupported
+from .storage import ViewStep
+
+
+def _basic_item(x):
+    return x is None or x is Ellipsis or type(x) in (int, slice) or (
+        isinstance(x, np.integer))
+
+
+def split_key(tracer, lz, key):
+    """(basic_key, mask): a basic index tuple, or a boolean lazy mask for the whole array."""
+    from .lazy_array import LazyArray
+    items = key if type(key) is tuple else (key,)
+    if all(_basic_item(x) for x in items):
+        return tuple(int(x) if isinstance(x, np.integer) else x for x in items) \
+            if type(key) is tuple else (int(key) if isinstance(key, np.integer) else key), None
+    if type(key) is np.ndarray and key.dtype == bool:
+        key = tracer.wrap_constant_array(key)
+    if type(key) is LazyArray and key.dtype == bool:
+        return None, key
+    if any(type(x) is LazyArray and x.ndim == 0 and x.dtype.kind in "iu" for x in items):
+        raise Unsupported("number", "an array value used as an index")
+    raise Unsupported("unsupported", "advanced (integer or boolean array) indexing")
+
+
+def _view(tracer, lz, fn, args, kwargs, label, fake):
+    from .lazy_array import LazyArray
+    step = ViewStep(fn, args, kwargs, label, fake.dtype, fake.shape)
+    st = lz._st
+    if not st.fake_is_real and fn in _MAY_COPY:
+        st.guessed = True  # numpy's own layout of a pending base decides copy vs view
+    tracer.ops.append(label)
+    out = LazyArray(st, lz._chain + (step,), None, False)
+    out._fake = fake
+    return tracer._register(out)
+
+
+def getitem(tracer, lz, key):
+    basic, mask = split_key(tracer, lz, key)
+    if mask is not None:
+        raise Unsupported("data_shape", "boolean mask indexing x[mask]: the result's shape "
+                                        "depends on the data")
+    r = lz._get_fake()[basic]
+    if not isinstance(r, np.ndarray):  # one element: NumPy returns a scalar, a copy
+        from ..graph.node import Ref
+        return tracer.make(operator.getitem, (Ref(0), basic), None, (lz._n,), lz.dtype, (),
+                           "getitem", scalar=True)
+    return _view(tracer, lz, operator.getitem, (basic,), None, "getitem", r)
+
+
+def _c_strides(shape, itemsize):
+    strides = []
+    acc = itemsize
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= max(d, 1)
+    return tuple(reversed(strides))
+
+
+def nocopy_reshape_strides(shape, strides, newshape, itemsize):
+    """Strides of `reshape(newshape)` as a view in C order, or None when NumPy must copy."""
+    if 0 in shape:
+        return _c_strides(newshape, itemsize)
+    old = [(d, s) for d, s in zip(shape, strides) if d != 1]
+    od = [d for d, _ in old]
+    os_ = [s for _, s in old]
+    nd = list(newshape)
+    ns = [0] * len(nd)
+    oi, oj, ni, nj = 0, 1, 0, 1
+    while ni < len(nd) and oi < len(od):
+        np_, op = nd[ni], od[oi]
+        while np_ != op:
+            if np_ < op:
+                np_ *= nd[nj]
+                nj += 1
+            else:
+                op *= od[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if os_[ok] != od[ok + 1] * os_[ok + 1]:
+                return None
+        ns[nj - 1] = os_[oj - 1]
+        for nk in range(nj - 1, ni, -1):
+            ns[nk - 1] = ns[nk] * nd[nk]
+        ni, nj = nj, nj + 1
+        oi, oj = oj, oj + 1
+    last = ns[ni - 1] if ni >= 1 else itemsize
+    for nk in range(ni, len(nd)):
+        ns[nk] = last
+    return tuple(ns)
+
+
+def _norm_newshape(size, newshape):
+    if isinstance(newshape, (int, np.integer)):
+        newshape = (int(newshape),)
+    newshape = tuple(int(d) for d in newshape)
+    if newshape.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if -1 in newshape:
+        known = 1
+        for d in newshape:
+            if d != -1:
+                known *= d
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {newshape}")
+        newshape = tuple(size // known if d == -1 else d for d in newshape)
+    total = 1
+    for d in newshape:
+        if d < 0:
+            raise ValueError("negative dimensions not allowed")
+        total *= d
+    if total != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {newshape}")
+    return newshape
+
+
+def reshape(tracer, lz, newshape, order="C"):
+    if order != "C":
+        raise Unsupported("unsupported", f"reshape(order={order!r})")
+    newshape = _norm_newshape(lz.size, newshape)
+    fake = lz._get_fake()
+    strides = nocopy_reshape_strides(fake.shape, fake.strides, newshape, fake.itemsize)
+    if strides is None:  # NumPy copies here, so do we: a new array, not a view
+        from ..graph.node import Ref
+        return tracer.make(np.reshape, (Ref(0), newshape), None, (lz._n,), lz.dtype, newshape,
+                           "reshape (copy)")
+    v = np.lib.stride_tricks.as_strided(fake, shape=newshape, strides=strides)
+    if not fake.flags.writeable:
+        v.flags.writeable = False
+    return _view(tracer, lz, np.reshape, (newshape,), None, "reshape", v)
+
+
+def ravel(tracer, lz, order="C"):
+    if order != "C":
+        raise Unsupported("unsupported", f"ravel(order={order!r})")
+    if lz._get_fake().flags.c_contiguous:
+        return reshape(tracer, lz, (lz.size,))
+    from ..graph.node import Ref
+    return tracer.make(np.ravel, (Ref(0),), None, (lz._n,), lz.dtype, (lz.size,), "ravel (copy)")
+
+
+def pure_view(tracer, lz, fn, args, kwargs, label):
+    """transpose, swapaxes, squeeze, expand_dims, broadcast_to, moveaxis: always views."""
+    r = fn(lz._get_fake(), *args, **(kwargs or {}))
+    return _view(tracer, lz, fn, args, kwargs, label, r)
+
+
+_MAY_COPY = (np.reshape,)
