@@ -1,3 +1,95 @@
-// placeholder: replaced by its owner
+// npcompile._native.cpu: the LLVM CPU backend and the thread pool, for Python.
 #include "bindings.hpp"
-void npc::bindings::bind_cpu_backend(pybind11::module_&) {}
+
+#include "CpuJit.hpp"
+#include "KernelLauncher.hpp"
+#include "ThreadPool.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace py = pybind11;
+
+void npc::bindings::bind_cpu_backend(py::module_& m) {
+  // Subclass of RuntimeError so callers that only know "compile failed" still catch it.
+  // Leaked on purpose: a static py::object would be released after the interpreter.
+  static PyObject* compile_error =
+      py::exception<npc::CompileError>(m, "CompileError", PyExc_RuntimeError).release().ptr();
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const npc::CompileError& e) {
+      py::object exc = py::reinterpret_borrow<py::object>(compile_error)(e.what());
+      exc.attr("diagnostics") = e.diagnostics(); // the raw text, for reports
+      PyErr_SetObject(compile_error, exc.ptr());
+    }
+  });
+
+  m.def(
+      "compile",
+      [](const std::string& source, const std::vector<std::string>& symbols) {
+        npc::CompileResult r;
+        {
+          // Compiling takes milliseconds: let other Python threads run meanwhile.
+          py::gil_scoped_release release;
+          r = npc::CpuJit::instance().compile(source, symbols);
+        }
+        py::list addresses;
+        for (void* a : r.addresses) addresses.append(py::int_(reinterpret_cast<uintptr_t>(a)));
+        py::dict d;
+        d["addresses"] = addresses;
+        d["ms_frontend"] = r.ms_frontend;
+        d["ms_optimize"] = r.ms_optimize;
+        d["ms_codegen"] = r.ms_codegen;
+        d["ms_total"] = r.ms_total;
+        d["cache_hit"] = r.cache_hit;
+        d["from_disk"] = r.from_disk;
+        d["cache_key"] = r.cache_key;
+        d["diagnostics"] = r.diagnostics;
+        return d;
+      },
+      py::arg("source"), py::arg("symbols"),
+      "Compile self-contained C++ and return {'addresses': [int], 'ms_*': float, 'cache_hit': bool, ...}. "
+      "Raises CompileError with clang's diagnostics.");
+
+  m.def(
+      "optimized_ir",
+      [](const std::string& source) {
+        py::gil_scoped_release release;
+        return npc::CpuJit::instance().optimized_ir(source);
+      },
+      py::arg("source"), "The LLVM IR after the O3 pipeline (debugging; no cache, no JIT).");
+
+  m.def(
+      "run_kernel",
+      [](uintptr_t address, const std::vector<py::array>& buffers, const std::vector<int64_t>& params,
+         int64_t n_outer, int64_t grain) {
+        if (address == 0) throw py::value_error("run_kernel: null kernel address");
+        std::vector<char*> bufs;
+        bufs.reserve(buffers.size());
+        // The kernel may write any of them: the list keeps the arrays alive.
+        for (const auto& a : buffers) bufs.push_back(static_cast<char*>(const_cast<void*>(a.data())));
+        py::gil_scoped_release release;
+        npc::run_kernel(reinterpret_cast<void*>(address), bufs.data(), params.data(), n_outer, grain);
+      },
+      py::arg("address"), py::arg("buffers"), py::arg("params"), py::arg("n_outer"), py::arg("grain"),
+      "Run kernel(bufs, params, begin, end) over [0, n_outer) on the thread pool, without the GIL.");
+
+  m.def("num_threads", [] { return npc::ThreadPool::global().num_threads(); });
+  m.def(
+      "set_num_threads",
+      [](int n) {
+        if (n < 1) throw py::value_error("set_num_threads: n must be >= 1");
+        py::gil_scoped_release release;
+        npc::ThreadPool::global().set_num_threads(n);
+      },
+      py::arg("n"));
+  m.def("host_cpu", [] { return npc::CpuJit::instance().host_cpu(); },
+        "Host CPU name and enabled features, as the JIT targets them.");
+  m.def("clear_memory_cache", [] { npc::CpuJit::instance().clear_memory_cache(); },
+        "Forget compiled code in memory (the disk cache stays); handed-out addresses stay valid.");
+  m.def("cache_dir", &npc::CpuJit::cache_dir);
+}

@@ -1,5 +1,7 @@
 """Small callables that nodes record where NumPy has no single function for the job.
 Each does exactly what the eager NumPy statement does."""
+import operator
+
 import numpy as np
 
 from ..trace import np_base as _nb
@@ -31,6 +33,10 @@ def update(base, chain, key, fn, kwargs, c_order, *operands):
             region[...] = operands[0]
         else:
             region[key] = operands[0]
+    elif fn is operator.ipow:  # ndarray's own in-place ** (fast paths included)
+        r = operator.ipow(region, operands[0])
+        if r is not region:
+            region[...] = r
     else:
         fn(*operands, out=region, **kwargs)
     return out

@@ -234,6 +234,24 @@ def flatten(tracer, lz, order="C"):
     return tracer.make(calls.flatten, (Ref(0),), None, (lz._n,), lz.dtype, (lz.size,), "flatten")
 
 
+def scalar_pow(tracer, lz, exponent):
+    """`x ** scalar` as ndarray.__pow__ does it (see LazyArray.__pow__)."""
+    import operator
+    try:
+        r = _quiet(operator.pow, _proto_of(lz), exponent)
+    except Exception as e:
+        raise Unsupported("error", f"power: {e}")
+    return tracer.make(operator.pow, (Ref(0), exponent), None, (lz._n,), np.dtype(r.dtype),
+                       lz.shape, "power", scalar=lz._scalar)
+
+
+def _proto_of(lz):
+    from .operands import proto
+    if lz.ndim == 0 and not NUMPY2:
+        raise Unsupported("value_dtype", "x ** scalar on a 0-d value under NumPy 1.x")
+    return proto(lz.dtype, lz.ndim == 0)
+
+
 # ----- library calls ---------------------------------------------------------------------
 def _matmul_shape(sa, sb, name):
     if not sa or not sb:

@@ -4,6 +4,7 @@ import numpy as np
 from ..graph import calls
 from ..graph.node import Node, Ref
 from .breaks import user_site
+from . import np_base as _nb
 from .operands import Operands, Unsupported
 
 
@@ -85,3 +86,16 @@ def fill(tracer, lz, value):
         raise Unsupported("unsupported", "fill() with a non-scalar")
     ops = Operands(tracer, [value])
     _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs, "fill")
+
+
+def write_ipow(tracer, lz, exponent):
+    """`x **= scalar`: ndarray's in-place fast paths, replayed by update()."""
+    import operator
+    _check_writable(lz)
+    try:
+        p = _nb.zeros((0,) if lz.ndim else (), lz.dtype)
+        with np.errstate(all="ignore"):
+            operator.ipow(p, exponent)
+    except Exception as e:
+        raise Unsupported("error", f"**=: {e}")
+    _write(tracer, lz, calls.NOKEY, operator.ipow, None, (exponent,), (), "power (in place)")

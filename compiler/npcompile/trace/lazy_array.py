@@ -1,12 +1,14 @@
 """LazyArray: what NumPy code sees while it is traced. Every operation records a node;
 asking for a value (bool, int, print, ...) is a graph break that computes it."""
+import operator
+
 import numpy as np
 
 from . import np_base as _nb
 
 from ..graph.node import Node
 from . import function_rules, inplace, ufunc_rules, view_rules
-from .operands import Unsupported
+from .operands import SCALAR_TYPES, Unsupported
 from .storage import view_node
 from .tracer import concretize, current
 
@@ -276,9 +278,33 @@ class LazyArray:
     def clip(self, min=None, max=None, **kwargs):
         return self.__array_function__(np.clip, (LazyArray,), (self, min, max), kwargs)
 
+    # ndarray's ** with a scalar exponent takes fast paths (square, sqrt, reciprocal)
+    # that differ from np.power in the last bit: record the operator itself.
+    def __pow__(self, other):
+        if isinstance(other, SCALAR_TYPES):
+            return _dispatch(operator.pow, function_rules.scalar_pow, self, other)
+        return self.__array_ufunc__(np.power, "__call__", self, other)
+
+    def __ipow__(self, other):
+        if self._scalar:
+            return self.__pow__(other)
+        if isinstance(other, SCALAR_TYPES):
+            tracer = current()
+            if tracer is None:
+                v = self._value()
+                v **= other
+                return self
+            try:
+                inplace.write_ipow(tracer, self, other)
+            except Unsupported as u:
+                tracer.graph_break(u.kind, u.reason)
+                v = self._value()
+                v **= other
+            return self
+        return self.__array_ufunc__(np.power, "__call__", self, other, out=(self,))
+
 
 def operator_index(v):
-    import operator
     return operator.index(v)
 
 
@@ -332,13 +358,14 @@ def _unary(ufunc):
 
 for _name, _uf in [("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
                    ("truediv", np.true_divide), ("floordiv", np.floor_divide),
-                   ("mod", np.remainder), ("pow", np.power), ("and", np.bitwise_and),
+                   ("mod", np.remainder), ("and", np.bitwise_and),
                    ("or", np.bitwise_or), ("xor", np.bitwise_xor), ("lshift", np.left_shift),
                    ("rshift", np.right_shift), ("matmul", np.matmul), ("divmod", np.divmod)]:
     setattr(LazyArray, f"__{_name}__", _method(_uf))
     setattr(LazyArray, f"__r{_name}__", _method(_uf, reflected=True))
-    if _name not in ("divmod",):
+    if _name != "divmod":
         setattr(LazyArray, f"__i{_name}__", _inplace_method(_uf))
+LazyArray.__rpow__ = _method(np.power, reflected=True)
 for _name, _uf in [("lt", np.less), ("le", np.less_equal), ("gt", np.greater),
                    ("ge", np.greater_equal), ("eq", np.equal), ("ne", np.not_equal)]:
     setattr(LazyArray, f"__{_name}__", _method(_uf))

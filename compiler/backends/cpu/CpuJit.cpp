@@ -1,0 +1,352 @@
+#include "CpuJit.hpp"
+
+#include "ClangFrontend.hpp"
+#include "DiskCache.hpp"
+#include "LibmvecTable.hpp"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/Host.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SHA256.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+namespace npc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::string to_string(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+template <typename T> T take(llvm::Expected<T> value, const char* what) {
+  if (!value) throw CompileError(what, to_string(value.takeError()));
+  return std::move(*value);
+}
+
+// LLVM calls this instead of abort(); throwing turns a fatal error into a
+// CompileError. (Best effort: the frames unwound are built without exceptions,
+// so what they own leaks, but the process lives.)
+void fatal_handler(void*, const char* reason, bool) {
+  throw CompileError("npcompile: LLVM fatal error", reason ? reason : "");
+}
+
+void init_llvm_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    llvm::install_fatal_error_handler(fatal_handler, nullptr);
+  });
+}
+
+std::mutex g_instance_mutex;
+CpuJit* g_instance = nullptr;
+
+} // namespace
+
+struct CpuJit::Impl {
+  std::mutex mutex; // one compile at a time: the TargetMachine is not thread-safe
+  std::string triple, cpu;
+  std::vector<std::string> features; // sorted "+x"/"-x"
+  std::string enabled_features;      // "+a,+b"
+  std::unique_ptr<LibmvecTable> mvec;
+  std::vector<llvm::VecDesc> vec_descs; // point into *mvec's strings
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> tlii;
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<ClangFrontend> frontend;
+  std::string key_salt; // everything but the source that shapes the object
+  std::map<std::string, llvm::orc::JITDylib*> memory;
+  std::string session_errors; // filled by the session's error reporter, under mutex
+  uint64_t next_dylib = 0;
+
+  Impl() {
+    init_llvm_once();
+    triple = llvm::sys::getProcessTriple();
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::StringMap<bool> host;
+    llvm::sys::getHostCPUFeatures(host);
+    for (const auto& kv : host) features.push_back((kv.second ? "+" : "-") + kv.first().str());
+    std::sort(features.begin(), features.end()); // StringMap order is not stable
+    for (const auto& f : features)
+      if (f[0] == '+') enabled_features += (enabled_features.empty() ? "" : ",") + f;
+    auto has = [&](const char* f) { return host.count(f) && host.lookup(f); };
+    // CPUs newer than LLVM 16 (e.g. AMD Zen 5) come back as "generic", which the
+    // X86 target rejects: fall back to the x86-64 level the features reach. The
+    // explicit feature list still decides what instructions are used.
+    if (cpu.empty() || cpu == "generic")
+      cpu = has("avx512f") && has("avx512vl") && has("avx512bw") && has("avx512dq") ? "x86-64-v4"
+            : has("avx2") && has("fma") && has("bmi2")                            ? "x86-64-v3"
+            : has("sse4.2") && has("popcnt")                                      ? "x86-64-v2"
+                                                                                  : "x86-64";
+
+    llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(triple)};
+    jtmb.setCPU(cpu);
+    for (const auto& f : features) jtmb.getFeatures().AddFeature(f);
+    jtmb.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+    jtmb.setRelocationModel(llvm::Reloc::PIC_);
+    jtmb.setCodeModel(llvm::CodeModel::Small);
+    jtmb.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict; // match NumPy's rounding
+    tm = take(jtmb.createTargetMachine(), "npcompile: cannot create the host TargetMachine");
+
+    jit = take(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(),
+               "npcompile: cannot create the ORC JIT");
+    // Link errors (missing symbols) go into the next CompileError, not to stderr.
+    jit->getExecutionSession().setErrorReporter([this](llvm::Error err) {
+      session_errors += llvm::toString(std::move(err)) + "\n";
+    });
+    // The main dylib only resolves externals: libm etc. from the process, and
+    // libmvec, which nothing in the process loads unless we do.
+    char prefix = jit->getDataLayout().getGlobalPrefix();
+    auto& main = jit->getMainJITDylib();
+    main.addGenerator(take(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix),
+                           "npcompile: cannot search the process for symbols"));
+    if (auto mvec_gen = llvm::orc::DynamicLibrarySearchGenerator::Load("libmvec.so.1", prefix))
+      main.addGenerator(std::move(*mvec_gen));
+    else
+      llvm::consumeError(mvec_gen.takeError()); // no libmvec: the table below comes out empty
+
+    mvec = std::make_unique<LibmvecTable>(has("avx"), has("avx2"), has("avx512f"));
+    for (const auto& e : mvec->entries())
+      vec_descs.push_back({e.scalar, e.vector, llvm::ElementCount::getFixed(e.width)});
+    tlii = std::make_unique<llvm::TargetLibraryInfoImpl>(llvm::Triple(triple));
+    // Our table replaces LLVM's LIBMVEC-X86 one (a superset, host-checked).
+    tlii->addVectorizableFunctions(vec_descs);
+
+    frontend = std::make_unique<ClangFrontend>(triple, cpu, features);
+    key_salt = std::string(kBackendVersion) + '\0' + triple + '\0' + cpu + '\0' + enabled_features + '\0' +
+               frontend->flags() + '\0';
+    for (const auto& d : vec_descs) key_salt += d.VectorFnName.str() + ',';
+  }
+
+  ~Impl() {
+    memory.clear();
+    jit.reset(); // frees all JIT'd code before the TargetMachine it came from
+  }
+
+  std::string cache_key(const std::string& source) const {
+    llvm::SHA256 h;
+    h.update(key_salt);
+    h.update(source);
+    auto digest = h.final();
+    static const char* hex = "0123456789abcdef";
+    std::string key;
+    for (size_t i = 0; i < 16; ++i) { // 128 bits: collisions are not a concern
+      key += hex[digest[i] >> 4];
+      key += hex[digest[i] & 15];
+    }
+    return key;
+  }
+
+  std::unique_ptr<llvm::Module> build_ir(const std::string& source, llvm::LLVMContext& ctx, std::string& diags,
+                                         CompileResult* timing) {
+    auto t0 = Clock::now();
+    std::unique_ptr<llvm::Module> module = frontend->emit(source, ctx, diags);
+    if (timing) timing->ms_frontend = ms_since(t0);
+
+    auto t1 = Clock::now();
+    module->setTargetTriple(triple);
+    module->setDataLayout(tm->createDataLayout());
+    optimize(*module);
+    std::string verify;
+    llvm::raw_string_ostream vos(verify);
+    if (llvm::verifyModule(*module, &vos)) throw CompileError("npcompile: invalid module after O3", vos.str());
+    if (timing) timing->ms_optimize = ms_since(t1);
+    return module;
+  }
+
+  void optimize(llvm::Module& module) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions pto;
+    pto.LoopVectorization = true;
+    pto.SLPVectorization = true;
+    pto.LoopUnrolling = true;
+    pto.LoopInterleaving = true;
+    llvm::PassBuilder pb(tm.get(), pto);
+    // Registered before the defaults so the vectorizer sees the libmvec mappings.
+    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*tlii); });
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    mpm.run(module, mam);
+  }
+
+  std::string emit_object(llvm::Module& module) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream os(buffer);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile))
+      throw CompileError("npcompile: the host target cannot emit object files", "");
+    pm.run(module);
+    return std::string(buffer.data(), buffer.size());
+  }
+
+  // Each object gets its own dylib: kernels from different sources may reuse names.
+  llvm::orc::JITDylib& link(const std::string& object, const std::string& key) {
+    auto created = jit->createJITDylib("npc_" + key + "_" + std::to_string(next_dylib++));
+    if (!created) throw CompileError("npcompile: cannot create a JITDylib", to_string(created.takeError()));
+    llvm::orc::JITDylib& jd = *created;
+    jd.addToLinkOrder(jit->getMainJITDylib());
+    if (auto err = jit->addObjectFile(jd, llvm::MemoryBuffer::getMemBufferCopy(object, key)))
+      throw CompileError("npcompile: cannot add the object to the JIT", to_string(std::move(err)));
+    return jd;
+  }
+
+  std::vector<void*> lookup(llvm::orc::JITDylib& jd, const std::vector<std::string>& symbols) {
+    std::vector<void*> out;
+    for (const auto& s : symbols) {
+      auto addr = jit->lookup(jd, s);
+      if (!addr) {
+        std::string why = session_errors + to_string(addr.takeError());
+        session_errors.clear();
+        throw CompileError("npcompile: cannot resolve '" + s + "' in the compiled code", why);
+      }
+      out.push_back(addr->toPtr<void*>());
+    }
+    return out;
+  }
+
+  // Drops a dylib whose object failed to link (e.g. a damaged cache entry).
+  void discard(llvm::orc::JITDylib& jd) {
+    if (auto err = jit->getExecutionSession().removeJITDylib(jd)) llvm::consumeError(std::move(err));
+  }
+};
+
+CpuJit& CpuJit::instance() {
+  std::lock_guard<std::mutex> lock(g_instance_mutex);
+  if (g_instance == nullptr) {
+    g_instance = new CpuJit();
+    static bool registered = false;
+    if (!registered) {
+      registered = true;
+      std::atexit(&CpuJit::shutdown);
+    }
+  }
+  return *g_instance;
+}
+
+void CpuJit::shutdown() {
+  std::lock_guard<std::mutex> lock(g_instance_mutex);
+  delete g_instance;
+  g_instance = nullptr;
+}
+
+CpuJit::CpuJit() : impl_(std::make_unique<Impl>()) {}
+CpuJit::~CpuJit() = default;
+
+std::string CpuJit::cache_dir() {
+  std::string base;
+  if (const char* d = std::getenv("NPC_CACHE_DIR"); d && *d)
+    base = d;
+  else if (const char* home = std::getenv("HOME"); home && *home)
+    base = std::string(home) + "/.cache/npcompile";
+  else
+    base = "/tmp/npcompile-cache";
+  return base + "/v1/cpu";
+}
+
+CompileResult CpuJit::compile(const std::string& source, const std::vector<std::string>& symbols) {
+  auto t0 = Clock::now();
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  CompileResult r;
+  r.cache_key = impl_->cache_key(source);
+
+  if (auto it = impl_->memory.find(r.cache_key); it != impl_->memory.end()) {
+    r.cache_hit = true;
+    r.addresses = impl_->lookup(*it->second, symbols);
+    r.ms_total = ms_since(t0);
+    return r;
+  }
+
+  DiskCache disk(cache_dir());
+  auto t_disk = Clock::now();
+  if (auto object = disk.load(r.cache_key, &r.diagnostics)) {
+    auto& jd = impl_->link(*object, r.cache_key);
+    try {
+      r.addresses = impl_->lookup(jd, symbols);
+      r.cache_hit = r.from_disk = true;
+      r.ms_codegen = ms_since(t_disk);
+      impl_->memory[r.cache_key] = &jd;
+      r.ms_total = ms_since(t0);
+      return r;
+    } catch (const CompileError& e) {
+      // A valid-looking file that does not link or lacks a symbol: rebuild it.
+      impl_->discard(jd);
+      r.addresses.clear();
+      r.diagnostics += std::string("npcompile: cached object unusable, rebuilding: ") + e.what() + "\n";
+    }
+  }
+
+  llvm::LLVMContext ctx;
+  std::string object;
+  {
+    auto module = impl_->build_ir(source, ctx, r.diagnostics, &r);
+    auto t_cg = Clock::now();
+    object = impl_->emit_object(*module);
+    r.ms_codegen = ms_since(t_cg);
+  }
+  auto t_link = Clock::now();
+  auto& jd = impl_->link(object, r.cache_key);
+  try {
+    r.addresses = impl_->lookup(jd, symbols);
+  } catch (...) {
+    impl_->discard(jd);
+    throw;
+  }
+  impl_->memory[r.cache_key] = &jd;
+  r.ms_codegen += ms_since(t_link);
+  std::string note;
+  if (!disk.store(r.cache_key, object, &note)) r.diagnostics += note + "\n";
+  r.ms_total = ms_since(t0);
+  return r;
+}
+
+std::string CpuJit::optimized_ir(const std::string& source) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  llvm::LLVMContext ctx;
+  std::string diags;
+  auto module = impl_->build_ir(source, ctx, diags, nullptr);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, nullptr);
+  return os.str();
+}
+
+void CpuJit::clear_memory_cache() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->memory.clear();
+}
+
+std::string CpuJit::host_cpu() const { return impl_->cpu + " " + impl_->enabled_features; }
+
+const std::string& CpuJit::target_triple() const { return impl_->triple; }
+
+} // namespace npc
