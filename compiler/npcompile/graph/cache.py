@@ -97,9 +97,13 @@ def diff(old_metas, new_metas, old_ops, new_ops, newly_dynamic, dynamic_option):
             out.append(f"{name}: layout {a[3]} -> {b[3]}")
     if len(old_metas) != len(new_metas):
         out.append(f"number of input arrays {len(old_metas)} -> {len(new_metas)}")
-    if old_ops != new_ops:
+    if _without_dtypes(old_ops) != _without_dtypes(new_ops):  # dtypes follow the inputs'
         out.append(_ops_diff(old_ops, new_ops))
     return out or ["guards changed"]
+
+
+def _without_dtypes(ops):
+    return tuple(op[:-1] for op in ops[0]), ops[1]
 
 
 def _ops_diff(old, new):

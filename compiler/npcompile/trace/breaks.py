@@ -7,7 +7,8 @@ import numpy as np
 
 _OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
-_INTERNAL = (_OWN_DIR, _NUMPY_DIR)
+# NumPy 1.x's dispatcher runs in frames named "<__array_function__ internals>".
+_INTERNAL = (_OWN_DIR, _NUMPY_DIR, "<__array_function__")
 _internal_cache = {}
 
 

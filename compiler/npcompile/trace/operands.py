@@ -66,7 +66,7 @@ class Operands:
                     zero_d_lazy.append(len(template) - 1)
                 else:
                     all_zero_d = False
-            elif isinstance(v, SCALAR_TYPES):
+            elif v is None or isinstance(v, SCALAR_TYPES):
                 template.append(v)
                 sig.append((t, v))
             elif isinstance(v, (list, tuple)):

@@ -1,0 +1,116 @@
+"""Differential testing against eager NumPy: value, dtype, shape and type must match,
+and so must every input array the program mutates."""
+import copy
+import warnings
+
+import numpy as np
+import pytest
+
+import npcompile
+
+DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+          np.uint64, np.float32, np.float64]
+FLOATS = [np.float32, np.float64]
+
+
+def make(shape, dtype, seed=0, low=-50, high=50):
+    rng = np.random.default_rng(seed)
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    if dt.kind == "u":
+        return rng.integers(0, min(high, np.iinfo(dt).max) + 1, size=shape).astype(dt)
+    if dt.kind == "i":
+        return rng.integers(max(low, np.iinfo(dt).min), min(high, np.iinfo(dt).max) + 1,
+                            size=shape).astype(dt)
+    return (rng.standard_normal(shape) * 10).astype(dt)
+
+
+def layouts(shape, dtype, seed=0):
+    """The same logical values in several memory layouts."""
+    base = make(shape, dtype, seed)
+    out = {"contiguous": base}
+    if base.ndim >= 1 and base.size:
+        big = make(tuple(2 * d for d in shape), dtype, seed + 1)
+        sl = tuple(slice(None, None, 2) for _ in shape)
+        strided = big[sl]
+        strided[...] = base
+        out["strided"] = strided
+        neg = np.ascontiguousarray(base[::-1])[::-1]
+        out["negative"] = neg
+    if base.ndim == 2:
+        out["fortran"] = np.asfortranarray(base)
+    return out
+
+
+def same(got, exp, ulp=0):
+    """Equal in type, dtype, shape and value (NaNs equal; floats within ulp when asked)."""
+    if isinstance(exp, (tuple, list)):
+        assert type(got) is type(exp) and len(got) == len(exp)
+        for g, e in zip(got, exp):
+            same(g, e, ulp)
+        return
+    if isinstance(exp, dict):
+        assert got.keys() == exp.keys()
+        for k in exp:
+            same(got[k], exp[k], ulp)
+        return
+    if not isinstance(exp, (np.ndarray, np.generic)):
+        assert type(got) is type(exp), (type(got), type(exp))
+        assert got == exp or (got != got and exp != exp)
+        return
+    assert type(got) is type(exp), f"type {type(got)} != {type(exp)}"
+    assert got.dtype == exp.dtype, f"dtype {got.dtype} != {exp.dtype}"
+    assert got.shape == exp.shape, f"shape {got.shape} != {exp.shape}"
+    if ulp and exp.dtype.kind in "fc":
+        np.testing.assert_array_max_ulp(got, exp, maxulp=ulp)
+    else:
+        assert np.array_equal(got, exp, equal_nan=exp.dtype.kind in "fc"), f"{got} != {exp}"
+
+
+def run_both(fn, *args, **jit_options):
+    """fn on copies eagerly and through npcompile.jit: (got, expected, args_after_jit,
+    args_after_eager). Warnings NumPy raises are the same either way and ignored here."""
+    a_eager = copy.deepcopy(args)
+    a_jit = copy.deepcopy(args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            exp = fn(*a_eager)
+            got = npcompile.jit(fn, **jit_options)(*a_jit)
+    return got, exp, a_jit, a_eager
+
+
+class Raised:
+    """What check() returns when eager NumPy raised (and npcompile raised the same)."""
+
+    def __init__(self, exc):
+        self.exc = exc
+
+
+def check(fn, *args, ulp=0, **jit_options):
+    """Same result as eager NumPy, or the same exception type when NumPy raises."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                fn(*copy.deepcopy(args))
+    except Exception as e:
+        with pytest.raises(type(e)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with np.errstate(all="ignore"):
+                    npcompile.jit(fn, **jit_options)(*copy.deepcopy(args))
+        return Raised(e)
+    got, exp, a_jit, a_eager = run_both(fn, *args, **jit_options)
+    same(got, exp, ulp)
+    for g, e in zip(a_jit, a_eager):  # in-place updates land in the caller's arrays
+        if isinstance(e, np.ndarray):
+            same(g, e, ulp)
+    return got
+
+
+@pytest.fixture(autouse=True)
+def fresh_session():
+    npcompile.reset()
+    yield

@@ -1,0 +1,77 @@
+"""Guards and cache: hits, recompiles with the failed guard in words, dynamic dims."""
+import numpy as np
+
+import npcompile
+from conftest import make
+
+
+def f(x):
+    return np.sin(x) * 2 + 1
+
+
+def test_cache_hit_then_dtype_recompile():
+    jf = npcompile.jit(f)
+    jf(make((10,), np.float64))
+    jf(make((10,), np.float64, 1))
+    assert len(npcompile.report()["compiles"]) == 1
+    jf(make((10,), np.float32))
+    rec = npcompile.report()["recompiles"]
+    assert len(rec) == 1
+    assert rec[0]["reason"] == "x: dtype float64 -> float32"
+    assert rec[0]["function"].endswith("f") and rec[0]["filename"] == __file__
+
+
+def test_shape_change_becomes_dynamic():
+    jf = npcompile.jit(f)
+    jf(make((10,), np.float64))
+    jf(make((20,), np.float64))
+    jf(make((30,), np.float64))
+    jf(make((40,), np.float64))
+    rec = npcompile.report()["recompiles"]
+    assert [r["reason"] for r in rec] == ["x: shape[0] 10 -> 20, now dynamic"]
+    assert len(npcompile.report()["compiles"]) == 2
+
+
+def test_static_shapes_recompile_every_time():
+    jf = npcompile.jit(f, dynamic=False)
+    for n in (10, 20, 30):
+        jf(make((n,), np.float64))
+    rec = npcompile.report()["recompiles"]
+    assert len(rec) == 2 and "static" in rec[1]["reason"]
+
+
+def test_dynamic_true_never_recompiles_on_shape():
+    jf = npcompile.jit(f, dynamic=True)
+    for n in (10, 20, 30):
+        jf(make((n,), np.float64))
+    assert npcompile.report()["recompiles"] == []
+
+
+def test_constant_change_recompiles():
+    def g(x, k):
+        return x * k
+    jg = npcompile.jit(g)
+    jg(make((4,), np.float64), 2.0)
+    jg(make((4,), np.float64), 2.0)
+    jg(make((4,), np.float64), 3.0)
+    rec = npcompile.report()["recompiles"]
+    assert len(rec) == 1 and "2.0 -> 3.0" in rec[0]["reason"]
+
+
+def test_layout_is_guarded():
+    jf = npcompile.jit(f)
+    x = make((6, 4), np.float64)
+    jf(x)
+    r = jf(x.T)
+    assert np.array_equal(r, f(x.T))
+    assert "layout C -> F" in npcompile.report()["recompiles"][0]["reason"]
+
+
+def test_options_validated():
+    import pytest
+    with pytest.raises(ValueError, match="device"):
+        npcompile.jit(f, device="tpu")
+    with pytest.raises(ValueError, match="dynamic"):
+        npcompile.jit(f, dynamic="yes")
+    with pytest.raises(TypeError):
+        npcompile.jit(42)

@@ -1,0 +1,76 @@
+"""Views are index maps: slicing with steps, None, ..., reshape, transpose and friends."""
+import numpy as np
+import pytest
+
+from conftest import check, make
+
+KEYS = [(slice(1, 3),), (slice(None, None, -1),), (slice(None, None, 2), slice(1, None, 3)),
+        (None, Ellipsis), (Ellipsis, None), (1,), (-1, slice(None)), (slice(None), 2),
+        (1, 2), (slice(5, 1, -2),), (Ellipsis, 0), (slice(None), None, slice(None, None, -1))]
+
+
+@pytest.mark.parametrize("key", KEYS, ids=repr)
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_basic_indexing(key, dtype):
+    x = make((6, 7), dtype)
+    check(lambda a: a[key], x)
+    check(lambda a: a[key] * 2 if dtype is not np.bool_ else ~a[key], x)
+
+
+def test_view_functions():
+    x = make((2, 3, 4), np.float64)
+    fns = [lambda a: a.reshape(6, 4), lambda a: a.reshape(-1), lambda a: a.reshape((4, -1)),
+           lambda a: np.reshape(a, (3, 8)), lambda a: a.ravel(), lambda a: np.ravel(a),
+           lambda a: a.T, lambda a: a.transpose(1, 0, 2), lambda a: np.transpose(a, (2, 0, 1)),
+           lambda a: a.swapaxes(0, 2), lambda a: np.swapaxes(a, 1, 2),
+           lambda a: a[:, :1].squeeze(), lambda a: np.squeeze(a[:1], axis=0),
+           lambda a: np.expand_dims(a, 1), lambda a: np.broadcast_to(a[:, :1], (2, 5, 4)),
+           lambda a: np.moveaxis(a, 0, -1), lambda a: a.T.reshape(-1), lambda a: a.T.ravel(),
+           lambda a: a.flatten(), lambda a: a[:, ::-1].reshape(2, 12), lambda a: a.copy()]
+    for f in fns:
+        check(f, x)
+        check(lambda a: f(a) + 1, x)
+    check(lambda a: a.reshape(7), x)  # NumPy raises ValueError: so must we
+
+
+def test_len_shape_static_no_break():
+    import npcompile
+
+    def f(a):
+        n = len(a)
+        if a.shape[1] == 3 and a.ndim == 2 and a.dtype == np.float64:
+            return a * n
+        return a
+    x = make((4, 3), np.float64)
+    check(f, x)
+    e = npcompile.explain(f)(x)
+    assert e.graph_break_count == 0 and e.graph_count == 1
+
+
+def test_creation_while_tracing():
+    x = make((3, 4), np.float64)
+    check(lambda a: a + np.zeros(4), x)
+    check(lambda a: a + np.ones((3, 4), np.float32), x)
+    check(lambda a: np.full((3, 1), 2.5) * a, x)
+    check(lambda a: np.zeros_like(a) + np.ones_like(a, dtype=np.int8), x)
+    check(lambda a: np.full_like(a, 7), x)
+    check(lambda a: a[0] + np.arange(4), x)
+    check(lambda a: a[0] * np.arange(0.5, 4.5, 1.0), x)
+    check(lambda a: a[0] + np.linspace(0, 1, 4), x)
+    check(lambda a: a[:, :3] @ np.eye(3), x)
+    check(lambda a: np.asarray(a) + np.array(a) + np.asarray(a, dtype=np.float32), x)
+
+
+def test_concatenate_stack_matmul_dot():
+    a = make((3, 4), np.float64)
+    b = make((2, 4), np.float32, seed=3)
+    check(lambda x, y: np.concatenate([x, y]), a, b)
+    check(lambda x, y: np.concatenate((x, y * 2), axis=0) + 1, a, b)
+    check(lambda x, y: np.concatenate([x, y], axis=None), a, b)
+    check(lambda x, y: np.stack([x[0], y[0], y[1]]), a, b)
+    check(lambda x, y: np.stack([x[0], y[0]], axis=1), a, b)
+    check(lambda x, y: x @ y.T, a, b)
+    check(lambda x, y: np.matmul(x, y[0]), a, b)
+    check(lambda x, y: np.dot(x[0], y[1]), a, b)
+    check(lambda x, y: x.dot(y.T) * 2, a, b)
+    check(lambda x, y: x @ y, a, b)  # mismatch: NumPy's ValueError
