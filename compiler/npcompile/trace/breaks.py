@@ -9,23 +9,22 @@ _OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
 # NumPy 1.x's dispatcher runs in frames named "<__array_function__ internals>".
 _INTERNAL = (_OWN_DIR, _NUMPY_DIR, "<__array_function__")
-_internal_cache = {}
-
-
-def _is_internal(filename):
-    r = _internal_cache.get(filename)
-    if r is None:
-        r = filename.startswith(_INTERNAL)
-        _internal_cache[filename] = r
-    return r
+_internal_codes = {}
 
 
 def user_frame(depth=1):
     """The innermost frame outside npcompile and NumPy: the line the user wrote."""
     f = sys._getframe(depth)
-    while f is not None and _is_internal(f.f_code.co_filename):
+    cache = _internal_codes
+    while f is not None:
+        code = f.f_code
+        r = cache.get(code)
+        if r is None:
+            r = cache[code] = code.co_filename.startswith(_INTERNAL)
+        if not r:
+            return f
         f = f.f_back
-    return f
+    return None
 
 
 def user_site():

@@ -1,12 +1,12 @@
 """Creation functions with no array argument (np.zeros(n), np.arange, np.asarray(x)) do
-not reach __array_function__, so while any trace is active the numpy module's entries
-are swapped for wrappers that record them in the trace of the calling thread."""
+not reach __array_function__, so from the first trace on the numpy module's entries are
+wrappers that record them in the trace of the calling thread. Without a trace a wrapper
+costs one thread-local lookup; patching per call would cost more than the call."""
 import threading
 
 import numpy as np
 
 _lock = threading.Lock()
-_active = 0
 _originals = {}
 
 
@@ -31,10 +31,10 @@ def _wrapper(name, original):
 
 
 def enter():
-    global _active
+    if _originals:
+        return
     with _lock:
-        _active += 1
-        if _active == 1:
+        if not _originals:
             from .function_rules import CREATION
             for name in CREATION:
                 original = getattr(np, name)
@@ -42,11 +42,9 @@ def enter():
                 setattr(np, name, _wrapper(name, original))
 
 
-def exit():
-    global _active
+def restore():
+    """Put NumPy's own functions back (npcompile.reset(full=True), tests)."""
     with _lock:
-        _active -= 1
-        if _active == 0:
-            for name, original in _originals.items():
-                setattr(np, name, original)
-            _originals.clear()
+        for name, original in _originals.items():
+            setattr(np, name, original)
+        _originals.clear()

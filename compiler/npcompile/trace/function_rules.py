@@ -11,6 +11,7 @@ from ..graph import calls
 from ..graph.node import Ref
 from . import view_rules
 from .operands import NUMPY2, Operands, Unsupported, resolve
+from . import lazy_array as _la  # circular: resolved at call time
 
 _NOVALUE = getattr(np, "_NoValue", None)
 
@@ -22,8 +23,7 @@ def _name(func):
 
 
 def as_lazy(tracer, a):
-    from .lazy_array import LazyArray
-    if type(a) is LazyArray:
+    if type(a) is _la.LazyArray:
         return a
     if type(a) is np.ndarray and a.dtype.kind in "biufc":
         return tracer.wrap_constant_array(a)
@@ -235,7 +235,7 @@ def flatten(tracer, lz, order="C"):
 
 
 def scalar_pow(tracer, lz, exponent):
-    """`x ** scalar` as ndarray.__pow__ does it (see LazyArray.__pow__)."""
+    """`x ** scalar` as ndarray.__pow__ does it (see _la.LazyArray.__pow__)."""
     import operator
     try:
         r = _quiet(operator.pow, _proto_of(lz), exponent)
@@ -381,8 +381,7 @@ def operator_index(d):
 
 def filled(tracer, fn, shape, *args, **kwargs):
     """zeros, ones, empty, full with static arguments: a node with no inputs."""
-    from .lazy_array import LazyArray
-    if any(type(v) is LazyArray for v in args + tuple(kwargs.values())):
+    if any(type(v) is _la.LazyArray for v in args + tuple(kwargs.values())):
         raise Unsupported("unsupported", f"{_name(fn)} with an array-valued argument")
     shp = _shape_arg(shape)
     if any(d < 0 for d in shp):
@@ -462,8 +461,7 @@ def eye(tracer, fn, N, M=None, k=0, dtype=float, order="C", **kwargs):
 
 
 def _asarray(tracer, fn, a, dtype=None, order=None, **kwargs):
-    from .lazy_array import LazyArray
-    if type(a) is not LazyArray:
+    if type(a) is not _la.LazyArray:
         raise Unsupported("unsupported", "asarray of a non-array")
     copy = fn is np.array and kwargs.get("copy", True)
     if dtype is None or np.dtype(dtype) == a.dtype:
@@ -476,10 +474,9 @@ def copy_rule(tracer, lz):
 
 
 def result_type(tracer, fn, *arrays_and_dtypes):
-    from .lazy_array import LazyArray
     protos = []
     for x in arrays_and_dtypes:
-        if type(x) is LazyArray:
+        if type(x) is _la.LazyArray:
             if x.ndim == 0 and not NUMPY2:
                 raise Unsupported("value_dtype", "np.result_type of a 0-d value under NumPy 1.x")
             protos.append(_nb.empty((0,) if x.ndim else (), x.dtype))

@@ -6,6 +6,7 @@ from ..graph.node import Node, Ref
 from .breaks import user_site
 from . import np_base as _nb
 from .operands import Operands, Unsupported
+from . import lazy_array as _la  # circular: resolved at call time
 
 
 def _shift(template, by):
@@ -45,14 +46,13 @@ def write_ufunc(tracer, out, ufunc, ops, kw):
 
 
 def setitem(tracer, lz, key, value):
-    from .lazy_array import LazyArray
     from .view_rules import split_key
     _check_writable(lz)
     basic, mask = split_key(tracer, lz, key)
     if mask is not None:
         # x[mask] = scalar: a masked write with a static shape.
         if not isinstance(value, (bool, int, float, np.generic)) and not (
-                type(value) is LazyArray and value.ndim == 0):
+                type(value) is _la.LazyArray and value.ndim == 0):
             raise Unsupported("data_shape", "x[mask] = array: the number of written elements "
                                             "depends on the data")
         if mask.shape != lz.shape:
@@ -63,7 +63,7 @@ def setitem(tracer, lz, key, value):
         return
     region = lz._get_fake()[basic]
     rshape = np.shape(region)
-    if type(value) is LazyArray and value._st is lz._st and value._ver == lz._st.version:
+    if type(value) is _la.LazyArray and value._st is lz._st and value._ver == lz._st.version:
         steps = value._chain
         mine = lz._chain
         if (len(steps) == len(mine) + 1 and all(a.same_as(b) for a, b in zip(steps, mine))

@@ -8,6 +8,7 @@ import numpy as np
 from . import np_base as _nb
 
 from ..graph.node import Ref
+from . import lazy_array as _la  # circular: resolved at call time
 
 NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 
@@ -43,18 +44,17 @@ class Operands:
     __slots__ = ("template", "inputs", "shapes", "sig", "protos_of", "all_zero_d", "zero_d_lazy")
 
     def __init__(self, tracer, values):
-        from .lazy_array import LazyArray
         template, inputs, shapes, sig = [], [], [], []
         zero_d_lazy = []
         all_zero_d = True
         for v in values:
             t = type(v)
-            if t is not LazyArray and t is np.ndarray:
+            if t is not _la.LazyArray and t is np.ndarray:
                 if v.dtype.kind not in "biufc":
                     raise Unsupported("unsupported", f"operand of dtype {v.dtype}")
                 v = tracer.wrap_constant_array(v)
-                t = LazyArray
-            if t is LazyArray:
+                t = _la.LazyArray
+            if t is _la.LazyArray:
                 node = v._n
                 template.append(Ref(len(inputs)))
                 inputs.append(node)

@@ -11,6 +11,7 @@ from ..graph.node import Node, Ref
 from . import creation
 from .breaks import BreakRecord, user_frame, user_site
 from .storage import Storage
+from . import lazy_array as _la  # circular: resolved at call time
 
 _local = threading.local()
 
@@ -48,7 +49,6 @@ class Tracer:
         return self
 
     def __exit__(self, *exc):
-        creation.exit()
         _local.tracer = self._outer
         return False
 
@@ -66,23 +66,21 @@ class Tracer:
     # ----- making lazy arrays -------------------------------------------------
     def wrap_input(self, array, name):
         """A user ndarray enters the trace: a leaf whose storage writes back into it."""
-        from .lazy_array import LazyArray
         st = Storage(Node.leaf(array, name or "input"), target=array, name=name)
         for other in self.targets:
             if np.may_share_memory(other.target, array):
                 other.aliased = st.aliased = True
         self.targets.append(st)
-        return self._register(LazyArray(st, (), st.base))
+        return self._register(_la.LazyArray(st, (), st.base))
 
     def wrap_constant_array(self, array, name=None):
         """An ndarray met during tracing (a global, a closure): traced as a leaf too."""
         return self.wrap_input(array, name)
 
     def make(self, fn, args, kwargs, inputs, dtype, shape, label, scalar=False):
-        from .lazy_array import LazyArray
         node = Node(fn, args, kwargs, inputs, dtype, shape, label, user_site())
         self.ops.append(label)
-        return self._register(LazyArray(Storage(node), (), node, scalar))
+        return self._register(_la.LazyArray(Storage(node), (), node, scalar))
 
     def make_multi(self, fn, args, kwargs, inputs, dtypes, shape, label):
         """A NumPy call with several outputs (divmod, modf, frexp): one tuple node and a
@@ -120,7 +118,6 @@ class Tracer:
 
     def rewrap(self, result, cargs=(), ckwargs=None):
         """Arrays returned by eager NumPy become leaves, so tracing continues from them."""
-        from .lazy_array import LazyArray
         if type(result) is np.ndarray and result.dtype.kind in TRACED_KINDS:
             # The result may be a view of an argument (np.diagonal, out=...): keep its
             # aliasing visible to the in-place checks.
@@ -135,7 +132,7 @@ class Tracer:
                         if t.target is not None and np.may_share_memory(t.target, result):
                             t.aliased = True
             self.targets.append(st)
-            return self._register(LazyArray(st, (), st.base))
+            return self._register(_la.LazyArray(st, (), st.base))
         if type(result) is tuple:
             return tuple(self.rewrap(r, cargs, ckwargs) for r in result)
         if type(result) is list:
@@ -145,8 +142,7 @@ class Tracer:
     def _lazy_for_array(self, array):
         for st in self.targets:
             if st.target is array:
-                from .lazy_array import LazyArray
-                return self._register(LazyArray(st, (), st.base if st.base.is_leaf else None))
+                return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
         return self.rewrap(array)
 
     # ----- flush -------------------------------------------------------------------
@@ -192,9 +188,8 @@ class Tracer:
 
 def concretize(obj):
     """Replace lazy arrays inside args (tuples, lists, dicts) by their values."""
-    from .lazy_array import LazyArray
     t = type(obj)
-    if t is LazyArray:
+    if t is _la.LazyArray:
         return obj._value()
     if t is tuple:
         return tuple(concretize(x) for x in obj)

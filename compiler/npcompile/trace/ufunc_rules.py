@@ -5,6 +5,7 @@ from . import np_base as _nb
 
 from . import inplace
 from .operands import Operands, Unsupported, resolve
+from . import lazy_array as _la  # circular: resolved at call time
 
 _dtype_cache = {}
 _shape_cache = {}
@@ -49,9 +50,7 @@ def call(tracer, ufunc, inputs, kwargs):
         raise Unsupported("unsupported", f"generalized ufunc np.{ufunc.__name__}")
     if len(inputs) != ufunc.nin or ufunc.nin > 2:
         raise Unsupported("unsupported", f"np.{ufunc.__name__} with {len(inputs)} inputs")
-
-    from .lazy_array import LazyArray
-    if out is not None and type(out) is not LazyArray:
+    if out is not None and type(out) is not _la.LazyArray:
         raise Unsupported("inplace_untraced", f"np.{ufunc.__name__}(..., out=) into an untraced array")
 
     ops = Operands(tracer, inputs)

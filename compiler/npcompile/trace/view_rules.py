@@ -7,6 +7,7 @@ import numpy as np
 
 from .operands import Unsupported
 from .storage import ViewStep
+from . import lazy_array as _la  # circular: resolved at call time
 
 
 def _basic_item(x):
@@ -16,28 +17,26 @@ def _basic_item(x):
 
 def split_key(tracer, lz, key):
     """(basic_key, mask): a basic index tuple, or a boolean lazy mask for the whole array."""
-    from .lazy_array import LazyArray
     items = key if type(key) is tuple else (key,)
     if all(_basic_item(x) for x in items):
         return tuple(int(x) if isinstance(x, np.integer) else x for x in items) \
             if type(key) is tuple else (int(key) if isinstance(key, np.integer) else key), None
     if type(key) is np.ndarray and key.dtype == bool:
         key = tracer.wrap_constant_array(key)
-    if type(key) is LazyArray and key.dtype == bool:
+    if type(key) is _la.LazyArray and key.dtype == bool:
         return None, key
-    if any(type(x) is LazyArray and x.ndim == 0 and x.dtype.kind in "iu" for x in items):
+    if any(type(x) is _la.LazyArray and x.ndim == 0 and x.dtype.kind in "iu" for x in items):
         raise Unsupported("number", "an array value used as an index")
     raise Unsupported("unsupported", "advanced (integer or boolean array) indexing")
 
 
 def _view(tracer, lz, fn, args, kwargs, label, fake):
-    from .lazy_array import LazyArray
     step = ViewStep(fn, args, kwargs, label, fake.dtype, fake.shape)
     st = lz._st
     if not st.fake_is_real and fn in _MAY_COPY:
         st.guessed = True  # numpy's own layout of a pending base decides copy vs view
     tracer.ops.append(label)
-    out = LazyArray(st, lz._chain + (step,), None, False)
+    out = _la.LazyArray(st, lz._chain + (step,), None, False)
     out._fake = fake
     return tracer._register(out)
 
