@@ -8,7 +8,9 @@ import pytest
 import npcompile
 from conftest import check, make, same
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "bench"))
+# The seeds live in ../shared/bench beside the checkout; NPC_BENCH_DIR points elsewhere.
+sys.path.insert(0, os.environ.get("NPC_BENCH_DIR") or
+                os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "bench"))
 import workloads  # noqa: E402
 
 SEEDS = [(name, dt) for name in workloads.WORKLOADS for dt in (np.float32, np.float64)
