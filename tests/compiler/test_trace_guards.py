@@ -2,7 +2,7 @@
 import numpy as np
 
 import npcompile
-from conftest import make
+from conftest import make, same
 
 
 def f(x):
@@ -63,7 +63,7 @@ def test_layout_is_guarded():
     x = make((6, 4), np.float64)
     jf(x)
     r = jf(x.T)
-    assert np.array_equal(r, f(x.T))
+    same(r, f(x.T))
     assert "layout C -> F" in npcompile.report()["recompiles"][0]["reason"]
 
 

@@ -96,7 +96,9 @@ def test_run_cell_break_line_points_into_cell():
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-_UNARY = [np.negative, np.abs, np.sqrt, np.exp, np.sin, np.floor, lambda a: a * 2, lambda a: a.T,
+# exp would feed sin with huge float32 arguments, where NumPy's own SIMD sin and libm
+# legitimately disagree (an ill-conditioned input): tanh keeps arguments moderate.
+_UNARY = [np.negative, np.abs, np.sqrt, np.tanh, np.sin, np.floor, lambda a: a * 2, lambda a: a.T,
           lambda a: a[::-1], lambda a: a.sum(axis=0, keepdims=True), lambda a: a.max(axis=1, keepdims=True)]
 _BINARY = [np.add, np.subtract, np.multiply, np.maximum, np.minimum, np.greater,
            lambda a, b: np.where(a > b, a, b)]
@@ -114,7 +116,7 @@ def test_random_programs(prog, dtype):
             y = vals[j % len(vals)]
             if kind == 0:
                 op = _UNARY[(i + j) % len(_UNARY)]
-                if np.dtype(dtype).kind == "i" and op in (np.sqrt, np.exp, np.sin, np.floor):
+                if np.dtype(dtype).kind == "i" and op in (np.sqrt, np.tanh, np.sin, np.floor):
                     op = np.negative
                 vals.append(op(x))
             else:

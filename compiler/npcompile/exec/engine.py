@@ -2,6 +2,8 @@
 and the records every report is made from."""
 import time
 
+import os
+
 from ..graph.cache import GraphCache
 from ..graph.signature import collect, leaf_meta, ops_key
 from ..records import SESSION
@@ -33,7 +35,7 @@ class Engine:
         d["site"] = tracer.site.function
         self.session.add("graph_breaks", d)
 
-    def run(self, tracer, outputs):
+    def run(self, tracer, outputs, exact_layout=False):
         t0 = time.perf_counter()
         leaves, pending = collect(outputs)
         metas = [leaf_meta(leaf) for leaf in leaves]
@@ -41,25 +43,70 @@ class Engine:
         site = tracer.site
         entry, key, status, reasons = self.cache.lookup((site.key, tracer.flush_index), metas, ops,
                                                         tracer.options.get("dynamic"))
+        nodes = leaves + pending
         if entry is None:
             entry = self.cache.insert(key)
+            program, target = self._compile(tracer, entry, leaves, pending, outputs)
+            entry.compiled = program
             ms = (time.perf_counter() - t0) * 1e3
-            self.session.add("compiles", {
-                "graph_id": entry.graph_id, "function": site.function, "target": "reference",
-                "kernels": 1, "ops": len(pending), "total_ms": ms, "cache": "miss"})
+            rec = {"graph_id": entry.graph_id, "function": site.function, "target": target,
+                   "kernels": len(program.kernels) if program else 0, "ops": len(pending),
+                   "total_ms": ms, "cache": program.cache if program else "miss"}
+            if program:
+                rec["phases"] = dict(program.compile_ms, trace=0.0)
+            self.session.add("compiles", rec)
             if status == "recompile":
                 self.session.add("recompiles", {
                     "graph_id": entry.graph_id, "function": site.function,
                     "filename": site.filename, "lineno": site.lineno,
                     "reason": "; ".join(reasons), "reasons": reasons})
+        elif entry.compiled is not None and entry.compiled.signature != entry.compiled.shapes_of(nodes):
+            # a dynamic dimension changed: kernels are specialized to sizes, so rebuild
+            # (the JIT's cache makes a size seen before cheap)
+            entry.compiled, _ = self._compile(tracer, entry, leaves, pending, outputs)
         tracer.graph_ids.append(entry.graph_id)
         t1 = time.perf_counter()
         with tracer.suspended():
+            if entry.compiled is not None and not exact_layout:
+                try:
+                    values = entry.compiled.run(nodes)
+                    for name, ms in entry.compiled.last_timings:
+                        self.session.add("kernels", {
+                            "name": name, "graph_id": entry.graph_id, "target": "cpu",
+                            "function": site.function, "wall_ms": ms})
+                    return values
+                except Exception as e:  # never a wrong answer: the reference path
+                    self.session.add("fallbacks", {
+                        "graph_id": entry.graph_id, "function": site.function,
+                        "reason": f"run failed: {e}"})
             values = reference.execute(pending, outputs)
         self.session.add("kernels", {
             "name": f"graph{entry.graph_id}", "graph_id": entry.graph_id, "target": "reference",
             "function": site.function, "wall_ms": (time.perf_counter() - t1) * 1e3})
         return values
+
+    def _compile(self, tracer, entry, leaves, pending, outputs):
+        """(Program or None, target). A failure is recorded and the graph runs in NumPy."""
+        from ..backends import cpu
+        if os.environ.get("NPC_BACKEND") == "reference" or tracer.options.get("device") != "cpu":
+            return None, "reference"
+        if not cpu.AVAILABLE:
+            return None, "reference"
+        if not any(cpu_worthy(n) for n in pending):
+            return None, "reference"
+        try:
+            return cpu.Program(leaves, pending, outputs), "cpu"
+        except Exception as e:
+            self.session.add("fallbacks", {"graph_id": entry.graph_id,
+                                           "function": tracer.site.function,
+                                           "reason": f"compile failed: {type(e).__name__}: {e}"})
+            return None, "reference"
+
+
+def cpu_worthy(node):
+    """Graphs with nothing to fuse (only NumPy steps) are not worth a compile."""
+    from ..fusion.partition import VIEW_LABELS
+    return node.label not in VIEW_LABELS
 
 
 ENGINE = Engine()

@@ -172,7 +172,10 @@ class Tracer:
                 if id(st.base) not in seen:
                     seen.add(id(st.base))
                     outputs.append(st.base)
-            values = self.engine.run(self, outputs)
+            # A view decided on an assumed layout needs NumPy's own layouts to settle:
+            # those graphs run on the reference path (see storage.guessed).
+            exact = any(st.guessed for st in pending)
+            values = self.engine.run(self, outputs, exact_layout=exact)
             for node, value in zip(outputs, values):
                 node.make_concrete(value)
             self.flush_index += 1

@@ -1,0 +1,1 @@
+"""Backends: generated source -> callable kernels, and the program that runs them."""

@@ -1,0 +1,162 @@
+"""The CPU backend: fused kernels compiled in process by LLVM (npcompile._native.cpu)
+and run on the thread pool; NumPy steps in between run as recorded."""
+import time
+
+import numpy as np
+
+from ..codegen.cpp import Buffer, Kernel, render_kernel
+from ..fusion.partition import partition, returns_scalar
+from ..graph.node import substitute
+
+try:
+    from .._native import cpu as _cpu
+    AVAILABLE = True
+    UNAVAILABLE_REASON = ""
+except Exception as e:  # the package still works, on the reference path
+    _cpu = None
+    AVAILABLE = False
+    UNAVAILABLE_REASON = f"native CPU backend not importable: {e}"
+
+MIN_CHUNK_ELEMENTS = 1 << 15
+
+
+class CompiledKernel:
+    def __init__(self, kernel, address, input_nodes, output_nodes):
+        self.kernel = kernel
+        self.address = address
+        self.input_pos = input_nodes    # graph positions of the inputs
+        self.output_pos = output_nodes  # graph positions of the outputs
+
+
+class Program:
+    """A compiled graph: steps over graph positions (leaves first, then pending nodes)."""
+
+    def __init__(self, leaves, pending, outputs):
+        t0 = time.perf_counter()
+        self.nodes = leaves + pending
+        pos = {id(n): i for i, n in enumerate(self.nodes)}
+        self.n_leaves = len(leaves)
+        self.output_pos = [pos[id(o)] for o in outputs]
+        self.plan = partition(leaves, pending, outputs)
+        t1 = time.perf_counter()
+        self.steps = []
+        self.kernels = []
+        self.compile_ms = {"fusion": (t1 - t0) * 1e3, "codegen": 0.0, "frontend": 0.0,
+                           "optimize": 0.0, "jit": 0.0}
+        self.cache = "memory"
+        self._kernel_written = set()
+        for step in self.plan.steps:
+            if step[0] == "numpy":
+                self.steps.append(("numpy", pos[id(step[1])]))
+                continue
+            _, roots, shape = step
+            self.steps.append(("kernel", self._build(roots, shape, pos)))
+        self.signature = self.shapes_of(self.nodes)
+
+    @staticmethod
+    def shapes_of(nodes):
+        return tuple(n.shape for n in nodes)
+
+    def _build(self, roots, shape, pos):
+        t0 = time.perf_counter()
+        k = Kernel(None, [e for _, e in roots], [], shape)
+        for i, (node, _) in enumerate(roots):
+            k.outputs.append(Buffer(i, node.dtype, node.shape, True))
+        inputs = {}
+        nparams = 0
+        order = []
+
+        def buffer_of(e):
+            nonlocal nparams
+            node = e.op
+            b = inputs.get(id(node))
+            if b is None:
+                # leaves are checked now; NumPy steps (views) may have any strides;
+                # arrays our kernels wrote are C-contiguous
+                if node.is_leaf:
+                    contiguous = _c_contiguous(node.value)
+                else:
+                    contiguous = id(node) in self._kernel_written
+                b = Buffer(len(k.outputs) + len(inputs), node.dtype, node.shape, contiguous)
+                if not contiguous:
+                    b.param = nparams
+                    nparams += len(node.shape)
+                inputs[id(node)] = b
+                order.append(node)
+                k.inputs.append(b)
+            return b
+        render_kernel(k, buffer_of)
+        t1 = time.perf_counter()
+        r = _cpu.compile(k.source, [k.name])
+        self.compile_ms["codegen"] += (t1 - t0) * 1e3
+        self.compile_ms["frontend"] += r["ms_frontend"]
+        self.compile_ms["optimize"] += r["ms_optimize"]
+        self.compile_ms["jit"] += r["ms_codegen"]
+        if not r["cache_hit"]:
+            self.cache = "miss"
+        elif r.get("from_disk") and self.cache != "miss":
+            self.cache = "disk"
+        ck = CompiledKernel(k, r["addresses"][0], [pos[id(n)] for n in order],
+                            [pos[id(node)] for node, _ in roots])
+        for node, _ in roots:
+            self._kernel_written.add(id(node))
+        self.kernels.append(ck)
+        return ck
+
+    def run(self, nodes):
+        """Run on this call's graph (same structure as the one compiled)."""
+        index = {id(n): i for i, n in enumerate(nodes)}
+        vals = [None] * len(nodes)
+        for i in range(self.n_leaves):
+            vals[i] = nodes[i].value
+        timings = []
+        for kind, step in self.steps:
+            if kind == "numpy":
+                n = nodes[step]
+                ins = [vals[index[id(i)]] for i in n.inputs]
+                vals[step] = n.fn(*substitute(n.args, ins),
+                                  **(substitute(n.kwargs, ins) if n.kwargs else {}))
+                continue
+            t0 = time.perf_counter()
+            ck = step
+            bufs = []
+            outs = []
+            for p in ck.output_pos:
+                node = nodes[p]
+                o = np.empty(node.shape, node.dtype)
+                outs.append(o)
+                bufs.append(o)
+            params = []
+            for b, p in zip(ck.kernel.inputs, ck.input_pos):
+                v = vals[p]
+                if not isinstance(v, np.ndarray):
+                    v = np.asarray(v)
+                if v.dtype != b.dtype or v.shape != b.shape:
+                    raise RuntimeError("kernel input changed dtype or shape")
+                if b.contiguous:
+                    if not _c_contiguous(v):
+                        raise RuntimeError("kernel input is no longer contiguous")
+                else:
+                    if v.strides and any(s % v.itemsize for s in v.strides):
+                        raise RuntimeError("kernel input strides are not whole elements")
+                    params.extend(s // v.itemsize for s in v.strides)
+                bufs.append(v)
+            shape = ck.kernel.shape
+            n_outer = shape[0] if shape else 1
+            inner = max(1, int(np.prod(shape[1:])) if len(shape) > 1 else 1)
+            grain = max(1, MIN_CHUNK_ELEMENTS // inner)
+            if n_outer > 0 and all(d > 0 for d in shape):
+                _cpu.run_kernel(ck.address, bufs, params or [0], n_outer, grain)
+            for p, o in zip(ck.output_pos, outs):
+                node = nodes[p]
+                if o.ndim == 0 and returns_scalar(node, [vals[index[id(i)]] for i in node.inputs]
+                                                  if node.inputs else []):
+                    o = o[()]
+                vals[p] = o
+            timings.append((ck.kernel.name, (time.perf_counter() - t0) * 1e3))
+        self.last_timings = timings
+        return [vals[p] for p in self.output_pos]
+
+
+def _c_contiguous(v):
+    return isinstance(v, np.generic) or v.flags.c_contiguous

@@ -1,0 +1,1 @@
+"""Codegen: kernel expressions rendered as self-contained C++ (the text users read)."""

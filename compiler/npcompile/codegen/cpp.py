@@ -1,0 +1,348 @@
+"""Renders a fused kernel (one loop nest, one or more outputs) as self-contained C++.
+
+Calling convention (compiler/runtime): extern "C" void k(char** bufs, const i64* P,
+i64 begin, i64 end) computes output rows [begin, end) of the outermost dimension; P
+holds the element strides of inputs that are not C-contiguous. Every value is computed
+once per scope it depends on: loop-invariant values sit outside the loops that do not
+change them."""
+import hashlib
+import linecache
+import re
+
+import numpy as np
+
+from . import cpp_ops
+from .cpp_ops import ctype, literal
+
+_VAR = re.compile(r"\b[ir]\d+(?:_\d+)?\b")
+LANES = 8
+
+
+class Buffer:
+    """A kernel argument: an input array (leaf or materialized) or an output."""
+
+    def __init__(self, index, dtype, shape, contiguous, strides=None):
+        self.index = index
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(shape)
+        self.contiguous = contiguous
+        self.strides = strides      # element strides (for the record; passed in P)
+        self.param = None           # first P slot of its strides when not contiguous
+
+
+class Scope:
+    def __init__(self, parent, names=()):
+        self.parent = parent
+        self.names = set(names)
+        self.lines = []
+        self.memo = {}
+        self.child = None
+
+    def emit(self, line):
+        if self.child is not None and self.child in self.lines:
+            self.lines.insert(self.lines.index(self.child), line)
+        else:
+            self.lines.append(line)
+
+
+class Kernel:
+    def __init__(self, name, roots, outputs, shape):
+        self.name = name
+        self.roots = roots      # Exprs, one per output buffer
+        self.outputs = outputs  # output Buffers
+        self.shape = tuple(shape)
+        self.inputs = []        # input Buffers, in bufs[] order after the outputs
+        self.n_params = 0
+        self.need = set()
+        self.source = None
+        self.ops = []           # (label, line text) of the NumPy ops fused here
+
+
+class Emitter:
+    def __init__(self, kernel, buffer_of):
+        self.k = kernel
+        self.buffer_of = buffer_of  # load Expr -> Buffer
+        self.counter = 0
+        self.root = Scope(None)
+        self.cur = self.root
+        self.seen_sites = set()
+
+    def fresh(self, prefix="v"):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    # ----- scopes ----------------------------------------------------------------------
+    def _home(self, idx):
+        names = set()
+        for s in idx:
+            names.update(_VAR.findall(s))
+        sc = self.cur
+        while sc.parent is not None and not (sc.names & names):
+            sc = sc.parent
+        return sc
+
+    def _lookup(self, key):
+        sc = self.cur
+        while sc is not None:
+            if key in sc.memo:
+                return sc.memo[key]
+            sc = sc.parent
+        return None
+
+    def open_loop(self, header, names):
+        block = Scope(self.cur, names)
+        self.cur.lines.append((header, block))
+        self.cur.child = (header, block)
+        self.cur = block
+        return block
+
+    def close_loop(self):
+        parent = self.cur.parent
+        parent.child = None
+        self.cur = parent
+
+    # ----- expressions --------------------------------------------------------------------
+    def value(self, e, idx):
+        """A C++ name holding expression e at index idx (a tuple of C++ index strings)."""
+        if e.kind == "const":
+            return literal(e.op, e.dtype)
+        key = (id(e), idx)
+        got = self._lookup(key)
+        if got is not None:
+            return got
+        home = self._home(idx) if e.kind != "reduce" else None
+        if e.kind == "reduce":
+            name = self._reduce(e, idx)
+        else:
+            expr = self._expr(e, idx)
+            name = self.fresh()
+            saved = self.cur
+            self.cur = home if home is not None else self.cur
+            self.cur.emit(f"const {ctype(e.dtype)} {name} = {expr};{self._comment(e)}")
+            self.cur = saved
+            home.memo[key] = name
+            return name
+        self.cur.memo[key] = name
+        return name
+
+    def _comment(self, e):
+        node = e.node
+        if node is None or node.site is None:
+            return ""
+        filename, lineno = node.site
+        if (filename, lineno) in self.seen_sites:
+            return ""
+        self.seen_sites.add((filename, lineno))
+        text = linecache.getline(filename, lineno).strip()
+        self.k.ops.append((node.label, lineno, text))
+        return f"  // line {lineno}: {text}" if text else f"  // line {lineno}"
+
+    def _expr(self, e, idx):
+        if e.kind == "load":
+            return self._load(e, idx)
+        if e.kind == "cast":
+            x = e.inputs[0]
+            v = self.value(x, idx)
+            if e.dtype.kind == "b":
+                return f"({v} != 0)"
+            return f"(({ctype(e.dtype)}){v})"
+        if e.kind == "pw":
+            args = []
+            for x in e.inputs:
+                args.append(self.value(x, _broadcast(idx, e.shape, x.shape)))
+            in_dt = e.inputs[0].dtype if e.op != "where" else e.dtype
+            if e.op == "where":
+                return f"({args[0]} ? {args[1]} : {args[2]})"
+            return cpp_ops.render(e.op, args, in_dt, e.dtype, self.k.need)
+        raise KeyError(e.kind)
+
+    def _load(self, e, idx):
+        buf = self.buffer_of(e)
+        terms = []
+        stride = 1
+        for d in range(len(buf.shape) - 1, -1, -1):
+            if buf.shape[d] != 1:
+                s = str(stride) if buf.contiguous else f"P[{buf.param + d}]"
+                terms.append(f"{idx[d]}*{s}" if s != "1" else idx[d])
+            stride *= buf.shape[d]
+        off = " + ".join(reversed(terms)) if terms else "0"
+        return f"in{buf.index}[{off}]"
+
+    def _reduce(self, e, idx):
+        op = e.op
+        x = e.inputs[0]
+        axes = e.attrs["axes"]
+        keep = e.attrs["keepdims"]
+        # index of x: kept dims come from idx, reduced dims are new loop variables
+        rid = self.fresh("r")[1:]
+        xidx, it = [], iter(idx)
+        rvars = []
+        for d in range(len(x.shape)):
+            if d in axes:
+                if keep:
+                    next(it)
+                v = f"r{rid}_{d}"
+                rvars.append((v, x.shape[d]))
+                xidx.append(v)
+            else:
+                xidx.append(next(it))
+        T = ctype(e.dtype)
+        xT = ctype(x.dtype)
+        acc = f"acc{rid}"
+        lanes = op == "sum" and e.dtype.kind == "f" and rvars and rvars[-1][1] >= LANES
+        AT = "double" if (op == "sum" and e.dtype.kind == "f") else T
+        # the accumulator lives where idx is bound
+        home = self._home(idx)
+        saved = self.cur
+        self.cur = home
+        if op in ("argmin", "argmax"):
+            self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
+        elif lanes:
+            self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
+        else:
+            self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
+        for depth, (v, n) in enumerate(rvars):
+            last = depth == len(rvars) - 1
+            if last and lanes:
+                self.cur.emit(f"i64 {v} = 0;")
+                self.open_loop(f"for (; {v} + {LANES} <= {n}; {v} += {LANES}) "
+                               f"for (int l{rid} = 0; l{rid} < {LANES}; ++l{rid})", [v])
+                body_idx = tuple(f"({v} + l{rid})" if s == v else s for s in xidx)
+                # the lane loop binds a new name: make it visible to _home()
+                self.cur.names.add(v)
+                val = self.value(x, body_idx)
+                self.cur.emit(f"lane{rid}[l{rid}] += {val};")
+                self.close_loop()
+                self.open_loop(f"for (; {v} < {n}; ++{v})", [v])
+                val = self.value(x, tuple(xidx))
+                self.cur.emit(f"lane{rid}[0] += {val};")
+                self.close_loop()
+            else:
+                self.open_loop(f"for (i64 {v} = 0; {v} < {n}; ++{v})", [v])
+        if not lanes:
+            val = self.value(x, tuple(xidx))
+            self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
+            for _ in rvars:
+                self.close_loop()
+        else:
+            for _ in rvars[:-1]:
+                self.close_loop()
+            self.cur.emit(f"{AT} {acc} = {_pairwise([f'lane{rid}[{i}]' for i in range(LANES)])};")
+        result = acc
+        if AT != T and op not in ("argmin", "argmax"):
+            result = f"(({T}){acc})"
+            name = self.fresh()
+            self.cur.emit(f"const {T} {name} = {result};")
+            result = name
+        self.cur = saved
+        return result
+
+    def _init(self, op, dtype):
+        if op == "sum" or op == "any":
+            return "0"
+        if op == "prod" or op == "all":
+            return "1"
+        info = np.finfo(dtype) if dtype.kind == "f" else (np.iinfo(dtype) if dtype.kind in "iu" else None)
+        if dtype.kind == "b":
+            return "true" if op == "min" else "false"
+        if dtype.kind == "f":
+            return literal(np.inf if op == "min" else -np.inf, dtype)
+        return literal(info.max if op == "min" else info.min, dtype)
+
+    def _combine(self, op, acc, val, rid, rvars, xdt):
+        if op == "sum":
+            return f"{acc} += {val};"
+        if op == "prod":
+            return f"{acc} *= {val};"
+        if op == "any":
+            return f"{acc} = {acc} || ({val} != 0);"
+        if op == "all":
+            return f"{acc} = {acc} && ({val} != 0);"
+        if op in ("min", "max"):
+            cmp = "<=" if op == "min" else ">="
+            nan = f" || {acc} != {acc}" if xdt.kind == "f" else ""
+            return f"{acc} = ({acc} {cmp} {val}{nan}) ? {acc} : {val};"
+        # argmin/argmax: the first extreme; a NaN wins at its first place, as in NumPy
+        lin = _linear([v for v, _ in rvars], [n for _, n in rvars])
+        cmp = "<" if op == "argmin" else ">"
+        nan_best = f"!(best{rid} != best{rid}) && " if xdt.kind == "f" else ""
+        nan_v = f" || {val} != {val}" if xdt.kind == "f" else ""
+        return (f"if (first{rid}) {{ best{rid} = {val}; {acc} = {lin}; first{rid} = false; }} "
+                f"else if ({nan_best}({val} {cmp} best{rid}{nan_v})) {{ best{rid} = {val}; {acc} = {lin}; }}")
+
+    # ----- the kernel ------------------------------------------------------------------------
+    def build(self):
+        k = self.k
+        shape = k.shape
+        idx = tuple(f"i{d}" for d in range(len(shape)))
+        for d, n in enumerate(shape):
+            lo = "begin" if d == 0 else "0"
+            hi = "end" if d == 0 else str(n)
+            self.open_loop(f"for (i64 i{d} = {lo}; i{d} < {hi}; ++i{d})", [f"i{d}"])
+        for out, root in zip(k.outputs, k.roots):
+            v = self.value(root, idx)
+            terms, stride = [], 1
+            for d in range(len(shape) - 1, -1, -1):
+                if shape[d] != 1:
+                    terms.append(f"i{d}*{stride}" if stride != 1 else f"i{d}")
+                stride *= shape[d]
+            off = " + ".join(reversed(terms)) if terms else "0"
+            self.cur.emit(f"out{out.index}[{off}] = ({ctype(out.dtype)}){v};")
+        for _ in shape:
+            self.close_loop()
+
+
+def _broadcast(idx, shape, xshape):
+    """The index of a broadcast operand: trailing dims align, size-1 dims read index 0."""
+    off = len(shape) - len(xshape)
+    return tuple("0" if xd == 1 and shape[off + d] != 1 else idx[off + d]
+                 for d, xd in enumerate(xshape))
+
+
+def _linear(vars_, sizes):
+    expr = vars_[0]
+    for v, n in zip(vars_[1:], sizes[1:]):
+        expr = f"({expr})*{n} + {v}"
+    return expr
+
+
+def _pairwise(terms):
+    while len(terms) > 1:
+        terms = [f"({terms[i]} + {terms[i + 1]})" if i + 1 < len(terms) else terms[i]
+                 for i in range(0, len(terms), 2)]
+    return terms[0]
+
+
+def _render(lines, indent):
+    out = []
+    for item in lines:
+        if isinstance(item, tuple):
+            header, block = item
+            out.append("  " * indent + header + " {")
+            out.extend(_render(block.lines, indent + 1))
+            out.append("  " * indent + "}")
+        else:
+            out.append("  " * indent + item)
+    return out
+
+
+def render_kernel(kernel, buffer_of):
+    """Fill kernel.source with the C++ text and kernel.name with its symbol."""
+    em = Emitter(kernel, buffer_of)
+    em.build()
+    body = _render(em.root.lines, 1)
+    args = []
+    for b in kernel.outputs:
+        args.append(f"  {ctype(b.dtype)}* __restrict__ out{b.index} = ({ctype(b.dtype)}*)bufs[{b.index}];")
+    for b in kernel.inputs:
+        args.append(f"  const {ctype(b.dtype)}* __restrict__ in{b.index} = (const {ctype(b.dtype)}*)bufs[{b.index}];")
+    text = "\n".join(args + body)
+    decl = cpp_ops.declarations(kernel.need)
+    digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]
+    kernel.name = f"npc_{digest}"
+    ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
+    kernel.source = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s), "
+                     f"iteration space {kernel.shape}\n{ops}\n{cpp_ops.PRELUDE}{decl}\n"
+                     f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
+                     f"  (void)P;\n{text}\n}}\n")
+    return kernel

@@ -1,0 +1,187 @@
+"""The C++ text of each primitive, by dtype: NumPy's semantics written out (integer
+overflow wraps, NaN propagation of maximum vs fmax, floor division and modulo signs)."""
+import numpy as np
+
+CTYPE = {"b": {1: "bool"}, "i": {1: "i8", 2: "i16", 4: "i32", 8: "i64"},
+         "u": {1: "u8", 2: "u16", 4: "u32", 8: "u64"}, "f": {4: "float", 8: "double"}}
+
+PRELUDE = """\
+typedef signed char i8; typedef short i16; typedef int i32; typedef long long i64;
+typedef unsigned char u8; typedef unsigned short u16; typedef unsigned int u32;
+typedef unsigned long long u64;
+"""
+
+
+def ctype(dtype):
+    dt = np.dtype(dtype)
+    return CTYPE[dt.kind][dt.itemsize]
+
+
+def utype(dtype):
+    return CTYPE["u"][np.dtype(dtype).itemsize]
+
+
+def literal(value, dtype):
+    dt = np.dtype(dtype)
+    v = np.asarray(value).astype(dt)[()]
+    if dt.kind == "b":
+        return "true" if v else "false"
+    if dt.kind == "f":
+        f = float(v)
+        if f != f:
+            return "__builtin_nan(\"\")" if dt.itemsize == 8 else "__builtin_nanf(\"\")"
+        if f in (float("inf"), float("-inf")):
+            s = "__builtin_inf()" if dt.itemsize == 8 else "__builtin_inff()"
+            return s if f > 0 else "(-" + s + ")"
+        h = f.hex()
+        return h + ("f" if dt.itemsize == 4 else "")
+    if dt.kind == "u":
+        return f"(({ctype(dt)}){int(v)}ULL)"
+    iv = int(v)
+    if iv == -2 ** 63:
+        return "((i64)(-9223372036854775807LL - 1))"
+    return f"(({ctype(dt)}){iv}LL)"
+
+
+# libm functions per float width
+MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", "tan": "tan",
+        "tanh": "tanh", "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh",
+        "cosh": "cosh", "exp2": "exp2", "expm1": "expm1", "log1p": "log1p", "log2": "log2",
+        "log10": "log10", "cbrt": "cbrt", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
+        "rint": "rint", "fabs": "fabs", "arctan2": "atan2", "hypot": "hypot",
+        "copysign": "copysign", "fmod": "fmod", "power": "pow"}
+BINARY_MATH = {"atan2", "hypot", "copysign", "fmod", "pow"}
+
+HELPERS = {
+    "fdivmod": """\
+static inline {T} npc_floordiv_{T}({T} a, {T} b) {{
+  {T} mod = {fmod}(a, b);
+  if (!b) return a / b;
+  {T} div = (a - mod) / b;
+  if (mod) {{ if ((b < 0) != (mod < 0)) {{ mod += b; div -= 1; }} }}
+  if (div) {{ {T} fl = {floor}(div); if (div - fl > 0.5) fl += 1; return fl; }}
+  return {copysign}(({T})0, a / b);
+}}
+static inline {T} npc_mod_{T}({T} a, {T} b) {{
+  {T} mod = {fmod}(a, b);
+  if (!b) return mod;
+  if (mod) {{ if ((b < 0) != (mod < 0)) mod += b; }}
+  else mod = {copysign}(({T})0, b);
+  return mod;
+}}
+""",
+}
+
+
+def math_name(fn, dtype):
+    return fn + ("f" if np.dtype(dtype).itemsize == 4 else "")
+
+
+def render(op, args, in_dt, out_dt, need):
+    """C++ expression for `op` on argument expressions (already in the loop dtype).
+    `need` collects the libm functions and helpers the kernel must declare."""
+    T = ctype(in_dt)
+    k = np.dtype(in_dt).kind
+    a = args[0]
+    b = args[1] if len(args) > 1 else None
+    U = utype(in_dt) if k in "iu" else None
+
+    def wrap(expr):  # signed arithmetic in unsigned: NumPy wraps, C would be undefined
+        return f"(({T})(({U}){expr}))"
+
+    if op == "add":
+        return f"({a} || {b})" if k == "b" else (wrap(f"(({U}){a} + ({U}){b})") if k == "i" else f"(({T})({a} + {b}))")
+    if op == "subtract":
+        return wrap(f"(({U}){a} - ({U}){b})") if k == "i" else f"(({T})({a} - {b}))"
+    if op == "multiply":
+        return f"({a} && {b})" if k == "b" else (wrap(f"(({U}){a} * ({U}){b})") if k == "i" else f"(({T})({a} * {b}))")
+    if op == "square":
+        return wrap(f"(({U}){a} * ({U}){a})") if k == "i" else f"(({T})({a} * {a}))"
+    if op == "true_divide":
+        return f"({a} / {b})"
+    if op == "reciprocal":
+        return f"(({T})1 / {a})"
+    if op == "negative":
+        return wrap(f"(({U})0 - ({U}){a})") if k == "i" else f"(({T})(-{a}))"
+    if op in ("positive", "conjugate"):
+        return f"({a})"
+    if op == "absolute":
+        if k == "f":
+            need.add(("math", math_name("fabs", in_dt), 1, T))
+            return f"{math_name('fabs', in_dt)}({a})"
+        if k == "i":
+            return f"(({a}) < 0 ? {wrap(f'(({U})0 - ({U}){a})')} : ({a}))"
+        return f"({a})"
+    if op == "sign":
+        if k == "f":
+            return f"(({a}) > 0 ? ({T})1 : (({a}) < 0 ? ({T})-1 : ({a})))"
+        return f"(({T})((({a}) > 0) - (({a}) < 0)))"
+    if op in ("maximum", "minimum", "fmax", "fmin"):
+        cmp = ">=" if op in ("maximum", "fmax") else "<="
+        if k == "f":
+            nan = f"({a}) != ({a})" if op in ("maximum", "minimum") else f"({b}) != ({b})"
+            return f"((({a}) {cmp} ({b}) || {nan}) ? ({a}) : ({b}))"
+        return f"((({a}) {cmp} ({b})) ? ({a}) : ({b}))"
+    cmps = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
+            "equal": "==", "not_equal": "!="}
+    if op in cmps:
+        return f"(({a}) {cmps[op]} ({b}))"
+    if op == "logical_and":
+        return f"(({a}) != 0 && ({b}) != 0)"
+    if op == "logical_or":
+        return f"(({a}) != 0 || ({b}) != 0)"
+    if op == "logical_xor":
+        return f"((({a}) != 0) != (({b}) != 0))"
+    if op == "logical_not":
+        return f"(!({a}))"
+    if op in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        sym = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}[op]
+        return f"(({T})(({a}) {sym} ({b})))"
+    if op == "invert":
+        return f"(!({a}))" if k == "b" else f"(({T})(~({a})))"
+    if op == "isnan":
+        return f"(({a}) != ({a}))" if k == "f" else "false"
+    if op == "isinf":
+        return f"(({a}) == __builtin_inf() || ({a}) == -__builtin_inf())" if k == "f" else "false"
+    if op == "isfinite":
+        return f"(({a}) - ({a}) == 0)" if k == "f" else "true"
+    if op == "signbit":
+        return f"__builtin_signbit({a})" if k == "f" else (f"(({a}) < 0)" if k == "i" else "false")
+    if op in ("floor_divide", "remainder"):
+        if k == "f":
+            need.add(("math", math_name("fmod", in_dt), 2, T))
+            need.add(("math", math_name("floor", in_dt), 1, T))
+            need.add(("math", math_name("copysign", in_dt), 2, T))
+            need.add(("helper", "fdivmod", T))
+            return f"npc_{'floordiv' if op == 'floor_divide' else 'mod'}_{T}({a}, {b})"
+        if k == "u":
+            return f"(({b}) == 0 ? ({T})0 : ({T})(({a}) {'/' if op == 'floor_divide' else '%'} ({b})))"
+        if op == "floor_divide":
+            return (f"(({b}) == 0 ? ({T})0 : (({b}) == -1 ? {wrap(f'(({U})0 - ({U}){a})')} : "
+                    f"({T})(({a}) / ({b}) - ((({a}) % ({b}) != 0) && ((({a}) < 0) != (({b}) < 0))))))")
+        return (f"(({b}) == 0 || ({b}) == -1 ? ({T})0 : ({T})(((({a}) % ({b})) != 0 && "
+                f"(((({a}) % ({b})) < 0) != (({b}) < 0))) ? (({a}) % ({b})) + ({b}) : (({a}) % ({b}))))")
+    if op == "fmod" and k in "iu":
+        return f"(({b}) == 0 || ({b}) == -1 ? ({T})0 : ({T})(({a}) % ({b})))"
+    if op in MATH and k == "f":
+        fn = math_name(MATH[op], in_dt)
+        arity = 2 if MATH[op] in BINARY_MATH else 1
+        need.add(("math", fn, arity, T))
+        return f"{fn}({', '.join(args[:arity])})"
+    raise KeyError(f"no C++ rendering of {op} for {np.dtype(in_dt)}")
+
+
+def declarations(need):
+    out = []
+    for item in sorted(need, key=str):
+        if item[0] == "math":
+            _, fn, arity, T = item
+            params = ", ".join([T] * arity)
+            out.append(f'extern "C" {T} {fn}({params});')
+    for item in sorted(need, key=str):
+        if item[0] == "helper":
+            _, name, T = item
+            suffix = "f" if T == "float" else ""
+            out.append(HELPERS[name].format(T=T, fmod="fmod" + suffix, floor="floor" + suffix,
+                                            copysign="copysign" + suffix))
+    return "\n".join(out)

@@ -1,0 +1,272 @@
+"""Kernel expressions: the small primitive set a graph node lowers to.
+
+  load(buffer)  const(value)  pw(op, inputs)  cast(x)  reduce(op, x, axes)
+
+Broadcasting is implicit (an input of a pointwise op is read at the broadcast index);
+mean, var, std and norm are compositions of these. A node that does not lower runs in
+NumPy between kernels (a library step)."""
+import operator
+
+import numpy as np
+
+from ..graph import calls
+
+
+class Expr:
+    __slots__ = ("kind", "op", "inputs", "shape", "dtype", "attrs", "node", "__weakref__")
+
+    def __init__(self, kind, op, inputs, shape, dtype, attrs=None, node=None):
+        self.kind = kind
+        self.op = op
+        self.inputs = inputs
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype) if dtype is not None else None
+        self.attrs = attrs or {}
+        self.node = node   # the graph node this expression computes (for comments, lines)
+
+
+# Ufuncs the C++ renderer knows, by name (see codegen/cpp_ops.py).
+PW_UFUNCS = {
+    "add", "subtract", "multiply", "true_divide", "divide", "floor_divide", "remainder",
+    "fmod", "power", "maximum", "minimum", "fmax", "fmin", "less", "less_equal", "greater",
+    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "negative",
+    "positive", "absolute", "sign", "square", "reciprocal", "sqrt", "exp", "log", "sin", "cos",
+    "tan", "tanh", "arcsin", "arccos", "arctan", "sinh", "cosh", "exp2", "expm1", "log1p",
+    "log2", "log10", "cbrt", "floor", "ceil", "trunc", "rint", "arctan2", "hypot", "copysign",
+    "isnan", "isinf", "isfinite", "signbit", "conjugate",
+}
+KINDS = set("biuf")
+REDUCE_FNS = {"sum": "sum", "prod": "prod", "amin": "min", "amax": "max", "min": "min",
+              "max": "max", "argmin": "argmin", "argmax": "argmax", "any": "any", "all": "all",
+              "mean": "mean", "std": "std", "var": "var"}
+UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min"}
+
+
+def _kinds_ok(*dts):
+    return all(np.dtype(d).kind in KINDS for d in dts)
+
+
+def loop_dtypes(ufunc, operand_dtypes, out_dtype):
+    """The dtypes NumPy's inner loop runs in: inputs are cast to these first."""
+    try:
+        dts = ufunc.resolve_dtypes(tuple(operand_dtypes) + (None,) * ufunc.nout)
+    except Exception:
+        return None
+    if np.dtype(dts[-1]) != out_dtype:  # value-based casting chose another loop
+        return None
+    return [np.dtype(d) for d in dts[:ufunc.nin]]
+
+
+class Lowering:
+    """Graph nodes -> Expr, given the Exprs of their inputs."""
+
+    def lower(self, node, ins):
+        """Expr for `node` given Exprs of its inputs, or None if it runs in NumPy."""
+        try:
+            return self._lower(node, ins)
+        except _NotLowered:
+            return None
+
+    def _lower(self, node, ins):
+        fn = node.fn
+        if node.dtype is None or node.dtype.kind not in KINDS:
+            return None
+        if isinstance(fn, np.ufunc):
+            return self._ufunc(node, fn, ins)
+        if fn is operator.pow:
+            return self._pow(node, ins)
+        if fn is np.where:
+            ops = self._operands(node, ins)
+            if ops is None or node.kwargs:
+                return None
+            c, a, b = ops
+            a, b = self._cast(a, node.dtype), self._cast(b, node.dtype)
+            return Expr("pw", "where", [self._cast(c, np.bool_), a, b], node.shape, node.dtype, node=node)
+        if fn is np.clip:
+            ops = self._operands(node, ins)
+            if ops is None or node.dtype.kind not in "iuf":
+                return None
+            x, lo, hi = (self._cast(o, node.dtype) if o is not None else None for o in ops)
+            if x is None:
+                return None
+            if lo is not None:
+                x = Expr("pw", "maximum", [x, lo], node.shape, node.dtype)
+            if hi is not None:
+                x = Expr("pw", "minimum", [x, hi], node.shape, node.dtype, node=node)
+            return x
+        if fn is calls.astype:
+            src = ins[0]
+            if src.dtype.kind == "f" and node.dtype.kind in "iu":
+                return None  # out-of-range float->int is undefined in C: NumPy does it
+            return Expr("cast", None, [src], node.shape, node.dtype, node=node)
+        if fn is calls.copy:
+            return Expr("cast", None, [ins[0]], node.shape, node.dtype, node=node)
+        if fn in (np.zeros, np.ones, np.full) or getattr(fn, "__name__", "") in ("zeros", "ones", "full"):
+            name = fn.__name__
+            if name == "full":
+                value = node.args[1]
+                if not isinstance(value, (int, float, bool, np.generic)):
+                    return None
+            else:
+                value = 0 if name == "zeros" else 1
+            return Expr("const", np.asarray(value).astype(node.dtype)[()], [], node.shape,
+                        node.dtype, node=node)
+        name = getattr(fn, "__name__", "")
+        if name in REDUCE_FNS and getattr(fn, "__module__", "").startswith("numpy"):
+            return self._reduction(node, REDUCE_FNS[name], ins[0], node.kwargs or {})
+        if name == "reduce" and isinstance(getattr(fn, "__self__", None), np.ufunc):
+            op = UFUNC_REDUCE.get(fn.__self__.__name__)
+            kw = dict(node.kwargs or {})
+            if op is None or "dtype" in kw:
+                return None
+            return self._reduction(node, op, ins[0], kw)
+        if fn is np.linalg.norm:
+            kw = node.kwargs or {}
+            if kw.get("ord") not in (None, 2) or (kw.get("ord") == 2 and kw.get("axis") is None
+                                                  and len(ins[0].shape) != 1):
+                return None
+            x = self._cast(ins[0], node.dtype)
+            sq = Expr("pw", "multiply", [x, x], x.shape, node.dtype)
+            s = self._reduce("sum", sq, kw.get("axis"), kw.get("keepdims", False), node.dtype)
+            return Expr("pw", "sqrt", [s], node.shape, node.dtype, node=node)
+        return None
+
+    # ----- helpers -------------------------------------------------------------------
+    def _operands(self, node, ins):
+        """Each argument of the call as an Expr (constants as const)."""
+        out = []
+        from ..graph.node import Ref
+        for a in node.args:
+            if type(a) is Ref:
+                out.append(ins[a.i])
+            elif a is None:
+                out.append(None)
+            elif isinstance(a, (bool, int, float, np.generic)):
+                out.append(Expr("const", a, [], (), np.asarray(a).dtype if isinstance(a, np.generic) else None))
+            else:
+                return None
+        return out
+
+    def _cast(self, e, dtype):
+        dtype = np.dtype(dtype)
+        if e is None:
+            return None
+        if e.kind == "const" and (e.dtype is None or e.dtype != dtype):
+            return Expr("const", e.op, [], e.shape, dtype)
+        if e.dtype == dtype:
+            return e
+        if e.dtype.kind == "f" and dtype.kind in "iu":
+            raise _NotLowered()
+        return Expr("cast", None, [e], e.shape, dtype)
+
+    def _ufunc(self, node, uf, ins):
+        if uf.nout != 1 or uf.__name__ not in PW_UFUNCS or node.kwargs:
+            return None
+        ops = self._operands(node, ins)
+        if ops is None or any(o is None for o in ops):
+            return None
+        dts = []
+        for o, a in zip(ops, node.args):
+            if o.kind == "const" and o.dtype is None:
+                dts.append(type(a) if not isinstance(a, bool) else bool)
+            else:
+                dts.append(o.dtype)
+        loop = loop_dtypes(uf, dts, node.dtype)
+        if loop is None or not _kinds_ok(*loop):
+            return None
+        name = uf.__name__
+        if name == "power" and loop[0].kind in "iu":
+            return None  # negative integer exponents raise in NumPy
+        if name in ("reciprocal",) and loop[0].kind in "iu":
+            return None
+        for o, a, d in zip(ops, node.args, loop):
+            if o.kind == "const" and o.dtype is None and d.kind in "iu" and isinstance(a, int):
+                info = np.iinfo(d)
+                if not info.min <= a <= info.max:
+                    return None  # NumPy's promotion of an out-of-range int: leave it to NumPy
+        try:
+            cast = [self._cast(o, d) for o, d in zip(ops, loop)]
+        except _NotLowered:
+            return None
+        e = Expr("pw", "true_divide" if name == "divide" else name, cast, node.shape,
+                 node.dtype, node=node)
+        return e
+
+    def _pow(self, node, ins):
+        x = ins[0]
+        p = node.args[1]
+        if not isinstance(p, (int, float)) or isinstance(p, bool) or x.dtype.kind not in "iuf":
+            return None
+        if x.dtype.kind == "f" and node.dtype == x.dtype:
+            # ndarray.__pow__'s fast paths for float arrays
+            table = {2.0: "square", 0.5: "sqrt", -1.0: "reciprocal", 1.0: "positive"}
+            if p in table:
+                return Expr("pw", table[p], [x], node.shape, node.dtype, node=node)
+            return Expr("pw", "power", [x, Expr("const", p, [], (), node.dtype)], node.shape,
+                        node.dtype, node=node)
+        if x.dtype.kind in "iu" and p == 2 and node.dtype == x.dtype:
+            return Expr("pw", "square", [x], node.shape, node.dtype, node=node)
+        return None
+
+    def _reduce(self, op, x, axis, keepdims, acc_dtype):
+        nd = len(x.shape)
+        if axis is None:
+            axes = tuple(range(nd))
+        else:
+            axes = tuple(sorted(a % nd for a in (axis if isinstance(axis, tuple) else (axis,))))
+        shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape)) if keepdims else \
+            tuple(d for i, d in enumerate(x.shape) if i not in axes)
+        dtype = np.dtype(np.int64) if op in ("argmin", "argmax") else (
+            np.dtype(bool) if op in ("any", "all") else np.dtype(acc_dtype))
+        return Expr("reduce", op, [x], shape, dtype, {"axes": axes, "keepdims": bool(keepdims)})
+
+    def _reduction(self, node, op, x, kw):
+        kw = dict(kw)
+        axis = kw.pop("axis", None)
+        keepdims = kw.pop("keepdims", False)
+        ddof = kw.pop("ddof", 0)
+        kw.pop("dtype", None)
+        if kw:
+            return None
+        if op in ("argmin", "argmax") and axis is None and len(x.shape) > 1:
+            return None  # a flat index over several axes: NumPy does it
+        nd = len(x.shape)
+        axes = tuple(range(nd)) if axis is None else tuple(
+            sorted(a % nd for a in (axis if isinstance(axis, tuple) else (axis,))))
+        count = 1
+        for a in axes:
+            count *= x.shape[a]
+        if op in ("sum", "prod", "min", "max", "any", "all", "argmin", "argmax"):
+            if op in ("min", "max", "argmin", "argmax") and count == 0:
+                return None
+            acc = node.dtype
+            src = x if op in ("min", "max", "argmin", "argmax", "any", "all") else self._cast(x, acc)
+            r = self._reduce(op, src, axis, keepdims, acc)
+            r.node = node
+            if r.dtype != node.dtype:
+                r = Expr("cast", None, [r], r.shape, node.dtype, node=node)
+            return r
+        if count == 0:
+            return None
+        # mean, var, std in the result's float type (NumPy: float64 for integer input)
+        fdt = node.dtype
+        xf = self._cast(x, fdt)
+        n = Expr("const", float(count), [], (), fdt)
+        s = self._reduce("sum", xf, axis, True, fdt)
+        mean_k = Expr("pw", "true_divide", [s, n], s.shape, fdt)
+        if op == "mean":
+            s2 = self._reduce("sum", xf, axis, keepdims, fdt)
+            return Expr("pw", "true_divide", [s2, n], s2.shape, fdt, node=node)
+        d = Expr("pw", "subtract", [xf, mean_k], x.shape, fdt)
+        sq = Expr("pw", "multiply", [d, d], x.shape, fdt)
+        ss = self._reduce("sum", sq, axis, keepdims, fdt)
+        denom = Expr("const", float(max(count - ddof, 0)), [], (), fdt)
+        var = Expr("pw", "true_divide", [ss, denom], ss.shape, fdt, node=node if op == "var" else None)
+        if op == "var":
+            return var
+        return Expr("pw", "sqrt", [var], var.shape, fdt, node=node)
+
+
+class _NotLowered(Exception):
+    pass

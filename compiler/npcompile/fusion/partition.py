@@ -1,0 +1,179 @@
+"""Which graph nodes become kernels, which are computed inside another kernel, and
+which run in NumPy between kernels; each decision is recorded with its reason.
+
+Rules: pointwise producers are always inlined into their consumers (recomputed, never
+written to memory); a reduction is inlined when its consumer reads each of its
+elements once (same iteration space, e.g. argmin over a norm), else written once;
+views of leaves are taken by NumPy (free) and read through strides; a view of a
+computed array needs that array written first; outputs of the graph are written by the
+kernel that computes them; kernels of the same iteration space that do not depend on
+each other share one loop nest (several outputs)."""
+import numpy as np
+
+from ..graph.node import Ref
+from .expr import Expr, Lowering
+
+VIEW_LABELS = {"getitem", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
+               "broadcast_to", "moveaxis"}
+
+
+def _has_reduce(e, memo=None):
+    memo = {} if memo is None else memo
+    k = id(e)
+    if k not in memo:
+        memo[k] = e.kind == "reduce" or any(_has_reduce(x, memo) for x in e.inputs)
+    return memo[k]
+
+
+def _loads(e, out, seen=None):
+    seen = set() if seen is None else seen
+    if id(e) in seen:
+        return out
+    seen.add(id(e))
+    if e.kind == "load":
+        out.add(e.op)
+    for x in e.inputs:
+        _loads(x, out, seen)
+    return out
+
+
+class Plan:
+    """steps: ("numpy", node) | ("kernel", roots[(node, expr)], shape); decisions: text."""
+
+    def __init__(self):
+        self.steps = []
+        self.decisions = []
+        self.kernel_of = {}   # node id -> kernel index (for the fused-graph picture)
+
+
+def partition(leaves, pending, outputs):
+    plan = Plan()
+    low = Lowering()
+    consumers = {}
+    for n in pending:
+        for i in n.inputs:
+            consumers.setdefault(id(i), []).append(n)
+    out_ids = {id(o) for o in outputs}
+    loads = {}
+
+    def load(n):
+        e = loads.get(id(n))
+        if e is None:
+            e = loads[id(n)] = Expr("load", n, [], n.shape, n.dtype, node=n)
+        return e
+
+    # 1. what lowers at all (with loads as inputs)
+    lowerable = {}
+    for n in pending:
+        is_view = n.label in VIEW_LABELS and n.args and type(n.args[0]) is Ref
+        lowerable[id(n)] = (not is_view) and low.lower(n, [load(i) for i in n.inputs]) is not None
+        if not lowerable[id(n)]:
+            plan.decisions.append(f"{n.label}: runs in NumPy" + (" (a view: no copy)" if is_view else ""))
+
+    # 2. what must be written to memory
+    materialize = set(out_ids)
+    exprs = {}
+    for n in pending:  # definitions, inlining what is not materialized
+        if not lowerable[id(n)]:
+            for i in n.inputs:
+                if not i.is_leaf and lowerable.get(id(i)):
+                    if id(i) not in materialize:
+                        plan.decisions.append(f"{i.label}: written, {n.label} reads it in NumPy")
+                    materialize.add(id(i))
+            continue
+        ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in materialize)
+               else exprs[id(i)] for i in n.inputs]
+        exprs[id(n)] = low.lower(n, ins)
+        # a reduction read by a broadcasting consumer would be recomputed per element
+        e = exprs[id(n)]
+        if _has_reduce(e):
+            cons = consumers.get(id(n), [])
+            if len(cons) > 1 or any(c.shape != n.shape for c in cons):
+                if id(n) not in materialize:
+                    plan.decisions.append(f"{n.label}: written once (a reduction read "
+                                          f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
+                materialize.add(id(n))
+    # the definitions again, now that loads of materialized nodes are known
+    exprs = {}
+    for n in pending:
+        if not lowerable[id(n)]:
+            continue
+        ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in materialize)
+               else exprs[id(i)] for i in n.inputs]
+        exprs[id(n)] = low.lower(n, ins)
+
+    # 3. steps in order: NumPy steps and kernels; independent kernels of one shape merge
+    group, group_ids, group_shape = [], set(), None
+
+    def close():
+        nonlocal group, group_ids, group_shape
+        if group:
+            plan.steps.append(("kernel", group, group_shape))
+            k = sum(1 for s in plan.steps if s[0] == "kernel") - 1
+            for node, _ in group:
+                plan.kernel_of[id(node)] = k
+            if len(group) > 1:
+                plan.decisions.append(f"kernel {k}: {len(group)} outputs share one loop nest "
+                                      f"({', '.join(nd.label for nd, _ in group)})")
+        group, group_ids, group_shape = [], set(), None
+
+    for n in pending:
+        if not lowerable[id(n)]:
+            close()
+            plan.steps.append(("numpy", n))
+            continue
+        if id(n) not in materialize:
+            continue
+        e = exprs[id(n)]
+        reads = {id(x) for x in _loads(e, set())}
+        if group and (n.shape != group_shape or reads & group_ids):
+            close()
+        group.append((n, e))
+        group_ids.add(id(n))
+        group_shape = n.shape
+    close()
+    for n in pending:
+        if lowerable[id(n)] and id(n) not in materialize:
+            k = _kernel_reading(plan, n, exprs)
+            if k is not None:
+                plan.kernel_of[id(n)] = k
+    return plan
+
+
+def _kernel_reading(plan, n, exprs):
+    """The kernel whose expressions computed n inline."""
+    target = exprs.get(id(n))
+    k = -1
+    for step in plan.steps:
+        if step[0] != "kernel":
+            continue
+        k += 1
+        for _, e in step[1]:
+            if _contains(e, target, set()):
+                return k
+    return None
+
+
+def _contains(e, target, seen):
+    if e is target:
+        return True
+    if id(e) in seen:
+        return False
+    seen.add(id(e))
+    return any(_contains(x, target, seen) for x in e.inputs)
+
+
+def returns_scalar(node, input_values):
+    """Does NumPy hand back a scalar (not a 0-d array) for this 0-d result?"""
+    import operator
+    from ..graph import calls
+    fn = node.fn
+    if isinstance(fn, np.ufunc) or fn is operator.pow or fn is np.clip:
+        return True
+    name = getattr(fn, "__name__", "")
+    if name in ("sum", "prod", "mean", "std", "var", "amin", "amax", "min", "max", "argmin",
+                "argmax", "any", "all", "norm", "reduce"):
+        return True
+    if fn in (calls.astype, calls.copy):
+        return isinstance(input_values[0], np.generic)
+    return False
