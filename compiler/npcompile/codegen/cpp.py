@@ -36,11 +36,13 @@ class Scope:
         self.names = set(names)
         self.lines = []
         self.memo = {}
-        self.child = None
+        self.open = []  # blocks of this scope still being filled, innermost last
 
     def emit(self, line):
-        if self.child is not None and self.child in self.lines:
-            self.lines.insert(self.lines.index(self.child), line)
+        """Append, or when a nested block is open here (we are hoisting out of it),
+        put the line just before that block."""
+        if self.open:
+            self.lines.insert(self.lines.index(self.open[-1]), line)
         else:
             self.lines.append(line)
 
@@ -91,14 +93,15 @@ class Emitter:
 
     def open_loop(self, header, names):
         block = Scope(self.cur, names)
-        self.cur.lines.append((header, block))
-        self.cur.child = (header, block)
+        item = (header, block)
+        self.cur.emit(item)
+        self.cur.open.append(item)
         self.cur = block
         return block
 
     def close_loop(self):
         parent = self.cur.parent
-        parent.child = None
+        parent.open.pop()
         self.cur = parent
 
     # ----- expressions --------------------------------------------------------------------
@@ -110,7 +113,7 @@ class Emitter:
         got = self._lookup(key)
         if got is not None:
             return got
-        home = self._home(idx) if e.kind != "reduce" else None
+        home = self._home(idx)
         if e.kind == "reduce":
             name = self._reduce(e, idx)
         else:
@@ -122,7 +125,7 @@ class Emitter:
             self.cur = saved
             home.memo[key] = name
             return name
-        self.cur.memo[key] = name
+        home.memo[key] = name
         return name
 
     def _comment(self, e):

@@ -25,6 +25,16 @@ def _has_reduce(e, memo=None):
     return memo[k]
 
 
+def _reduces(consumer, node):
+    """A reduction over `node` reads each of its elements once: it may compute it inline."""
+    from .expr import REDUCE_FNS
+    fn = consumer.fn
+    name = getattr(fn, "__name__", "")
+    is_red = (name in REDUCE_FNS or fn is np.linalg.norm or
+              (name == "reduce" and isinstance(getattr(fn, "__self__", None), np.ufunc)))
+    return is_red and consumer.inputs and consumer.inputs[0] is node
+
+
 def _loads(e, out, seen=None):
     seen = set() if seen is None else seen
     if id(e) in seen:
@@ -88,7 +98,7 @@ def partition(leaves, pending, outputs):
         e = exprs[id(n)]
         if _has_reduce(e):
             cons = consumers.get(id(n), [])
-            if len(cons) > 1 or any(c.shape != n.shape for c in cons):
+            if len(cons) > 1 or any(c.shape != n.shape and not _reduces(c, n) for c in cons):
                 if id(n) not in materialize:
                     plan.decisions.append(f"{n.label}: written once (a reduction read "
                                           f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
