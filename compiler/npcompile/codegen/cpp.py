@@ -16,6 +16,7 @@ from .cpp_ops import ctype, literal
 
 _VAR = re.compile(r"\b[ir]\d+(?:_\d+)?\b")
 LANES = 8
+BLOCK = 1024
 
 
 class Buffer:
@@ -200,25 +201,34 @@ class Emitter:
         self.cur = home
         if op in ("argmin", "argmax"):
             self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
-        elif lanes:
-            self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
         else:
             self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
+            if lanes:
+                self.cur.emit(f"{AT} comp{rid} = 0;")
         for depth, (v, n) in enumerate(rvars):
             last = depth == len(rvars) - 1
             if last and lanes:
-                self.cur.emit(f"i64 {v} = 0;")
-                self.open_loop(f"for (; {v} + {LANES} <= {n}; {v} += {LANES}) "
+                # Float sums: blocks of BLOCK terms, each summed in LANES independent
+                # lanes (vectorizes without reassociation), lanes added pairwise.
+                b = f"b{rid}"
+                self.open_loop(f"for (i64 {b} = 0; {b} < {n}; {b} += {BLOCK})", [b])
+                self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
+                self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {n} ? {b} + {BLOCK} : {n};")
+                self.cur.emit(f"i64 {v} = {b};")
+                self.open_loop(f"for (; {v} + {LANES} <= e{rid}; {v} += {LANES}) "
                                f"for (int l{rid} = 0; l{rid} < {LANES}; ++l{rid})", [v])
-                body_idx = tuple(f"({v} + l{rid})" if s == v else s for s in xidx)
-                # the lane loop binds a new name: make it visible to _home()
-                self.cur.names.add(v)
+                body_idx = tuple(f"({v} + l{rid})" if s_ == v else s_ for s_ in xidx)
                 val = self.value(x, body_idx)
                 self.cur.emit(f"lane{rid}[l{rid}] += {val};")
                 self.close_loop()
-                self.open_loop(f"for (; {v} < {n}; ++{v})", [v])
+                self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
                 val = self.value(x, tuple(xidx))
                 self.cur.emit(f"lane{rid}[0] += {val};")
+                self.close_loop()
+                # blocks are added with Kahan's compensation: the sum over many blocks
+                # (and over outer reduced axes) stays within a few ulp
+                self.cur.emit(f"{{ const {AT} y = ({_pairwise([f'lane{rid}[{i}]' for i in range(LANES)])}) - comp{rid}; "
+                              f"const {AT} t = {acc} + y; comp{rid} = (t - {acc}) - y; {acc} = t; }}")
                 self.close_loop()
             else:
                 self.open_loop(f"for (i64 {v} = 0; {v} < {n}; ++{v})", [v])
@@ -230,7 +240,6 @@ class Emitter:
         else:
             for _ in rvars[:-1]:
                 self.close_loop()
-            self.cur.emit(f"{AT} {acc} = {_pairwise([f'lane{rid}[{i}]' for i in range(LANES)])};")
         result = acc
         if AT != T and op not in ("argmin", "argmax"):
             result = f"(({T}){acc})"
