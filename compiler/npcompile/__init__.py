@@ -31,3 +31,9 @@ def report():
 
 __all__ = ["jit", "Jitted", "run_cell", "explain", "reset", "report", "GraphBreakError",
            "NpcompileError", "__version__"]
+
+
+def load_ipython_extension(ip):
+    """`%load_ext npcompile` in plain IPython registers the same magics as the kernel."""
+    from .magics import load_ipython_extension as load
+    load(ip)

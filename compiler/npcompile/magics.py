@@ -1,5 +1,116 @@
 """IPython magics of npcompile. The kernel registers every entry of MAGICS through
-IPython's magic registry; `%load_ext npcompile` does the same in plain IPython."""
+IPython's magic registry (C++, kernel/); `%load_ext npcompile` does the same in plain
+IPython.
 
-# (kind, name, function): kind is "line" or "cell"; filled by the magics issue.
-MAGICS = []
+    %%npcompile [--device cpu|cuda] [--fullgraph] [--report] [--dynamic|--static]
+    %npcompile on|off            trace every cell (auto mode)
+    %npcompile_report [--last|--all] [--json]
+"""
+import argparse
+import itertools
+import shlex
+import sys
+
+_cell_numbers = itertools.count(1)
+CELL_USAGE = "%%npcompile [--device cpu|cuda] [--fullgraph] [--report] [--dynamic|--static]"
+REPORT_USAGE = "%npcompile_report [--last|--all] [--json]"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise ValueError(message)
+
+
+def _cell_parser():
+    p = _Parser(prog="%%npcompile", add_help=False)
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    p.add_argument("--fullgraph", action="store_true")
+    p.add_argument("--report", action="store_true")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--dynamic", dest="dynamic", action="store_const", const=True, default=None)
+    g.add_argument("--static", dest="dynamic", action="store_const", const=False)
+    return p
+
+
+def _usage_error(usage, message):
+    from IPython.core.error import UsageError
+    return UsageError(f"{message}\nusage: {usage}")
+
+
+def _shell():
+    from IPython import get_ipython
+    return get_ipython()
+
+
+def _trim_traceback(exc, filename):
+    """The user's error shows their cell's frames, not npcompile's."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    return exc.with_traceback(tb) if tb is not None else exc
+
+
+def npcompile_cell(line, cell):
+    from .api.cell import run_cell
+    try:
+        args = _cell_parser().parse_args(shlex.split(line))
+    except ValueError as e:
+        raise _usage_error(CELL_USAGE, str(e)) from None
+    shell = _shell()
+    ns = shell.user_ns if shell is not None else sys.modules["__main__"].__dict__
+    filename = f"<npcompile cell {next(_cell_numbers)}>"
+    from .records import SESSION
+    first = len(SESSION.traces)
+    try:
+        result = run_cell(cell, ns, device=args.device, fullgraph=args.fullgraph,
+                          dynamic=args.dynamic, filename=filename)
+    except Exception as e:
+        raise _trim_traceback(e, filename) from None
+    finally:
+        if args.report:
+            from .report import display_report
+            display_report(since_trace=first)
+    return result
+
+
+def npcompile_line(line):
+    """%npcompile on|off: trace every cell from now on, or stop."""
+    word = line.strip().lower()
+    shell = _shell()
+    if word not in ("on", "off") or shell is None:
+        raise _usage_error("%npcompile on|off   (or %%npcompile as a cell magic)",
+                           f"unknown argument {line.strip()!r}" if word else "missing on|off")
+    transforms = shell.input_transformers_post
+    transforms[:] = [t for t in transforms if t is not _auto_transform]
+    if word == "on":
+        transforms.append(_auto_transform)
+    print(f"npcompile: automatic tracing {word}")
+
+
+def _auto_transform(lines):
+    """Auto mode: every cell that is not already a magic runs under %%npcompile."""
+    if lines and not lines[0].lstrip().startswith(("%", "!")):
+        return ["%%npcompile\n"] + lines
+    return lines
+
+
+def npcompile_report(line):
+    from .report import display_report
+    words = shlex.split(line)
+    if any(w not in ("--last", "--all", "--json") for w in words) or (
+            "--last" in words and "--all" in words):
+        raise _usage_error(REPORT_USAGE, f"unknown arguments {line.strip()!r}")
+    display_report(last="--all" not in words, as_json="--json" in words)
+
+
+# (kind, name, function): kind is "line" or "cell".
+MAGICS = [
+    ("cell", "npcompile", npcompile_cell),
+    ("line", "npcompile", npcompile_line),
+    ("line", "npcompile_report", npcompile_report),
+]
+
+
+def load_ipython_extension(ip):
+    for kind, name, fn in MAGICS:
+        ip.register_magic_function(fn, magic_kind=kind, magic_name=name)
