@@ -16,12 +16,15 @@ from .api.jit import Jitted, jit  # noqa: E402
 from .errors import GraphBreakError, NpcompileError  # noqa: E402
 from .exec.engine import ENGINE  # noqa: E402
 from .records import SESSION  # noqa: E402
+from .report import export_chrome_trace, mime_bundle  # noqa: E402
+from .report import clear as _clear_profiler  # noqa: E402
 
 
 def reset():
     """Forget compiled graphs and the session's records."""
     ENGINE.reset()
     SESSION.clear()
+    _clear_profiler()
 
 
 def report():
@@ -29,8 +32,8 @@ def report():
     return SESSION.as_dict()
 
 
-__all__ = ["jit", "Jitted", "run_cell", "explain", "reset", "report", "GraphBreakError",
-           "NpcompileError", "__version__"]
+__all__ = ["jit", "Jitted", "run_cell", "explain", "reset", "report", "export_chrome_trace",
+           "mime_bundle", "GraphBreakError", "NpcompileError", "__version__"]
 
 
 def load_ipython_extension(ip):

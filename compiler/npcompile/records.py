@@ -5,7 +5,8 @@ import time
 
 
 class Session:
-    KINDS = ("traces", "graph_breaks", "recompiles", "compiles", "kernels", "fallbacks")
+    KINDS = ("traces", "graph_breaks", "recompiles", "compiles", "kernels", "fallbacks",
+             "kernel_sources", "fusion_graphs")
 
     def __init__(self):
         self._lock = threading.Lock()

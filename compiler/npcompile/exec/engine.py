@@ -53,8 +53,10 @@ class Engine:
                    "kernels": len(program.kernels) if program else 0, "ops": len(pending),
                    "total_ms": ms, "cache": program.cache if program else "miss"}
             if program:
-                rec["phases"] = dict(program.compile_ms, trace=0.0)
+                rec["phases"] = dict(program.compile_ms)
             self.session.add("compiles", rec)
+            if program:
+                self._record_program(entry, program)
             if status == "recompile":
                 self.session.add("recompiles", {
                     "graph_id": entry.graph_id, "function": site.function,
@@ -84,6 +86,21 @@ class Engine:
             "name": f"graph{entry.graph_id}", "graph_id": entry.graph_id, "target": "reference",
             "function": site.function, "wall_ms": (time.perf_counter() - t1) * 1e3})
         return values
+
+    def _record_program(self, entry, program):
+        """What the reports show of a compile: each kernel's source and the fused graph."""
+        for ck in program.kernels:
+            k = ck.kernel
+            self.session.add("kernel_sources", {
+                "name": k.name, "source": k.source, "graph_id": entry.graph_id, "target": "cpu",
+                "ops": [{"op": label, "lineno": ln, "text": text} for label, ln, text in k.ops]})
+        pos = {id(n): i for i, n in enumerate(program.nodes)}
+        nodes = [{"id": i, "op": n.label, "label": n.label,
+                  "kernel": program.plan.kernel_of.get(id(n), -1),
+                  "inputs": [pos[id(x)] for x in n.inputs if id(x) in pos]}
+                 for i, n in enumerate(program.nodes) if not n.is_leaf or i < program.n_leaves]
+        self.session.add("fusion_graphs", {"graph_id": entry.graph_id, "nodes": nodes,
+                                           "decisions": list(program.plan.decisions)})
 
     def _compile(self, tracer, entry, leaves, pending, outputs):
         """(Program or None, target). A failure is recorded and the graph runs in NumPy."""
