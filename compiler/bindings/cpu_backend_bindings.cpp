@@ -20,7 +20,8 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
       py::exception<npc::CompileError>(m, "CompileError", PyExc_RuntimeError).release().ptr();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
-      if (p) std::rethrow_exception(p);
+      if (p)
+        std::rethrow_exception(p);
     } catch (const npc::CompileError& e) {
       py::object exc = py::reinterpret_borrow<py::object>(compile_error)(e.what());
       exc.attr("diagnostics") = e.diagnostics(); // the raw text, for reports
@@ -38,7 +39,8 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
           r = npc::CpuJit::instance().compile(source, symbols);
         }
         py::list addresses;
-        for (void* a : r.addresses) addresses.append(py::int_(reinterpret_cast<uintptr_t>(a)));
+        for (void* a : r.addresses)
+          addresses.append(py::int_(reinterpret_cast<uintptr_t>(a)));
         py::dict d;
         d["addresses"] = addresses;
         d["ms_frontend"] = r.ms_frontend;
@@ -52,7 +54,8 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
         return d;
       },
       py::arg("source"), py::arg("symbols"),
-      "Compile self-contained C++ and return {'addresses': [int], 'ms_*': float, 'cache_hit': bool, ...}. "
+      "Compile self-contained C++ and return {'addresses': [int], 'ms_*': float, 'cache_hit': "
+      "bool, ...}. "
       "Raises CompileError with clang's diagnostics.");
 
   m.def(
@@ -65,31 +68,39 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
 
   m.def(
       "run_kernel",
-      [](uintptr_t address, const std::vector<py::array>& buffers, const std::vector<int64_t>& params,
-         int64_t n_outer, int64_t grain) {
-        if (address == 0) throw py::value_error("run_kernel: null kernel address");
+      [](uintptr_t address, const std::vector<py::array>& buffers,
+         const std::vector<int64_t>& params, int64_t n_outer, int64_t grain) {
+        if (address == 0)
+          throw py::value_error("run_kernel: null kernel address");
         std::vector<char*> bufs;
         bufs.reserve(buffers.size());
         // The kernel may write any of them: the list keeps the arrays alive.
-        for (const auto& a : buffers) bufs.push_back(static_cast<char*>(const_cast<void*>(a.data())));
+        for (const auto& a : buffers)
+          bufs.push_back(static_cast<char*>(const_cast<void*>(a.data())));
         py::gil_scoped_release release;
-        npc::run_kernel(reinterpret_cast<void*>(address), bufs.data(), params.data(), n_outer, grain);
+        npc::run_kernel(reinterpret_cast<void*>(address), bufs.data(), params.data(), n_outer,
+                        grain);
       },
-      py::arg("address"), py::arg("buffers"), py::arg("params"), py::arg("n_outer"), py::arg("grain"),
-      "Run kernel(bufs, params, begin, end) over [0, n_outer) on the thread pool, without the GIL.");
+      py::arg("address"), py::arg("buffers"), py::arg("params"), py::arg("n_outer"),
+      py::arg("grain"),
+      "Run kernel(bufs, params, begin, end) over [0, n_outer) on the thread pool, without the "
+      "GIL.");
 
   m.def("num_threads", [] { return npc::ThreadPool::global().num_threads(); });
   m.def(
       "set_num_threads",
       [](int n) {
-        if (n < 1) throw py::value_error("set_num_threads: n must be >= 1");
+        if (n < 1)
+          throw py::value_error("set_num_threads: n must be >= 1");
         py::gil_scoped_release release;
         npc::ThreadPool::global().set_num_threads(n);
       },
       py::arg("n"));
-  m.def("host_cpu", [] { return npc::CpuJit::instance().host_cpu(); },
-        "Host CPU name and enabled features, as the JIT targets them.");
-  m.def("clear_memory_cache", [] { npc::CpuJit::instance().clear_memory_cache(); },
-        "Forget compiled code in memory (the disk cache stays); handed-out addresses stay valid.");
+  m.def(
+      "host_cpu", [] { return npc::CpuJit::instance().host_cpu(); },
+      "Host CPU name and enabled features, as the JIT targets them.");
+  m.def(
+      "clear_memory_cache", [] { npc::CpuJit::instance().clear_memory_cache(); },
+      "Forget compiled code in memory (the disk cache stays); handed-out addresses stay valid.");
   m.def("cache_dir", &npc::CpuJit::cache_dir);
 }

@@ -26,18 +26,30 @@ namespace prof = npc::prof;
 
 // Python -> JSON. NumPy scalars count as numbers (np.int64 is not an int subclass).
 json from_py(py::handle h, int depth = 0) {
-  if (depth > 64) throw py::value_error("npcompile.profiler: value nested too deeply");
-  if (h.is_none()) return nullptr;
-  if (py::isinstance<py::bool_>(h)) return h.cast<bool>();
+  if (depth > 64)
+    throw py::value_error("npcompile.profiler: value nested too deeply");
+  if (h.is_none())
+    return nullptr;
+  if (py::isinstance<py::bool_>(h))
+    return h.cast<bool>();
   if (py::isinstance<py::int_>(h)) {
     try {
       return h.cast<std::int64_t>();
     } catch (const py::cast_error&) {
-      throw py::value_error("npcompile.profiler: integer out of range: " + py::str(h).cast<std::string>());
+      throw py::value_error("npcompile.profiler: integer out of range: " +
+                            py::str(h).cast<std::string>());
     }
   }
-  if (py::isinstance<py::float_>(h)) return h.cast<double>();
-  if (py::isinstance<py::str>(h)) return h.cast<std::string>();
+  if (py::isinstance<py::float_>(h))
+    return h.cast<double>();
+  if (py::isinstance<py::str>(h)) {
+    // "replace": a lone surrogate (from a mis-decoded file) must not make emit() fail.
+    PyObject* b = PyUnicode_AsEncodedString(h.ptr(), "utf-8", "replace");
+    if (!b)
+      throw py::error_already_set();
+    auto bytes = py::reinterpret_steal<py::bytes>(b);
+    return std::string(bytes);
+  }
   if (py::isinstance<py::dict>(h)) {
     json o = json::object();
     for (auto item : py::reinterpret_borrow<py::dict>(h)) {
@@ -50,38 +62,60 @@ json from_py(py::handle h, int depth = 0) {
   }
   if (py::isinstance<py::list>(h) || py::isinstance<py::tuple>(h)) {
     json a = json::array();
-    for (auto item : h) a.push_back(from_py(item, depth + 1));
+    for (auto item : h)
+      a.push_back(from_py(item, depth + 1));
     return a;
   }
   const std::string tname = py::type::of(h).attr("__name__").cast<std::string>();
-  if (tname == "bool_" || tname == "bool") return py::bool_(py::reinterpret_borrow<py::object>(h)).cast<bool>();
-  if (py::hasattr(h, "__index__")) return from_py(py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr())), depth + 1);
-  if (py::hasattr(h, "__float__")) return py::float_(py::reinterpret_borrow<py::object>(h)).cast<double>();
-  if (py::hasattr(h, "__fspath__")) return py::module_::import("os").attr("fspath")(h).cast<std::string>();
+  if (tname == "bool_" || tname == "bool")
+    return py::bool_(py::reinterpret_borrow<py::object>(h)).cast<bool>();
+  if (py::hasattr(h, "__index__"))
+    return from_py(py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr())), depth + 1);
+  if (py::hasattr(h, "__float__"))
+    return py::float_(py::reinterpret_borrow<py::object>(h)).cast<double>();
+  if (py::hasattr(h, "__fspath__"))
+    return py::module_::import("os").attr("fspath")(h).cast<std::string>();
   throw py::value_error("npcompile.profiler: cannot store a value of type " + tname +
                         " in an event (use str, int, float, bool, None, list or dict)");
+}
+
+// C++ callers may store bytes that are not UTF-8 (a source line): replace, never throw.
+py::str utf8(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (!o)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
 }
 
 // JSON -> Python.
 py::object to_py(const json& j) {
   switch (j.type()) {
-  case json::value_t::null: return py::none();
-  case json::value_t::boolean: return py::bool_(j.get<bool>());
-  case json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
-  case json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
-  case json::value_t::number_float: return py::float_(j.get<double>());
-  case json::value_t::string: return py::str(j.get_ref<const std::string&>());
+  case json::value_t::null:
+    return py::none();
+  case json::value_t::boolean:
+    return py::bool_(j.get<bool>());
+  case json::value_t::number_integer:
+    return py::int_(j.get<std::int64_t>());
+  case json::value_t::number_unsigned:
+    return py::int_(j.get<std::uint64_t>());
+  case json::value_t::number_float:
+    return py::float_(j.get<double>());
+  case json::value_t::string:
+    return utf8(j.get_ref<const std::string&>());
   case json::value_t::array: {
     py::list l;
-    for (const auto& e : j) l.append(to_py(e));
+    for (const auto& e : j)
+      l.append(to_py(e));
     return l;
   }
   case json::value_t::object: {
     py::dict d;
-    for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = to_py(it.value());
+    for (auto it = j.begin(); it != j.end(); ++it)
+      d[utf8(it.key())] = to_py(it.value());
     return d;
   }
-  default: return py::none();
+  default:
+    return py::none();
   }
 }
 
@@ -98,16 +132,20 @@ prof::Event parse_event(const py::object& event, const py::kwargs& fields) {
     throw py::type_error("emit() takes an event type (str) or an event dict, got " +
                          py::type::of(event).attr("__name__").cast<std::string>());
   }
-  for (auto item : fields) j[item.first.cast<std::string>()] = from_py(item.second);
+  for (auto item : fields)
+    j[item.first.cast<std::string>()] = from_py(item.second);
   prof::Event e = j.get<prof::Event>(); // SchemaError -> ValueError
   auto& s = prof::Session::global();
-  if (!j.contains("ts_us") || j["ts_us"].is_null()) e.ts_us = s.now_us();
-  if (!j.contains("tid") || j["tid"].is_null()) e.tid = prof::Session::current_thread_id();
+  if (!j.contains("ts_us") || j["ts_us"].is_null())
+    e.ts_us = s.now_us();
+  if (!j.contains("tid") || j["tid"].is_null())
+    e.tid = prof::Session::current_thread_id();
   return e;
 }
 
 prof::Report report_from(const std::optional<py::dict>& report, std::optional<int> last_n) {
-  if (report) return from_py(*report).get<prof::Report>();
+  if (report)
+    return from_py(*report).get<prof::Report>();
   py::gil_scoped_release release;
   return prof::Report::from_session(prof::Session::global(), last_n);
 }
@@ -139,13 +177,16 @@ void npc::bindings::bind_profiler(py::module_& m) {
           throw py::value_error("unknown event type '" + *type + "'");
         const auto evs = type ? s.query(*type) : s.snapshot();
         py::list out;
-        for (const auto& e : evs) out.append(to_py(json(e)));
+        for (const auto& e : evs)
+          out.append(to_py(json(e)));
         return out;
       },
       py::arg("type") = py::none(), "The session's events as dicts, optionally of one type.");
-  m.def("clear", [] { prof::Session::global().clear(); }, "Forget all events.");
-  m.def("now_us", [] { return prof::Session::global().now_us(); },
-        "µs since the session started (steady clock): the ts_us of an event emitted now.");
+  m.def(
+      "clear", [] { prof::Session::global().clear(); }, "Forget all events.");
+  m.def(
+      "now_us", [] { return prof::Session::global().now_us(); },
+      "µs since the session started (steady clock): the ts_us of an event emitted now.");
   m.def(
       "set_thread_name",
       [](const std::string& name) {
@@ -158,7 +199,8 @@ void npc::bindings::bind_profiler(py::module_& m) {
         py::dict d;
         for (auto t : prof::event_types()) {
           py::list fields;
-          for (auto f : prof::event_fields(t)) fields.append(py::str(std::string(f)));
+          for (auto f : prof::event_fields(t))
+            fields.append(py::str(std::string(f)));
           d[py::str(std::string(t))] = fields;
         }
         return d;
@@ -183,8 +225,12 @@ void npc::bindings::bind_profiler(py::module_& m) {
       "render_html",
       [](std::optional<py::dict> report, std::optional<int> last_n_traces) {
         prof::Report r = report_from(report, last_n_traces);
-        py::gil_scoped_release release;
-        return prof::render_html(r);
+        std::string html;
+        {
+          py::gil_scoped_release release;
+          html = prof::render_html(r);
+        }
+        return utf8(html);
       },
       py::arg("report") = py::none(), py::arg("last_n_traces") = py::none(),
       "One self-contained HTML fragment for a report dict (default: report(last_n_traces)).");
@@ -192,8 +238,12 @@ void npc::bindings::bind_profiler(py::module_& m) {
       "render_text",
       [](std::optional<py::dict> report, std::optional<int> last_n_traces) {
         prof::Report r = report_from(report, last_n_traces);
-        py::gil_scoped_release release;
-        return prof::render_text(r);
+        std::string text;
+        {
+          py::gil_scoped_release release;
+          text = prof::render_text(r);
+        }
+        return utf8(text);
       },
       py::arg("report") = py::none(), py::arg("last_n_traces") = py::none(),
       "The report as aligned plain text.");
@@ -213,8 +263,8 @@ void npc::bindings::bind_profiler(py::module_& m) {
           j = r;
         }
         py::dict d;
-        d["text/html"] = html;
-        d["text/plain"] = text;
+        d["text/html"] = utf8(html);
+        d["text/plain"] = utf8(text);
         d["application/vnd.npcompile.report+json"] = to_py(j);
         return d;
       },
@@ -229,8 +279,9 @@ void npc::bindings::bind_profiler(py::module_& m) {
       },
       py::arg("path"),
       "Write the session as a Chrome/Perfetto trace JSON file (atomically); returns the path.");
-  m.def("chrome_trace_json", [] { return prof::chrome_trace_json(prof::Session::global()); },
-        "The Chrome/Perfetto trace as a JSON string.");
+  m.def(
+      "chrome_trace_json", [] { return utf8(prof::chrome_trace_json(prof::Session::global())); },
+      "The Chrome/Perfetto trace as a JSON string.");
   m.def(
       "session_file",
       [](const std::filesystem::path& dir) {
@@ -239,13 +290,11 @@ void npc::bindings::bind_profiler(py::module_& m) {
       },
       py::arg("dir"),
       "Write the session to <dir>/npcompile-<pid>-<start>.json atomically; returns the path.");
-  m.def("session", [] { return to_py(json(prof::Session::global())); },
-        "The whole session as a dict {schema, version, kind: 'session', pid, start_unix_us, "
-        "threads, events}.");
   m.def(
-      "load",
-      [](const py::dict& doc) {
-        from_py(doc).get_to(prof::Session::global());
-      },
+      "session", [] { return to_py(json(prof::Session::global())); },
+      "The whole session as a dict {schema, version, kind: 'session', pid, start_unix_us, "
+      "threads, events}.");
+  m.def(
+      "load", [](const py::dict& doc) { from_py(doc).get_to(prof::Session::global()); },
       py::arg("doc"), "Replace the session's events with those of a session document.");
 }

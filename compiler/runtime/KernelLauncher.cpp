@@ -6,15 +6,19 @@
 
 namespace npc {
 
-void KernelLauncher::run(void* fn, char** bufs, const int64_t* params, int64_t n_outer, int64_t grain) {
+void KernelLauncher::run(void* fn, char** bufs, const int64_t* params, int64_t n_outer,
+                         int64_t grain) {
   run(ThreadPool::global(), fn, bufs, params, n_outer, grain);
 }
 
-void KernelLauncher::run(ThreadPool& pool, void* fn, char** bufs, const int64_t* params, int64_t n_outer,
-                         int64_t grain) {
-  if (fn == nullptr) throw std::invalid_argument("run_kernel: null kernel address");
-  if (n_outer <= 0) return;
-  if (grain < 1) grain = 1;
+void KernelLauncher::run(ThreadPool& pool, void* fn, char** bufs, const int64_t* params,
+                         int64_t n_outer, int64_t grain) {
+  if (fn == nullptr)
+    throw std::invalid_argument("run_kernel: null kernel address");
+  if (n_outer <= 0)
+    return;
+  if (grain < 1)
+    grain = 1;
   auto kernel = reinterpret_cast<KernelFn>(fn);
   // Waking workers costs microseconds; below two grains it cannot pay off.
   if (n_outer < 2 * grain || pool.num_threads() == 1) {

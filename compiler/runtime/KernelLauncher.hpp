@@ -22,7 +22,8 @@ public:
 };
 
 // Free-function spelling used by the bindings and generated-code hosts.
-inline void run_kernel(void* fn, char** bufs, const int64_t* params, int64_t n_outer, int64_t grain) {
+inline void run_kernel(void* fn, char** bufs, const int64_t* params, int64_t n_outer,
+                       int64_t grain) {
   KernelLauncher::run(fn, bufs, params, n_outer, grain);
 }
 

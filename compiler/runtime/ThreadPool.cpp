@@ -21,7 +21,8 @@ int env_threads() {
   if (const char* s = std::getenv("NPC_NUM_THREADS")) {
     char* end = nullptr;
     long v = std::strtol(s, &end, 10);
-    if (end != s && v > 0) return static_cast<int>(std::min<long>(v, 1024));
+    if (end != s && v > 0)
+      return static_cast<int>(std::min<long>(v, 1024));
   }
   unsigned hc = std::thread::hardware_concurrency();
   return hc == 0 ? 1 : static_cast<int>(hc);
@@ -59,7 +60,8 @@ void ThreadPool::start_workers(int n) {
   num_threads_.store(n);
   stop_ = false;
   workers_.reserve(n - 1);
-  for (int i = 0; i + 1 < n; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (int i = 0; i + 1 < n; ++i)
+    workers_.emplace_back([this] { worker_loop(); });
 }
 
 void ThreadPool::stop_workers() {
@@ -68,12 +70,14 @@ void ThreadPool::stop_workers() {
     stop_ = true;
   }
   wake_.notify_all();
-  for (auto& t : workers_) t.join();
+  for (auto& t : workers_)
+    t.join();
   workers_.clear();
 }
 
 int64_t ThreadPool::num_chunks(int64_t n, int64_t grain, int threads) {
-  if (n <= 0) return 0;
+  if (n <= 0)
+    return 0;
   grain = std::max<int64_t>(grain, 1);
   int64_t units = n / grain + (n % grain != 0);
   return std::max<int64_t>(1, std::min<int64_t>(units, kChunksPerThread * std::max(threads, 1)));
@@ -96,7 +100,8 @@ void ThreadPool::run_chunks(Job& job) {
   t_in_parallel = true;
   for (;;) {
     int64_t c = job.next.fetch_add(1, std::memory_order_relaxed);
-    if (c >= job.nchunks) break;
+    if (c >= job.nchunks)
+      break;
     if (!job.failed.load(std::memory_order_relaxed)) {
       try {
         int64_t b, e;
@@ -104,7 +109,8 @@ void ThreadPool::run_chunks(Job& job) {
         (*job.body)(b, e, static_cast<int>(c));
       } catch (...) {
         std::lock_guard<std::mutex> lock(job.error_mutex);
-        if (!job.error) job.error = std::current_exception();
+        if (!job.error)
+          job.error = std::current_exception();
         job.failed.store(true, std::memory_order_relaxed);
       }
     }
@@ -123,16 +129,19 @@ void ThreadPool::worker_loop() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
+      if (stop_)
+        return;
       seen = generation_;
       job = job_; // shared: the job outlives the caller's wait if we are late
     }
-    if (job) run_chunks(*job);
+    if (job)
+      run_chunks(*job);
   }
 }
 
 void ThreadPool::parallel_for(int64_t n, int64_t grain, const Body& body) {
-  if (n <= 0) return;
+  if (n <= 0)
+    return;
   if (t_in_parallel || num_threads() == 1 || num_chunks(n, grain) == 1) {
     // Same chunks as the parallel path, in order, on this thread.
     int64_t nchunks = num_chunks(n, grain);
@@ -164,13 +173,15 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain, const Body& body) {
   run_chunks(*job);
   {
     std::unique_lock<std::mutex> lock(job->done_mutex);
-    job->done_cv.wait(lock, [&] { return job->done.load(std::memory_order_acquire) == job->nchunks; });
+    job->done_cv.wait(lock,
+                      [&] { return job->done.load(std::memory_order_acquire) == job->nchunks; });
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     job_.reset(); // workers still holding it see next >= nchunks and drop it
   }
-  if (job->error) std::rethrow_exception(job->error);
+  if (job->error)
+    std::rethrow_exception(job->error);
 }
 
 } // namespace npc

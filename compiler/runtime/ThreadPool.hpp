@@ -34,7 +34,8 @@ public:
   int64_t num_chunks(int64_t n, int64_t grain) const { return num_chunks(n, grain, num_threads()); }
   static int64_t num_chunks(int64_t n, int64_t grain, int threads);
   // [begin, end) of chunk c; boundaries are multiples of grain (alignment for kernels).
-  static void chunk_range(int64_t n, int64_t grain, int64_t nchunks, int64_t c, int64_t& begin, int64_t& end);
+  static void chunk_range(int64_t n, int64_t grain, int64_t nchunks, int64_t c, int64_t& begin,
+                          int64_t& end);
 
   // Runs body over [0, n) split into num_chunks(n, grain) chunks, on the workers
   // and the caller. The first exception thrown by a chunk is rethrown here (later
@@ -50,8 +51,8 @@ private:
   static void run_chunks(Job& job);
 
   std::atomic<int> num_threads_{1}; // read without run_mutex_ by parallel_for
-  std::mutex run_mutex_; // one loop at a time on this pool
-  std::mutex mutex_;     // guards job_, generation_, stop_
+  std::mutex run_mutex_;            // one loop at a time on this pool
+  std::mutex mutex_;                // guards job_, generation_, stop_
   std::condition_variable wake_;
   std::shared_ptr<Job> job_;
   uint64_t generation_ = 0;

@@ -22,21 +22,18 @@ constexpr const char* kFileName = "npc_kernel.cpp";
 
 ClangFrontend::ClangFrontend(const std::string& triple, const std::string& cpu,
                              const std::vector<std::string>& features) {
-  args_ = {
-      "-triple", triple, "-target-cpu", cpu,
-      // We run our own pipeline on the result; clang only builds the IR, but -O3
-      // still shapes it (lifetime markers, TBAA, inline hints).
-      "-O3", "-disable-llvm-passes",
-      // NumPy rounds every operation: no FMA contraction, no reassociation.
-      "-ffp-contract=off",
-      // cc1 leaves -fmath-errno off unless asked: libm calls become readnone
-      // (and llvm.sin etc.), which is what lets loops with them vectorize.
-      "-fveclib=libmvec",
-      "-std=c++20", "-fno-rtti",
-      // Generated code includes nothing: skip header search set-up.
-      "-nostdsysteminc", "-nobuiltininc",
-      "-mrelocation-model", "pic", "-pic-level", "2",
-      "-x", "c++"};
+  args_ = {"-triple", triple, "-target-cpu", cpu,
+           // We run our own pipeline on the result; clang only builds the IR, but -O3
+           // still shapes it (lifetime markers, TBAA, inline hints).
+           "-O3", "-disable-llvm-passes",
+           // NumPy rounds every operation: no FMA contraction, no reassociation.
+           "-ffp-contract=off",
+           // cc1 leaves -fmath-errno off unless asked: libm calls become readnone
+           // (and llvm.sin etc.), which is what lets loops with them vectorize.
+           "-fveclib=libmvec", "-std=c++20", "-fno-rtti",
+           // Generated code includes nothing: skip header search set-up.
+           "-nostdsysteminc", "-nobuiltininc", "-mrelocation-model", "pic", "-pic-level", "2", "-x",
+           "c++"};
   for (const auto& f : features) {
     args_.push_back("-target-feature");
     args_.push_back(f);
@@ -46,7 +43,8 @@ ClangFrontend::ClangFrontend(const std::string& triple, const std::string& cpu,
 
 std::string ClangFrontend::flags() const {
   std::string s;
-  for (const auto& a : args_) s += a + ' ';
+  for (const auto& a : args_)
+    s += a + ' ';
   return s;
 }
 
@@ -54,23 +52,26 @@ std::unique_ptr<llvm::Module> ClangFrontend::emit(const std::string& source, llv
                                                   std::string& diagnostics) const {
   std::vector<const char*> argv;
   argv.reserve(args_.size());
-  for (const auto& a : args_) argv.push_back(a.c_str());
+  for (const auto& a : args_)
+    argv.push_back(a.c_str());
 
   auto invocation = std::make_shared<clang::CompilerInvocation>();
   {
     // Argument errors arrive before any source file: a buffer, not a printer.
     clang::TextDiagnosticBuffer arg_diags;
     llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> opts(new clang::DiagnosticOptions);
-    clang::DiagnosticsEngine engine(new clang::DiagnosticIDs, opts, &arg_diags, /*ShouldOwnClient=*/false);
+    clang::DiagnosticsEngine engine(new clang::DiagnosticIDs, opts, &arg_diags,
+                                    /*ShouldOwnClient=*/false);
     if (!clang::CompilerInvocation::CreateFromArgs(*invocation, argv, engine)) {
       std::string msg;
-      for (auto it = arg_diags.err_begin(); it != arg_diags.err_end(); ++it) msg += it->second + "\n";
+      for (auto it = arg_diags.err_begin(); it != arg_diags.err_end(); ++it)
+        msg += it->second + "\n";
       throw CompileError("npcompile: invalid clang options", msg);
     }
   }
   // The preprocessor takes ownership of the remapped buffer.
-  invocation->getPreprocessorOpts().addRemappedFile(kFileName,
-                                                    llvm::MemoryBuffer::getMemBufferCopy(source, kFileName).release());
+  invocation->getPreprocessorOpts().addRemappedFile(
+      kFileName, llvm::MemoryBuffer::getMemBufferCopy(source, kFileName).release());
   invocation->getFrontendOpts().DisableFree = false; // free everything: no leaks under ASan
 
   std::string text;
@@ -88,9 +89,11 @@ std::unique_ptr<llvm::Module> ClangFrontend::emit(const std::string& source, llv
   bool ok = ci.ExecuteAction(action);
   os.flush();
   diagnostics += text;
-  if (!ok || ci.getDiagnostics().hasErrorOccurred()) throw CompileError("npcompile: C++ compile failed", text);
+  if (!ok || ci.getDiagnostics().hasErrorOccurred())
+    throw CompileError("npcompile: C++ compile failed", text);
   std::unique_ptr<llvm::Module> module = action.takeModule();
-  if (!module) throw CompileError("npcompile: clang produced no module", text);
+  if (!module)
+    throw CompileError("npcompile: clang produced no module", text);
   return module;
 }
 

@@ -15,7 +15,8 @@ class ClangFrontend {
 public:
   // features: "+avx2", "-avx512fp16", ... exactly as the host reports them, so the
   // IR's target attributes match the TargetMachine that optimizes it.
-  ClangFrontend(const std::string& triple, const std::string& cpu, const std::vector<std::string>& features);
+  ClangFrontend(const std::string& triple, const std::string& cpu,
+                const std::vector<std::string>& features);
 
   // Throws CompileError carrying clang's diagnostics; warnings go to diagnostics.
   std::unique_ptr<llvm::Module> emit(const std::string& source, llvm::LLVMContext& ctx,

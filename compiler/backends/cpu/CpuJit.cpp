@@ -9,6 +9,8 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -40,7 +42,8 @@ double ms_since(Clock::time_point t0) {
 std::string to_string(llvm::Error err) { return llvm::toString(std::move(err)); }
 
 template <typename T> T take(llvm::Expected<T> value, const char* what) {
-  if (!value) throw CompileError(what, to_string(value.takeError()));
+  if (!value)
+    throw CompileError(what, to_string(value.takeError()));
   return std::move(*value);
 }
 
@@ -49,6 +52,18 @@ template <typename T> T take(llvm::Expected<T> value, const char* what) {
 // so what they own leaks, but the process lives.)
 void fatal_handler(void*, const char* reason, bool) {
   throw CompileError("npcompile: LLVM fatal error", reason ? reason : "");
+}
+
+// LLVM's default context handler calls exit(1) on an error diagnostic (e.g. bad
+// inline asm met in codegen): record errors instead, and throw once it returns.
+void context_diagnostic(const llvm::DiagnosticInfo& info, void* errors) {
+  if (info.getSeverity() != llvm::DS_Error)
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::DiagnosticPrinterRawOStream printer(os);
+  info.print(printer);
+  *static_cast<std::string*>(errors) += "error: " + os.str() + "\n";
 }
 
 void init_llvm_once() {
@@ -80,6 +95,7 @@ struct CpuJit::Impl {
   std::string key_salt; // everything but the source that shapes the object
   std::map<std::string, llvm::orc::JITDylib*> memory;
   std::string session_errors; // filled by the session's error reporter, under mutex
+  std::string backend_errors; // error diagnostics from the LLVMContext of the current compile
   uint64_t next_dylib = 0;
 
   Impl() {
@@ -88,23 +104,26 @@ struct CpuJit::Impl {
     cpu = llvm::sys::getHostCPUName().str();
     llvm::StringMap<bool> host;
     llvm::sys::getHostCPUFeatures(host);
-    for (const auto& kv : host) features.push_back((kv.second ? "+" : "-") + kv.first().str());
+    for (const auto& kv : host)
+      features.push_back((kv.second ? "+" : "-") + kv.first().str());
     std::sort(features.begin(), features.end()); // StringMap order is not stable
     for (const auto& f : features)
-      if (f[0] == '+') enabled_features += (enabled_features.empty() ? "" : ",") + f;
+      if (f[0] == '+')
+        enabled_features += (enabled_features.empty() ? "" : ",") + f;
     auto has = [&](const char* f) { return host.count(f) && host.lookup(f); };
     // CPUs newer than LLVM 16 (e.g. AMD Zen 5) come back as "generic", which the
     // X86 target rejects: fall back to the x86-64 level the features reach. The
     // explicit feature list still decides what instructions are used.
     if (cpu.empty() || cpu == "generic")
       cpu = has("avx512f") && has("avx512vl") && has("avx512bw") && has("avx512dq") ? "x86-64-v4"
-            : has("avx2") && has("fma") && has("bmi2")                            ? "x86-64-v3"
-            : has("sse4.2") && has("popcnt")                                      ? "x86-64-v2"
-                                                                                  : "x86-64";
+            : has("avx2") && has("fma") && has("bmi2")                              ? "x86-64-v3"
+            : has("sse4.2") && has("popcnt")                                        ? "x86-64-v2"
+                                                                                    : "x86-64";
 
     llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple(triple)};
     jtmb.setCPU(cpu);
-    for (const auto& f : features) jtmb.getFeatures().AddFeature(f);
+    for (const auto& f : features)
+      jtmb.getFeatures().AddFeature(f);
     jtmb.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
     jtmb.setRelocationModel(llvm::Reloc::PIC_);
     jtmb.setCodeModel(llvm::CodeModel::Small);
@@ -114,9 +133,8 @@ struct CpuJit::Impl {
     jit = take(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(),
                "npcompile: cannot create the ORC JIT");
     // Link errors (missing symbols) go into the next CompileError, not to stderr.
-    jit->getExecutionSession().setErrorReporter([this](llvm::Error err) {
-      session_errors += llvm::toString(std::move(err)) + "\n";
-    });
+    jit->getExecutionSession().setErrorReporter(
+        [this](llvm::Error err) { session_errors += llvm::toString(std::move(err)) + "\n"; });
     // The main dylib only resolves externals: libm etc. from the process, and
     // libmvec, which nothing in the process loads unless we do.
     char prefix = jit->getDataLayout().getGlobalPrefix();
@@ -136,9 +154,10 @@ struct CpuJit::Impl {
     tlii->addVectorizableFunctions(vec_descs);
 
     frontend = std::make_unique<ClangFrontend>(triple, cpu, features);
-    key_salt = std::string(kBackendVersion) + '\0' + triple + '\0' + cpu + '\0' + enabled_features + '\0' +
-               frontend->flags() + '\0';
-    for (const auto& d : vec_descs) key_salt += d.VectorFnName.str() + ',';
+    key_salt = std::string(kBackendVersion) + '\0' + triple + '\0' + cpu + '\0' + enabled_features +
+               '\0' + frontend->flags() + '\0';
+    for (const auto& d : vec_descs)
+      key_salt += d.VectorFnName.str() + ',';
   }
 
   ~Impl() {
@@ -160,20 +179,26 @@ struct CpuJit::Impl {
     return key;
   }
 
-  std::unique_ptr<llvm::Module> build_ir(const std::string& source, llvm::LLVMContext& ctx, std::string& diags,
-                                         CompileResult* timing) {
+  std::unique_ptr<llvm::Module> build_ir(const std::string& source, llvm::LLVMContext& ctx,
+                                         std::string& diags, CompileResult* timing) {
     auto t0 = Clock::now();
+    backend_errors.clear();
     std::unique_ptr<llvm::Module> module = frontend->emit(source, ctx, diags);
-    if (timing) timing->ms_frontend = ms_since(t0);
+    if (timing)
+      timing->ms_frontend = ms_since(t0);
 
     auto t1 = Clock::now();
+    // After clang: its code generator installs (and then restores) its own handler.
+    ctx.setDiagnosticHandlerCallBack(context_diagnostic, &backend_errors);
     module->setTargetTriple(triple);
     module->setDataLayout(tm->createDataLayout());
     optimize(*module);
     std::string verify;
     llvm::raw_string_ostream vos(verify);
-    if (llvm::verifyModule(*module, &vos)) throw CompileError("npcompile: invalid module after O3", vos.str());
-    if (timing) timing->ms_optimize = ms_since(t1);
+    if (llvm::verifyModule(*module, &vos))
+      throw CompileError("npcompile: invalid module after O3", vos.str());
+    if (timing)
+      timing->ms_optimize = ms_since(t1);
     return module;
   }
 
@@ -203,16 +228,23 @@ struct CpuJit::Impl {
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream os(buffer);
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile))
+    // No second verifier run: build_ir verified the module after O3.
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile, /*DisableVerify=*/true))
       throw CompileError("npcompile: the host target cannot emit object files", "");
     pm.run(module);
+    if (!backend_errors.empty()) {
+      std::string why = std::move(backend_errors);
+      backend_errors.clear();
+      throw CompileError("npcompile: LLVM code generation failed", why);
+    }
     return std::string(buffer.data(), buffer.size());
   }
 
   // Each object gets its own dylib: kernels from different sources may reuse names.
   llvm::orc::JITDylib& link(const std::string& object, const std::string& key) {
     auto created = jit->createJITDylib("npc_" + key + "_" + std::to_string(next_dylib++));
-    if (!created) throw CompileError("npcompile: cannot create a JITDylib", to_string(created.takeError()));
+    if (!created)
+      throw CompileError("npcompile: cannot create a JITDylib", to_string(created.takeError()));
     llvm::orc::JITDylib& jd = *created;
     jd.addToLinkOrder(jit->getMainJITDylib());
     if (auto err = jit->addObjectFile(jd, llvm::MemoryBuffer::getMemBufferCopy(object, key)))
@@ -236,7 +268,8 @@ struct CpuJit::Impl {
 
   // Drops a dylib whose object failed to link (e.g. a damaged cache entry).
   void discard(llvm::orc::JITDylib& jd) {
-    if (auto err = jit->getExecutionSession().removeJITDylib(jd)) llvm::consumeError(std::move(err));
+    if (auto err = jit->getExecutionSession().removeJITDylib(jd))
+      llvm::consumeError(std::move(err));
   }
 };
 
@@ -301,7 +334,8 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
       // A valid-looking file that does not link or lacks a symbol: rebuild it.
       impl_->discard(jd);
       r.addresses.clear();
-      r.diagnostics += std::string("npcompile: cached object unusable, rebuilding: ") + e.what() + "\n";
+      r.diagnostics +=
+          std::string("npcompile: cached object unusable, rebuilding: ") + e.what() + "\n";
     }
   }
 
@@ -324,7 +358,8 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
   impl_->memory[r.cache_key] = &jd;
   r.ms_codegen += ms_since(t_link);
   std::string note;
-  if (!disk.store(r.cache_key, object, &note)) r.diagnostics += note + "\n";
+  if (!disk.store(r.cache_key, object, &note))
+    r.diagnostics += note + "\n";
   r.ms_total = ms_since(t0);
   return r;
 }

@@ -23,10 +23,13 @@ uint64_t fnv1a(const char* p, size_t n) {
   return h;
 }
 
-void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put_u64(std::string& out, uint64_t v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
 
 bool get_u64(const std::string& in, size_t& pos, uint64_t& v) {
-  if (in.size() - pos < sizeof v) return false;
+  if (in.size() - pos < sizeof v)
+    return false;
   std::memcpy(&v, in.data() + pos, sizeof v);
   pos += sizeof v;
   return true;
@@ -37,12 +40,14 @@ std::string DiskCache::path_for(const std::string& key) const { return dir_ + "/
 
 std::optional<std::string> DiskCache::load(const std::string& key, std::string* note) const {
   std::ifstream f(path_for(key), std::ios::binary);
-  if (!f) return std::nullopt;
+  if (!f)
+    return std::nullopt;
   std::ostringstream ss;
   ss << f.rdbuf();
   std::string data = ss.str();
   auto bad = [&](const char* why) -> std::optional<std::string> {
-    if (note) *note = "npcompile: ignored invalid cache file " + path_for(key) + " (" + why + ")";
+    if (note)
+      *note = "npcompile: ignored invalid cache file " + path_for(key) + " (" + why + ")";
     return std::nullopt;
   };
   if (data.size() < sizeof kMagic || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
@@ -51,11 +56,15 @@ std::optional<std::string> DiskCache::load(const std::string& key, std::string* 
   uint64_t key_len = 0, len = 0, sum = 0;
   if (!get_u64(data, pos, key_len) || key_len != key.size() || data.size() - pos < key_len)
     return bad("bad key");
-  if (data.compare(pos, key_len, key) != 0) return bad("key mismatch");
+  if (data.compare(pos, key_len, key) != 0)
+    return bad("key mismatch");
   pos += key_len;
-  if (!get_u64(data, pos, len) || !get_u64(data, pos, sum)) return bad("truncated header");
-  if (data.size() - pos != len) return bad("truncated payload");
-  if (fnv1a(data.data() + pos, len) != sum) return bad("checksum mismatch");
+  if (!get_u64(data, pos, len) || !get_u64(data, pos, sum))
+    return bad("truncated header");
+  if (data.size() - pos != len)
+    return bad("truncated payload");
+  if (fnv1a(data.data() + pos, len) != sum)
+    return bad("checksum mismatch");
   return data.substr(pos);
 }
 
@@ -71,21 +80,24 @@ bool DiskCache::store(const std::string& key, const std::string& payload, std::s
   blob += payload;
   // Unique per process and call, so concurrent writers never share a temp file;
   // rename() is atomic within a file system, last writer wins with identical bytes.
-  std::string tmp = path_for(key) + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  std::string tmp =
+      path_for(key) + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f.write(blob.data(), static_cast<std::streamsize>(blob.size()));
     f.flush();
     if (!f) {
       std::filesystem::remove(tmp, ec);
-      if (note) *note = "npcompile: could not write cache file " + tmp;
+      if (note)
+        *note = "npcompile: could not write cache file " + tmp;
       return false;
     }
   }
   std::filesystem::rename(tmp, path_for(key), ec);
   if (ec) {
     std::filesystem::remove(tmp, ec);
-    if (note) *note = "npcompile: could not rename cache file into " + path_for(key);
+    if (note)
+      *note = "npcompile: could not rename cache file into " + path_for(key);
     return false;
   }
   return true;

@@ -34,12 +34,15 @@ LibmvecTable::LibmvecTable(bool has_avx, bool has_avx2, bool has_avx512f) {
     isas.push_back({'d', 256});
   else if (has_avx)
     isas.push_back({'c', 256});
-  if (has_avx512f) isas.push_back({'e', 512});
+  if (has_avx512f)
+    isas.push_back({'e', 512});
 
   // RTLD_NOLOAD first: the JIT has normally loaded it already.
   void* lib = dlopen("libmvec.so.1", RTLD_LAZY | RTLD_NOLOAD);
-  if (lib == nullptr) lib = dlopen("libmvec.so.1", RTLD_LAZY);
-  if (lib == nullptr) return; // no libmvec: loops with math calls stay scalar
+  if (lib == nullptr)
+    lib = dlopen("libmvec.so.1", RTLD_LAZY);
+  if (lib == nullptr)
+    return; // no libmvec: loops with math calls stay scalar
 
   for (const Fn& fn : kFns) {
     for (int is_float = 0; is_float < 2; ++is_float) {
@@ -48,10 +51,12 @@ LibmvecTable::LibmvecTable(bool has_avx, bool has_avx2, bool has_avx512f) {
         unsigned width = isa.bits / (is_float ? 32 : 64);
         std::string vec = std::string("_ZGV") + isa.letter + "N" + std::to_string(width) +
                           (fn.arity == 2 ? "vv_" : "v_") + scalar;
-        if (dlsym(lib, vec.c_str()) == nullptr) continue;
+        if (dlsym(lib, vec.c_str()) == nullptr)
+          continue;
         entries_.push_back({scalar, vec, width});
         if (fn.has_intrinsic)
-          entries_.push_back({std::string("llvm.") + fn.name + (is_float ? ".f32" : ".f64"), vec, width});
+          entries_.push_back(
+              {std::string("llvm.") + fn.name + (is_float ? ".f32" : ".f64"), vec, width});
       }
     }
   }

@@ -1,0 +1,21 @@
+#pragma once
+// The tracer started tracing a function (or a %%npcompile cell).
+#include <array>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+
+namespace npc::prof {
+struct TraceStart {
+  static constexpr std::string_view kType = "trace_start";
+  static constexpr std::array<std::string_view, 3> kFields{"function", "filename", "lineno"};
+  std::string function{}; // required
+  std::string filename{};
+  std::int64_t lineno = 0;
+  bool operator==(const TraceStart&) const = default;
+};
+
+void to_json(nlohmann::json& j, const TraceStart& v);
+void from_json(const nlohmann::json& j, TraceStart& v);
+} // namespace npc::prof

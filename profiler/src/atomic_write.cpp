@@ -1,0 +1,27 @@
+#include "npc/prof/atomic_write.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+namespace npc::prof {
+void atomic_write(const std::filesystem::path& path, std::string_view contents) {
+  auto tmp = path;
+  tmp += ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f)
+    throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  bool ok = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size();
+  ok = (std::fflush(f) == 0) && ok;
+  ok = (::fsync(::fileno(f)) == 0) && ok;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(err));
+  }
+}
+} // namespace npc::prof

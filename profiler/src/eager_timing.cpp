@@ -1,0 +1,18 @@
+#include "npc/prof/eager_timing.hpp"
+
+#include "npc/prof/json_fields.hpp"
+
+namespace npc::prof {
+void to_json(nlohmann::json& j, const EagerTiming& v) {
+  j = nlohmann::json{{"graph_id", v.graph_id}, {"ms", v.ms}};
+}
+
+void from_json(const nlohmann::json& j, EagerTiming& v) {
+  constexpr std::string_view ctx = "eager_timing event";
+  detail::expect_object(j, ctx);
+  EagerTiming r;
+  detail::required(j, ctx, "graph_id", r.graph_id);
+  detail::required(j, ctx, "ms", r.ms);
+  v = std::move(r);
+}
+} // namespace npc::prof

@@ -1,0 +1,129 @@
+#include "npc/prof/session.hpp"
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "npc/prof/json_fields.hpp"
+#include "npc/prof/schema.hpp"
+
+namespace npc::prof {
+Session::Session()
+    : start_(std::chrono::steady_clock::now()),
+      start_unix_us_(std::chrono::duration_cast<std::chrono::microseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count()),
+      pid_(static_cast<int>(::getpid())) {}
+
+Session& Session::global() {
+  // Leaked on purpose: emitters may run during static destruction (atexit hooks in Python).
+  static Session* s = new Session();
+  return *s;
+}
+
+void Session::record(EventData data) {
+  Event e{now_us(), current_thread_id(), std::move(data)};
+  std::lock_guard lock(mu_);
+  events_.push_back(std::move(e));
+}
+
+void Session::append(Event e) {
+  std::lock_guard lock(mu_);
+  events_.push_back(std::move(e));
+}
+
+std::vector<Event> Session::snapshot() const {
+  std::lock_guard lock(mu_);
+  return events_;
+}
+
+std::vector<Event> Session::query(std::string_view type) const {
+  std::lock_guard lock(mu_);
+  std::vector<Event> out;
+  for (const auto& e : events_)
+    if (e.type() == type)
+      out.push_back(e);
+  return out;
+}
+
+std::size_t Session::size() const {
+  std::lock_guard lock(mu_);
+  return events_.size();
+}
+
+void Session::clear() {
+  std::lock_guard lock(mu_);
+  events_.clear();
+}
+
+std::int64_t Session::now_us() const {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                               start_)
+      .count();
+}
+
+std::uint32_t Session::current_thread_id() {
+  static std::atomic<std::uint32_t> next{1};
+  thread_local const std::uint32_t id = next.fetch_add(1);
+  return id;
+}
+
+void Session::set_thread_name(std::uint32_t tid, std::string name) {
+  std::lock_guard lock(mu_);
+  thread_names_[tid] = std::move(name);
+}
+
+std::map<std::uint32_t, std::string> Session::thread_names() const {
+  std::lock_guard lock(mu_);
+  return thread_names_;
+}
+
+void Session::restore(std::vector<Event> events, std::map<std::uint32_t, std::string> names,
+                      std::int64_t start_unix_us, int pid) {
+  std::lock_guard lock(mu_);
+  events_ = std::move(events);
+  thread_names_ = std::move(names);
+  start_unix_us_ = start_unix_us;
+  pid_ = pid;
+}
+
+void to_json(nlohmann::json& j, const Session& s) {
+  nlohmann::json threads = nlohmann::json::object();
+  for (const auto& [tid, name] : s.thread_names())
+    threads[std::to_string(tid)] = name;
+  j = nlohmann::json{
+      {"schema", kSchemaName}, {"version", kSchemaVersion},          {"kind", "session"},
+      {"pid", s.pid()},        {"start_unix_us", s.start_unix_us()}, {"threads", threads},
+      {"events", s.snapshot()}};
+}
+
+void from_json(const nlohmann::json& j, Session& s) {
+  constexpr std::string_view ctx = "session document";
+  detail::expect_object(j, ctx);
+  std::string schema;
+  int version = 0;
+  detail::required(j, ctx, "schema", schema);
+  detail::required(j, ctx, "version", version);
+  if (schema != kSchemaName || version != kSchemaVersion)
+    throw SchemaError(std::string(ctx) + ": expected schema " + std::string(kSchemaName) +
+                      " version " + std::to_string(kSchemaVersion) + ", got " + schema +
+                      " version " + std::to_string(version));
+  std::vector<Event> events;
+  std::map<std::string, std::string> threads;
+  std::int64_t start = s.start_unix_us();
+  int pid = s.pid();
+  detail::required(j, ctx, "events", events);
+  detail::optional(j, ctx, "threads", threads);
+  detail::optional(j, ctx, "start_unix_us", start);
+  detail::optional(j, ctx, "pid", pid);
+  std::map<std::uint32_t, std::string> names;
+  for (const auto& [k, v] : threads) {
+    try {
+      names[static_cast<std::uint32_t>(std::stoul(k))] = v;
+    } catch (const std::exception&) {
+      throw SchemaError(std::string(ctx) + ": thread id '" + k + "' is not a number");
+    }
+  }
+  s.restore(std::move(events), std::move(names), start, pid);
+}
+} // namespace npc::prof

@@ -1,0 +1,19 @@
+#include "npc/prof/trace_start.hpp"
+
+#include "npc/prof/json_fields.hpp"
+
+namespace npc::prof {
+void to_json(nlohmann::json& j, const TraceStart& v) {
+  j = nlohmann::json{{"function", v.function}, {"filename", v.filename}, {"lineno", v.lineno}};
+}
+
+void from_json(const nlohmann::json& j, TraceStart& v) {
+  constexpr std::string_view ctx = "trace_start event";
+  detail::expect_object(j, ctx);
+  TraceStart r;
+  detail::required(j, ctx, "function", r.function);
+  detail::optional(j, ctx, "filename", r.filename);
+  detail::optional(j, ctx, "lineno", r.lineno);
+  v = std::move(r);
+}
+} // namespace npc::prof

@@ -1,0 +1,178 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "npc/prof/code_highlighter.hpp"
+#include "npc/prof/fusion_graph_svg.hpp"
+#include "npc/prof/html_escape.hpp"
+#include "npc/prof/render_html.hpp"
+#include "npc/prof/render_text.hpp"
+#include "npc/prof/report.hpp"
+#include "npc/prof/session.hpp"
+#include "sample_events.hpp"
+
+namespace npc::prof {
+namespace {
+std::size_t count(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1))
+    ++n;
+  return n;
+}
+
+bool has(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+Report sample_report() {
+  Session s;
+  test::fill_sample(s);
+  return Report::from_session(s);
+}
+
+TEST(RenderHtml, ShowsBreaksKernelsAndPictures) {
+  const std::string h = render_html(sample_report());
+  EXPECT_TRUE(h.starts_with("<div class=\"npcprof-v1\""));
+  EXPECT_TRUE(has(h, "print() of a traced array"));
+  EXPECT_TRUE(has(h, "bool() of a traced array"));
+  EXPECT_TRUE(has(h, "3×")); // the deduplicated count
+  EXPECT_TRUE(has(h, "a.py:5"));
+  EXPECT_TRUE(has(h, "kern_exp"));
+  EXPECT_TRUE(has(h, "kern_sum"));
+  EXPECT_TRUE(has(h, "x: dtype float64 -&gt; float32"));
+  EXPECT_GE(count(h, "<svg"), 2u); // timing chart + fused graph
+  EXPECT_EQ(count(h, "<svg"), count(h, "</svg>"));
+  EXPECT_EQ(count(h, "<details"), count(h, "</details>"));
+  EXPECT_EQ(count(h, "<div"), count(h, "</div>"));
+  EXPECT_EQ(count(h, "<pre"), count(h, "</pre>"));
+  EXPECT_EQ(count(h, "<table"), count(h, "</table>"));
+  EXPECT_TRUE(has(h, "<span class=\"npc-hk\">for</span>")); // highlighted C++
+  EXPECT_TRUE(has(h, "2.40×"));                             // speedup over eager
+}
+
+TEST(RenderHtml, SelfContainedAndScoped) {
+  const std::string h = render_html(sample_report());
+  EXPECT_FALSE(has(h, "<script"));
+  EXPECT_FALSE(has(h, "http://") && !has(h, "xmlns=\"http://www.w3.org/2000/svg\""));
+  EXPECT_FALSE(has(h, "https://"));
+  EXPECT_FALSE(has(h, "<link"));
+  EXPECT_FALSE(has(h, "@import"));
+  EXPECT_FALSE(has(h, "url(http"));
+  // Every CSS rule is under the root class.
+  const auto a = h.find("<style>") + 7, b = h.find("</style>");
+  const std::string css = h.substr(a, b - a);
+  std::size_t pos = 0;
+  while ((pos = css.find('}', pos)) != std::string::npos) {
+    auto next = css.find_first_not_of("\n ", pos + 1);
+    if (next == std::string::npos)
+      break;
+    EXPECT_EQ(css.compare(next, 11, ".npcprof-v1"), 0) << css.substr(next, 40);
+    pos = next;
+  }
+}
+
+TEST(RenderHtml, EscapesUserTextEverywhere) {
+  Session s;
+  const std::string evil = "<script>alert('x')</script>";
+  s.append(Event{1, 1, TraceStart{.function = evil}});
+  s.append(Event{2, 1, GraphBreak{evil, evil, 3, evil, evil, "if a < b and c > d: " + evil}});
+  s.append(Event{3, 1, Recompile{evil, evil, 1, evil, 0}});
+  s.append(Event{4, 1, Compile{0, evil, "cpu", 1, {{evil, 1.0}}, 1.0, "miss"}});
+  s.append(Event{
+      5, 1,
+      KernelSource{evil, 0, "cuda", "// " + evil + "\nint x = a<b;", evil, {{evil, 1, evil}}}});
+  s.append(Event{6, 1, KernelRun{evil, 0, "cuda", 1.0, 10}});
+  s.append(Event{7, 1, FusionGraph{0, {{0, evil, evil, 0, {}}}, {evil}}});
+  s.append(Event{8, 1, Fallback{evil, 0, evil}});
+  const std::string h = render_html(Report::from_session(s));
+  EXPECT_FALSE(has(h, "<script"));
+  EXPECT_FALSE(has(h, "</script"));
+  EXPECT_TRUE(has(h, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+  EXPECT_TRUE(has(h, "a&lt;b"));
+  const std::string t = render_text(Report::from_session(s));
+  EXPECT_TRUE(has(t, evil)); // plain text is not HTML: shown as is
+}
+
+TEST(RenderHtml, EmptyReportStillRenders) {
+  const std::string h = render_html(Report{});
+  EXPECT_TRUE(has(h, "npcompile report"));
+  EXPECT_TRUE(has(h, "None: tracing never had to stop."));
+  EXPECT_EQ(count(h, "<div"), count(h, "</div>"));
+}
+
+TEST(RenderHtml, HugeGraphIsNotDrawn) {
+  Report r;
+  FusionGraph g{.graph_id = 9};
+  for (std::int64_t i = 0; i < 400; ++i)
+    g.nodes.push_back(
+        {i, "add", "", i / 20, i ? std::vector<std::int64_t>{i - 1} : std::vector<std::int64_t>{}});
+  r.graphs.push_back(g);
+  const std::string h = render_html(r);
+  EXPECT_TRUE(has(h, "Too large to draw here (400 ops)"));
+  EXPECT_EQ(count(h, "<svg"), 0u);
+  // The picture itself still copes (deep chains, no recursion).
+  EXPECT_TRUE(FusionGraphSvg::render(g, "x").ends_with("</svg>"));
+}
+
+TEST(RenderText, SameFactsAligned) {
+  const std::string t = render_text(sample_report());
+  EXPECT_TRUE(has(t, "4 graph breaks (2 places)"));
+  EXPECT_TRUE(has(t, "3x  print() of a traced array"));
+  EXPECT_TRUE(has(t, "at a.py:5 in f"));
+  EXPECT_TRUE(has(t, "x: dtype float64 -> float32"));
+  EXPECT_TRUE(has(t, "kern_exp"));
+  EXPECT_TRUE(has(t, "2.40× vs eager"));
+  // Columns line up: the header's "runs" ends where the numbers end.
+  const auto hdr = t.find("  kernel ");
+  ASSERT_NE(hdr, std::string::npos);
+  const auto line_end = t.find('\n', hdr);
+  const auto row = line_end + 1, row_end = t.find('\n', row);
+  const std::string header = t.substr(hdr, line_end - hdr), first = t.substr(row, row_end - row);
+  EXPECT_EQ(header.find("runs") + 4, first.find(" 3 ") + 2) << header << "\n" << first;
+}
+
+TEST(CodeHighlighter, Cpp) {
+  using L = CodeHighlighter::Language;
+  const std::string h = CodeHighlighter::highlight(
+      "#include <x>\nfor (int i = 0; i < 1.5e-3f; ++i) /* c */ s = \"a<b\"; // done", L::Cpp);
+  EXPECT_TRUE(has(h, "<span class=\"npc-hp\">#include &lt;x&gt;</span>"));
+  EXPECT_TRUE(has(h, "<span class=\"npc-hk\">for</span>"));
+  EXPECT_TRUE(has(h, "<span class=\"npc-ht\">int</span>"));
+  EXPECT_TRUE(has(h, "<span class=\"npc-hn\">1.5e-3f</span>"));
+  EXPECT_TRUE(has(h, "<span class=\"npc-hc\">/* c */</span>"));
+  EXPECT_TRUE(has(h, "<span class=\"npc-hs\">&quot;a&lt;b&quot;</span>"));
+  EXPECT_TRUE(has(h, "<span class=\"npc-hc\">// done</span>"));
+  EXPECT_TRUE(has(h, " i &lt; "));
+  EXPECT_FALSE(has(h, "<x>"));
+}
+
+TEST(CodeHighlighter, PythonAndPtx) {
+  using L = CodeHighlighter::Language;
+  const std::string py = CodeHighlighter::highlight("if x > 0: return np.sum(x)  # hi", L::Python);
+  EXPECT_TRUE(has(py, "<span class=\"npc-hk\">if</span>"));
+  EXPECT_TRUE(has(py, "<span class=\"npc-hc\"># hi</span>"));
+  EXPECT_TRUE(has(py, " &gt; "));
+  const std::string ptx = CodeHighlighter::highlight(".reg .f64 %fd<4>; // r", L::Ptx);
+  EXPECT_TRUE(has(ptx, "<span class=\"npc-hp\">.reg</span>"));
+  EXPECT_TRUE(has(ptx, "<span class=\"npc-ht\">%fd</span>&lt;"));
+  // Unterminated things end at the end, never read past it.
+  EXPECT_TRUE(has(CodeHighlighter::highlight("/* open", L::Cpp), "/* open</span>"));
+  EXPECT_TRUE(has(CodeHighlighter::highlight("\"open", L::Cpp), "&quot;open</span>"));
+  EXPECT_EQ(CodeHighlighter::highlight("", L::Cpp), "");
+}
+
+TEST(HtmlEscape, AllFive) {
+  EXPECT_EQ(html_escape("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+}
+
+TEST(FusionGraphSvg, BadGraphsDoNotHang) {
+  // A cycle and dangling inputs: still a picture.
+  FusionGraph g{1, {{0, "a", "", 0, {1, 99}}, {1, "b", "", 0, {0}}, {1, "dup", "", 2, {}}}, {}};
+  const std::string svg = FusionGraphSvg::render(g, "t");
+  EXPECT_TRUE(svg.starts_with("<svg"));
+  EXPECT_TRUE(svg.ends_with("</svg>"));
+  EXPECT_FALSE(has(svg, "dup"));
+}
+} // namespace
+} // namespace npc::prof
