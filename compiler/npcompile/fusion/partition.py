@@ -103,12 +103,15 @@ def partition(leaves, pending, outputs):
                     plan.decisions.append(f"{n.label}: written once (a reduction read "
                                           f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
                 materialize.add(id(n))
-    # the definitions again, now that loads of materialized nodes are known
+    # the definitions again, now that loads of materialized nodes are known; a written
+    # pointwise node is still inlined into its readers (same loop nest, computed once)
+    first = exprs
     exprs = {}
     for n in pending:
         if not lowerable[id(n)]:
             continue
-        ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in materialize)
+        ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or
+                           (id(i) in materialize and _has_reduce(first[id(i)])))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 
