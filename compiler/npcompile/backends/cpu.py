@@ -45,6 +45,7 @@ class Program:
                            "optimize": 0.0, "jit": 0.0}
         self.cache = "memory"
         self._kernel_written = set()
+        self._examples = self._view_examples(pending)
         for step in self.plan.steps:
             if step[0] == "numpy":
                 self.steps.append(("numpy", pos[id(step[1])]))
@@ -52,6 +53,21 @@ class Program:
             _, roots, shape = step
             self.steps.append(("kernel", self._build(roots, shape, pos)))
         self.signature = self.shapes_of(self.nodes)
+
+    def _view_examples(self, pending):
+        """Views of leaves cost nothing to take now: their strides become constants in
+        the kernel (interleaved loads vectorize; P[] strides would not)."""
+        from ..fusion.partition import VIEW_LABELS
+        vals = {}
+        for n in pending:
+            if n.label in VIEW_LABELS and all(i.is_leaf or id(i) in vals for i in n.inputs):
+                ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
+                try:
+                    vals[id(n)] = n.fn(*substitute(n.args, ins),
+                                       **(substitute(n.kwargs, ins) if n.kwargs else {}))
+                except Exception:
+                    pass
+        return vals
 
     @staticmethod
     def shapes_of(nodes):
@@ -73,12 +89,16 @@ class Program:
             if b is None:
                 # leaves are checked now; NumPy steps (views) may have any strides;
                 # arrays our kernels wrote are C-contiguous
-                if node.is_leaf:
-                    contiguous = _c_contiguous(node.value)
+                example = node.value if node.is_leaf else self._examples.get(id(node))
+                fixed = None
+                if example is not None:
+                    contiguous = _c_contiguous(example)
+                    if not contiguous and all(st % example.itemsize == 0 for st in example.strides):
+                        fixed = tuple(st // example.itemsize for st in example.strides)
                 else:
                     contiguous = id(node) in self._kernel_written
-                b = Buffer(len(k.outputs) + len(inputs), node.dtype, node.shape, contiguous)
-                if not contiguous:
+                b = Buffer(len(k.outputs) + len(inputs), node.dtype, node.shape, contiguous, fixed)
+                if not contiguous and fixed is None:
                     b.param = nparams
                     nparams += len(node.shape)
                 inputs[id(node)] = b
@@ -136,6 +156,9 @@ class Program:
                 if b.contiguous:
                     if not _c_contiguous(v):
                         raise RuntimeError("kernel input is no longer contiguous")
+                elif b.strides is not None:
+                    if tuple(st // v.itemsize for st in v.strides) != b.strides:
+                        raise RuntimeError("kernel input strides changed")
                 else:
                     if v.strides and any(s % v.itemsize for s in v.strides):
                         raise RuntimeError("kernel input strides are not whole elements")

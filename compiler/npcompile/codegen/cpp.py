@@ -27,7 +27,7 @@ class Buffer:
         self.dtype = np.dtype(dtype)
         self.shape = tuple(shape)
         self.contiguous = contiguous
-        self.strides = strides      # element strides (for the record; passed in P)
+        self.strides = strides      # constant element strides, when known at plan time
         self.param = None           # first P slot of its strides when not contiguous
 
 
@@ -166,7 +166,12 @@ class Emitter:
         stride = 1
         for d in range(len(buf.shape) - 1, -1, -1):
             if buf.shape[d] != 1:
-                s = str(stride) if buf.contiguous else f"P[{buf.param + d}]"
+                if buf.contiguous:
+                    s = str(stride)
+                elif buf.strides is not None:  # known when the plan was made, checked per run
+                    s = str(buf.strides[d])
+                else:
+                    s = f"P[{buf.param + d}]"
                 terms.append(f"{idx[d]}*{s}" if s != "1" else idx[d])
             stride *= buf.shape[d]
         off = " + ".join(reversed(terms)) if terms else "0"
