@@ -14,7 +14,7 @@ DEB_PKGS := build-essential cmake pkg-config ccache git \
   pybind11-dev pybind11-json-dev nlohmann-json3-dev xtl-dev cppzmq-dev libzmq3-dev uuid-dev libssl-dev \
   llvm-16-dev libclang-cpp16-dev libclang-16-dev clang-16 libopenblas-dev libgtest-dev \
   libimgui-dev libglfw3-dev \
-  python3-numpy python3-pytest python3-hypothesis python3-jupyter-kernel-test python3-nbclient \
+  python3-numpy python3-pytest python3-hypothesis python3-jupyter-kernel-test python3-nbclient jupyter-client \
   python3-nbformat python3-nbconvert jupyter-notebook jupyter-console python3-numba python3-numexpr \
   chromium xvfb nodejs npm
 
@@ -49,8 +49,11 @@ test-cpp: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j$(JOBS)
 
+# Every Python test on the compiled path, then the tracer's suite again on the reference
+# path, where results must equal NumPy's bit for bit.
 test-py: install
 	$(PY) -m pytest -q -p no:cacheprovider tests
+	NPC_BACKEND=reference $(PY) -m pytest -q -p no:cacheprovider tests/compiler
 
 test: install test-cpp test-py
 

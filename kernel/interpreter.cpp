@@ -1,0 +1,148 @@
+#include "interpreter.hpp"
+
+#include <iostream>
+#include <optional>
+
+#include "pybind11/embed.h"
+#include "pybind11/pybind11.h"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace npc {
+interpreter::interpreter(history_manager& history, interrupt_handler& interrupts)
+    : xpyt::interpreter(), m_history(history), m_interrupts(interrupts) {}
+
+interpreter::~interpreter() {
+  // Without a shutdown request the comm manager (owned by xeus's kernel core)
+  // is already gone: the comms must not unregister from it.
+  (void)m_comm_target.release();
+}
+
+// xeus-python-shell 0.5 stores str(etype), i.e. "<class 'ZeroDivisionError'>",
+// as ename; Jupyter frontends and ipykernel use the bare class name.
+void interpreter::instanciate_ipython_shell() {
+  py::module_ shell_module = py::module_::import("xeus_python_shell.shell");
+  py::dict scope;
+  py::exec(R"(
+def _showtraceback(self, etype, evalue, stb):
+    self.last_error = [getattr(etype, "__name__", str(etype)), str(evalue), stb]
+)",
+           scope);
+  shell_module.attr("XPythonShell").attr("_showtraceback") = scope["_showtraceback"];
+  m_ipython_shell_app = shell_module.attr("XPythonShellApp")();
+}
+
+void interpreter::configure_impl() {
+  xpyt::interpreter::configure_impl();
+  load_npcompile();
+  m_comm_target = std::make_unique<comm_target>(comm_manager());
+}
+
+// The kernel stays a plain Python kernel when the package is missing or broken.
+void interpreter::load_npcompile() {
+  py::gil_scoped_acquire acquire;
+  py::object magics;
+  try {
+    py::module_::import("npcompile");
+    magics = py::module_::import("npcompile.magics").attr("MAGICS");
+    m_npcompile_loaded = true;
+  } catch (py::error_already_set& e) {
+    std::cerr << "xnpcompile: cannot import the npcompile Python package (" << e.what()
+              << "); running as a plain Python kernel without npcompile's magics." << std::endl;
+    return;
+  }
+  for (py::handle item : magics) {
+    try {
+      auto entry = item.cast<py::tuple>();
+      auto kind = entry[0].cast<std::string>();
+      auto name = entry[1].cast<std::string>();
+      m_ipython_shell.attr("register_magic_function")(entry[2], "magic_kind"_a = kind,
+                                                      "magic_name"_a = name);
+    } catch (std::exception& e) {
+      std::cerr << "xnpcompile: cannot register magic " << py::repr(item).cast<std::string>()
+                << ": " << e.what() << std::endl;
+    }
+  }
+}
+
+nl::json interpreter::execute_request_impl(int execution_counter, const std::string& code,
+                                           bool silent, bool store_history,
+                                           nl::json user_expressions, bool allow_stdin) {
+  nl::json reply;
+  m_interrupts.begin_cell();
+  try {
+    reply = xpyt::interpreter::execute_request_impl(execution_counter, code, silent, store_history,
+                                                    std::move(user_expressions), allow_stdin);
+  } catch (py::error_already_set& e) {
+    // An interrupt that lands after run_cell, while the reply is being put
+    // together, must still give the client a reply.
+    py::gil_scoped_acquire acquire;
+    std::string ename = py::str(e.type().attr("__name__"));
+    std::string evalue = py::str(e.value());
+    reply = {{"status", "error"},
+             {"ename", ename},
+             {"evalue", evalue},
+             {"traceback", nl::json::array()},
+             {"user_expressions", nl::json::object()}};
+    if (!silent) {
+      publish_execution_error(ename, evalue, {});
+    }
+  }
+  m_interrupts.end_cell();
+  drain_pending_interrupt();
+  record_history(execution_counter, store_history && !silent);
+  return reply;
+}
+
+// An interrupt that arrived as the cell ended must not hit the next request.
+void interpreter::drain_pending_interrupt() {
+  py::gil_scoped_acquire acquire;
+  if (PyErr_CheckSignals() != 0) {
+    PyErr_Clear();
+  }
+}
+
+// The text of the cell's result, as IPython's displayhook logged it.
+void interpreter::record_history(int execution_counter, bool store_history) {
+  if (!store_history) {
+    return;
+  }
+  std::optional<std::string> output;
+  {
+    py::gil_scoped_acquire acquire;
+    try {
+      py::object hm = m_ipython_shell.attr("history_manager");
+      if (!hm.is_none()) {
+        int ipython_count = m_ipython_shell.attr("execution_count").cast<int>() - 1;
+        py::object text = hm.attr("output_hist_reprs").attr("get")(ipython_count);
+        if (!text.is_none()) {
+          output = text.cast<std::string>();
+        }
+      }
+    } catch (py::error_already_set&) {
+      // No output recorded: the history entry just has none.
+    }
+  }
+  m_history.note_execution(execution_counter, std::move(output));
+}
+
+nl::json interpreter::kernel_info_request_impl() {
+  nl::json info = xpyt::interpreter::kernel_info_request_impl();
+  info["implementation"] = "npcompile";
+  info["implementation_version"] = NPC_VERSION;
+  info["banner"] = std::string("npcompile ") + NPC_VERSION +
+                   ": a Jupyter kernel that compiles NumPy (xeus-python " + XPYT_VERSION +
+                   ", Python " + PY_VERSION + ")" +
+                   (m_npcompile_loaded ? "" : "\nwarning: the npcompile package is not importable");
+  info["help_links"] = nl::json::array(
+      {{{"text", "xeus-python Reference"}, {"url", "https://xeus-python.readthedocs.io"}}});
+  return info;
+}
+
+void interpreter::shutdown_request_impl() {
+  // The comm manager still exists here; it will not at destruction.
+  m_comm_target.reset();
+  xpyt::interpreter::shutdown_request_impl();
+}
+} // namespace npc

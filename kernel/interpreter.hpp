@@ -1,0 +1,40 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "nlohmann/json.hpp"
+#include "xeus-python/xinterpreter.hpp"
+
+#include "comm_target.hpp"
+#include "history_manager.hpp"
+#include "interrupt_handler.hpp"
+
+namespace npc {
+// xeus-python's interpreter with npcompile's hooks: the package and its magics
+// loaded at start-up, interrupts, real history line numbers, the comm target,
+// the kernel's own name and version, and bare exception class names.
+class interpreter final : public xpyt::interpreter {
+public:
+  interpreter(history_manager& history, interrupt_handler& interrupts);
+  ~interpreter() override;
+
+private:
+  void configure_impl() override;
+  nl::json execute_request_impl(int execution_counter, const std::string& code, bool silent,
+                                bool store_history, nl::json user_expressions,
+                                bool allow_stdin) override;
+  nl::json kernel_info_request_impl() override;
+  void shutdown_request_impl() override;
+  void instanciate_ipython_shell() override;
+
+  void load_npcompile();
+  void drain_pending_interrupt();
+  void record_history(int execution_counter, bool store_history);
+
+  history_manager& m_history;
+  interrupt_handler& m_interrupts;
+  std::unique_ptr<comm_target> m_comm_target;
+  bool m_npcompile_loaded = false;
+};
+} // namespace npc
