@@ -16,7 +16,7 @@ DEB_PKGS := build-essential cmake pkg-config ccache git \
   libimgui-dev libglfw3-dev \
   python3-numpy python3-pytest python3-hypothesis python3-jupyter-kernel-test python3-nbclient jupyter-client \
   python3-nbformat python3-nbconvert jupyter-notebook jupyter-console python3-numba python3-numexpr \
-  chromium xvfb nodejs npm
+  chromium xvfb
 
 .PHONY: all deps build build-asan install test test-cpp test-py run bench clean
 
