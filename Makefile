@@ -61,8 +61,10 @@ run: install
 ifneq ($(HEADLESS),)
 	$(PY) notebooks/run_all.py
 else
-	cd notebooks && jupyter notebook --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
-	  --NotebookApp.token=$$($(PY) -c "import secrets; print(secrets.token_hex(16))")
+	@token=$$($(PY) -c "import secrets; print(secrets.token_hex(16))"); \
+	echo "npcompile: open http://127.0.0.1:$(PORT)/?token=$$token (kernel: Python 3 (npcompile))"; \
+	cd notebooks && exec jupyter notebook --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
+	  --NotebookApp.token=$$token
 endif
 
 bench: install
