@@ -6,6 +6,7 @@ import numpy as np
 
 from . import np_base as _nb
 
+from ..graph import calls
 from ..graph.node import Node
 from . import function_rules, inplace, ufunc_rules, view_rules
 from .operands import SCALAR_TYPES, Unsupported
@@ -68,9 +69,7 @@ class LazyArray:
             self._node = st.base
         else:
             base = st.base.value
-            value = self._chain[0].apply(base)
-            for step in self._chain[1:]:
-                value = step.apply(value)
+            value = calls.apply_chain(base, self._chain)
             self._node = Node.leaf(value, "view")
             if not np.may_share_memory(value, base):
                 # NumPy copied where the trace assumed a view: this is its own array now.

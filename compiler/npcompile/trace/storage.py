@@ -42,12 +42,6 @@ def _same(a, b):
         return False
 
 
-def apply_chain(value, chain):
-    for step in chain:
-        value = step.apply(value)
-    return value
-
-
 def fake_of(dtype, shape):
     """A metadata-only array of this shape in C order: view operations on it tell the
     shape and strides of a view without touching memory."""
