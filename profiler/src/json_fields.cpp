@@ -1,5 +1,8 @@
 #include "npc/prof/json_fields.hpp"
 
+#include "npc/prof/schema.hpp"
+#include "npc/prof/schema_error.hpp"
+
 namespace npc::prof::detail {
 void fail(std::string_view ctx, std::string_view key, std::string_view what) {
   std::string msg(ctx);
@@ -30,6 +33,18 @@ std::string json_kind(const json& v) {
   default:
     return "an unsupported value";
   }
+}
+
+void expect_document(const json& j, std::string_view ctx) {
+  expect_object(j, ctx);
+  std::string schema;
+  int version = 0;
+  required(j, ctx, "schema", schema);
+  required(j, ctx, "version", version);
+  if (schema != kSchemaName || version != kSchemaVersion)
+    throw SchemaError(std::string(ctx) + ": expected schema " + std::string(kSchemaName) +
+                      " version " + std::to_string(kSchemaVersion) + ", got " + schema +
+                      " version " + std::to_string(version));
 }
 
 void expect_object(const json& j, std::string_view ctx) {

@@ -225,15 +225,7 @@ void to_json(nlohmann::json& j, const Report& r) {
 
 void from_json(const nlohmann::json& j, Report& out) {
   constexpr std::string_view ctx = "report";
-  detail::expect_object(j, ctx);
-  std::string schema;
-  int version = 0;
-  detail::required(j, ctx, "schema", schema);
-  detail::required(j, ctx, "version", version);
-  if (schema != kSchemaName || version != kSchemaVersion)
-    throw SchemaError("report: expected schema " + std::string(kSchemaName) + " version " +
-                      std::to_string(kSchemaVersion) + ", got " + schema + " version " +
-                      std::to_string(version));
+  detail::expect_document(j, ctx);
   Report r;
   detail::optional(j, ctx, "summary", r.summary);
   detail::optional(j, ctx, "traces", r.traces);

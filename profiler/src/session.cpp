@@ -99,15 +99,7 @@ void to_json(nlohmann::json& j, const Session& s) {
 
 void from_json(const nlohmann::json& j, Session& s) {
   constexpr std::string_view ctx = "session document";
-  detail::expect_object(j, ctx);
-  std::string schema;
-  int version = 0;
-  detail::required(j, ctx, "schema", schema);
-  detail::required(j, ctx, "version", version);
-  if (schema != kSchemaName || version != kSchemaVersion)
-    throw SchemaError(std::string(ctx) + ": expected schema " + std::string(kSchemaName) +
-                      " version " + std::to_string(kSchemaVersion) + ", got " + schema +
-                      " version " + std::to_string(version));
+  detail::expect_document(j, ctx);
   std::vector<Event> events;
   std::map<std::string, std::string> threads;
   std::int64_t start = s.start_unix_us();

@@ -172,17 +172,22 @@ def _broadcast(shapes):
     return broadcast(shapes)
 
 
+def _resolve_call(fn, ops, label):
+    """fn on the operands' prototypes: NumPy's result dtype, or NumPy's own error later."""
+    try:
+        return resolve(lambda p: fn(*p), ops)
+    except Unsupported:
+        raise
+    except Exception as e:
+        raise Unsupported("error", f"{label}: {e}")
+
+
 def where(tracer, fn, cond, *xy):
     if len(xy) != 2:
         raise Unsupported("data_shape", "np.where(cond) with one argument returns indices: "
                                         "a data-dependent shape")
     ops = Operands(tracer, [cond, xy[0], xy[1]])
-    try:
-        r = resolve(lambda p: fn(*p), ops)
-    except Unsupported:
-        raise
-    except Exception as e:
-        raise Unsupported("error", f"np.where: {e}")
+    r = _resolve_call(fn, ops, "np.where")
     shape = _broadcast(ops.shapes)
     return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
                        "where", scalar=ops.all_zero_d)
@@ -196,12 +201,7 @@ def clip(tracer, fn, a, *args, **kwargs):
     if kw.pop("out", None) is not None or kw:
         raise Unsupported("unsupported", "np.clip(..., out= or other keywords)")
     ops = Operands(tracer, [a, lo, hi])
-    try:
-        r = resolve(lambda p: fn(*p), ops)
-    except Unsupported:
-        raise
-    except Exception as e:
-        raise Unsupported("error", f"np.clip: {e}")
+    r = _resolve_call(fn, ops, "np.clip")
     shape = _broadcast([s for s in ops.shapes])
     return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
                        "clip", scalar=ops.all_zero_d)

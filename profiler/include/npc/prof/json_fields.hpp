@@ -22,6 +22,8 @@ template <class T> struct is_string_map<std::map<std::string, T>> : std::true_ty
 [[noreturn]] void fail(std::string_view ctx, std::string_view key, std::string_view what);
 std::string json_kind(const json& v);
 void expect_object(const json& j, std::string_view ctx);
+// A whole document (session or report): an object carrying this schema and version.
+void expect_document(const json& j, std::string_view ctx);
 void one_of(std::string_view ctx, std::string_view key, const std::string& value,
             std::initializer_list<std::string_view> allowed);
 
