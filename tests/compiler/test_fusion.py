@@ -103,3 +103,14 @@ def test_reports_hold_breaks_kernels_sources_and_chrome_trace(tmp_path):
     bundle = npcompile.mime_bundle(last=False)
     assert "bool() of an array value" in bundle["text/html"]
     assert "application/vnd.npcompile.report+json" in bundle
+
+
+def test_lower_returns_the_compiled_source():
+    X, means = workloads.make_inputs("kmeans", np.float32, scale=0.001)
+    low = npcompile.jit(workloads.kmeans).lower(X, means)
+    assert len(low.kernels) == 1
+    k = low.kernels[0]
+    assert k.target == "cpu" and k.name in k.source and "sqrtf" in k.source
+    assert "np.argmin(np.linalg.norm(X - means[:, None], axis=2), axis=0)" in k.source
+    from npcompile._native import cpu as native
+    assert native.compile(k.source, [k.name])["cache_hit"]   # exactly the text compiled

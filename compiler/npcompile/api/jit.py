@@ -53,6 +53,13 @@ class Jitted:
         result, _ = self.trace_call(args, kwargs)
         return result
 
+    def lower(self, *args, **kwargs):
+        """Run once on these arguments and return what was compiled: `.kernels`, each with
+        name, target, source (the exact text compiled) and the graph it came from."""
+        from ..exec.engine import ENGINE
+        _, tracer = self.trace_call(args, kwargs)
+        return Lowered(ENGINE, tracer.graph_ids)
+
     def trace_call(self, args, kwargs):
         frame = user_frame(2)
         site = SiteInfo(("fn", self.fn), getattr(self.fn, "__qualname__", repr(self.fn)),
@@ -75,6 +82,38 @@ class Jitted:
             tracer.flush()
             result = unwrap(result)
         return result, tracer
+
+
+class LoweredKernel:
+    __slots__ = ("name", "target", "source", "ptx", "graph_id", "ops")
+
+    def __init__(self, name, target, source, graph_id, ops, ptx=""):
+        self.name, self.target, self.source = name, target, source
+        self.graph_id, self.ops, self.ptx = graph_id, ops, ptx
+
+    def __repr__(self):
+        return f"<kernel {self.name} ({self.target}) of graph {self.graph_id}>"
+
+
+class Lowered:
+    """The kernels of the graphs one call ran (graphs run in NumPy have none)."""
+
+    def __init__(self, engine, graph_ids):
+        self.graph_ids = list(graph_ids)
+        by_id = {e.graph_id: e for e in engine.cache.entries.values()}
+        self.kernels = []
+        self.graphs = []
+        for gid in self.graph_ids:
+            prog = by_id[gid].compiled if gid in by_id else None
+            if prog is None:
+                continue
+            self.graphs.append(prog)
+            for ck in prog.kernels:
+                k = ck.kernel
+                self.kernels.append(LoweredKernel(k.name, "cpu", k.source, gid, list(k.ops)))
+
+    def __repr__(self):
+        return f"<lowered: {len(self.graph_ids)} graphs, {len(self.kernels)} kernels>"
 
 
 def finish_after_error(tracer):
