@@ -20,11 +20,6 @@ def check_options(device, fullgraph, dynamic):
     return {"device": device, "fullgraph": bool(fullgraph), "dynamic": dynamic}
 
 
-def unwrap(obj):
-    """Results leave the trace as plain NumPy values (nested tuples, lists, dicts too)."""
-    return concretize(obj)
-
-
 class Jitted:
     def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None):
         if not callable(fn):
@@ -80,7 +75,7 @@ class Jitted:
                 raise
             del wargs, wkwargs
             tracer.flush()
-            result = unwrap(result)
+            result = concretize(result)  # plain NumPy values leave the trace
         return result, tracer
 
 

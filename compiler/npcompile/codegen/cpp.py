@@ -55,7 +55,6 @@ class Kernel:
         self.outputs = outputs  # output Buffers
         self.shape = tuple(shape)
         self.inputs = []        # input Buffers, in bufs[] order after the outputs
-        self.n_params = 0
         self.need = set()
         self.source = None
         self.ops = []           # (label, line text) of the NumPy ops fused here

@@ -41,10 +41,3 @@ def enter():
                 _originals[name] = original
                 setattr(np, name, _wrapper(name, original))
 
-
-def restore():
-    """Put NumPy's own functions back (npcompile.reset(full=True), tests)."""
-    with _lock:
-        for name, original in _originals.items():
-            setattr(np, name, original)
-        _originals.clear()

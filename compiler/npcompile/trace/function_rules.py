@@ -1,6 +1,7 @@
 """How NumPy functions on lazy arrays are recorded (__array_function__), and the table
 of what is captured. Anything not in the table runs eagerly: a graph break."""
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -369,14 +370,9 @@ def _shape_arg(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     try:
-        return tuple(int(operator_index(d)) for d in shape)
+        return tuple(int(operator.index(d)) for d in shape)
     except TypeError:
         raise Unsupported("error", "shape must be integers")
-
-
-def operator_index(d):
-    import operator
-    return operator.index(d)
 
 
 def filled(tracer, fn, shape, *args, **kwargs):
@@ -444,7 +440,7 @@ def arange(tracer, fn, *args, **kwargs):
 def linspace(tracer, fn, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     if retstep or axis != 0 or not all(type(v) in (int, float) for v in (start, stop)):
         raise Unsupported("unsupported", "np.linspace beyond scalar start/stop")
-    num = operator_index(num)
+    num = operator.index(num)
     if num < 0:
         raise Unsupported("error", "np.linspace: negative num")
     dt = _nb.linspace(start, stop, 2, endpoint=endpoint, dtype=dtype).dtype
@@ -454,8 +450,8 @@ def linspace(tracer, fn, start, stop, num=50, endpoint=True, retstep=False, dtyp
 
 def eye(tracer, fn, N, M=None, k=0, dtype=float, order="C", **kwargs):
     kwargs.pop("like", None)
-    N = operator_index(N)
-    M = N if M is None else operator_index(M)
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
     dt = np.dtype(dtype)
     return tracer.make(_nb.eye, (N, M, k), {"dtype": dt, "order": order}, (), dt, (N, M), "eye")
 
@@ -463,14 +459,10 @@ def eye(tracer, fn, N, M=None, k=0, dtype=float, order="C", **kwargs):
 def _asarray(tracer, fn, a, dtype=None, order=None, **kwargs):
     if type(a) is not _la.LazyArray:
         raise Unsupported("unsupported", "asarray of a non-array")
-    copy = fn is np.array and kwargs.get("copy", True)
+    copies = fn is np.array and kwargs.get("copy", True)
     if dtype is None or np.dtype(dtype) == a.dtype:
-        return copy_rule(tracer, a) if copy else a
+        return copy(tracer, a) if copies else a
     return astype(tracer, a, dtype)
-
-
-def copy_rule(tracer, lz):
-    return copy(tracer, lz)
 
 
 def result_type(tracer, fn, *arrays_and_dtypes):

@@ -63,7 +63,6 @@ class LazyArray:
     def _settle(self):
         """After a flush: hold the concrete value, a real NumPy view where NumPy has one."""
         st = self._st
-        st.settle()
         self._fake = None
         if not self._chain:
             self._node = st.base
@@ -142,7 +141,7 @@ class LazyArray:
         return complex(self._force("number", "complex() of an array value"))
 
     def __index__(self):
-        return operator_index(self._force("number", "an array value used as an index"))
+        return operator.index(self._force("number", "an array value used as an index"))
 
     def item(self, *args):
         return self._force("number", ".item() of an array").item(*args)
@@ -301,10 +300,6 @@ class LazyArray:
                 v **= other
             return self
         return self.__array_ufunc__(np.power, "__call__", self, other, out=(self,))
-
-
-def operator_index(v):
-    return operator.index(v)
 
 
 def _getitem(a, key):

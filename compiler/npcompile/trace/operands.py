@@ -1,6 +1,5 @@
 """Operands of a recorded call: lazy arrays become node references, scalars stay
 constants, and tiny prototypes of each operand let NumPy itself decide dtypes."""
-import numbers
 import warnings
 
 import numpy as np
@@ -145,6 +144,3 @@ def _dtypes_of(r):
         return tuple(x.dtype for x in r)
     return r.dtype
 
-
-def is_int_like(v):
-    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))

@@ -92,10 +92,6 @@ class Storage:
         self.base = node
         self.version += 1
 
-    def concrete_value(self):
-        assert self.base.is_leaf
-        return self.base.value
-
 
 def view_node(step, parent, site=None):
     return Node(step.fn, (_ref0,) + tuple(step.args), step.kwargs, (parent,), step.dtype,

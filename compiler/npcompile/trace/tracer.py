@@ -185,6 +185,8 @@ class Tracer:
                 if value is not st.target:
                     np.copyto(st.target, value, casting="unsafe")
                 st.base = Node.leaf(st.target, st.name or "input")
+        for st in storages.values():
+            st.settle()
         for lz in live:
             lz._settle()
 
