@@ -95,12 +95,14 @@ bool ident_char(char c) {
 }
 bool digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
-void span(std::string& out, char cls, std::string_view text) {
-  out += "<span class=\"npc-h";
-  out += cls;
-  out += "\">";
-  html_escape_to(out, text);
-  out += "</span>";
+// Appends a run; plain runs merge (the runs are contiguous, so extending is enough).
+void push(std::vector<CodeHighlighter::Token>& out, std::string_view all, char kind,
+          std::size_t begin, std::size_t end) {
+  if (kind == 0 && !out.empty() && out.back().kind == 0) {
+    out.back().text = {out.back().text.data(), out.back().text.size() + (end - begin)};
+    return;
+  }
+  out.push_back({kind, all.substr(begin, end - begin)});
 }
 
 // End of a string literal starting at i (the quote), honouring backslash escapes.
@@ -131,9 +133,8 @@ std::size_t number_end(std::string_view s, std::size_t i) {
 }
 } // namespace
 
-std::string CodeHighlighter::highlight(std::string_view s, Language lang) {
-  std::string out;
-  out.reserve(s.size() * 3 / 2);
+std::vector<CodeHighlighter::Token> CodeHighlighter::tokens(std::string_view s, Language lang) {
+  std::vector<Token> out;
   const bool py = lang == Lang::Python;
   bool line_start = true; // only whitespace so far on this line
   std::size_t i = 0;
@@ -141,14 +142,9 @@ std::string CodeHighlighter::highlight(std::string_view s, Language lang) {
     const char c = s[i];
     const char n = i + 1 < s.size() ? s[i + 1] : '\0';
     std::size_t j = i + 1;
-    if (c == '\n') {
-      out += '\n';
-      line_start = true;
-      ++i;
-      continue;
-    }
-    if (c == ' ' || c == '\t' || c == '\r') {
-      out += c;
+    if (c == '\n' || c == ' ' || c == '\t' || c == '\r') {
+      push(out, s, 0, i, i + 1);
+      line_start = line_start || c == '\n';
       ++i;
       continue;
     }
@@ -156,34 +152,34 @@ std::string CodeHighlighter::highlight(std::string_view s, Language lang) {
       j = s.find('\n', i);
       if (j == std::string_view::npos)
         j = s.size();
-      span(out, 'c', s.substr(i, j - i));
+      push(out, s, 'c', i, j);
     } else if (!py && c == '/' && n == '*') {
       j = s.find("*/", i + 2);
       j = j == std::string_view::npos ? s.size() : j + 2;
-      span(out, 'c', s.substr(i, j - i));
+      push(out, s, 'c', i, j);
     } else if (py && c == '#') {
       j = s.find('\n', i);
       if (j == std::string_view::npos)
         j = s.size();
-      span(out, 'c', s.substr(i, j - i));
+      push(out, s, 'c', i, j);
     } else if (lang == Lang::Cpp && c == '#' && line_start) {
       // Preprocessor line, up to a comment or the end of the line.
       j = i;
       while (j < s.size() && s[j] != '\n' &&
              !(s[j] == '/' && j + 1 < s.size() && (s[j + 1] == '/' || s[j + 1] == '*')))
         ++j;
-      span(out, 'p', s.substr(i, j - i));
+      push(out, s, 'p', i, j);
     } else if (c == '"' || (c == '\'' && lang != Lang::Ptx)) {
       j = string_end(s, i);
-      span(out, 's', s.substr(i, j - i));
+      push(out, s, 's', i, j);
     } else if (digit(c) || (c == '.' && digit(n))) {
       j = number_end(s, i);
-      span(out, 'n', s.substr(i, j - i));
+      push(out, s, 'n', i, j);
     } else if (lang == Lang::Ptx && (c == '.' || c == '%') && (ident_start(n) || digit(n))) {
       j = i + 1;
       while (j < s.size() && (ident_char(s[j]) || s[j] == '.'))
         ++j;
-      span(out, c == '.' ? 'p' : 't', s.substr(i, j - i));
+      push(out, s, c == '.' ? 'p' : 't', i, j);
     } else if (ident_start(c)) {
       j = i;
       while (j < s.size() && ident_char(s[j]))
@@ -197,17 +193,29 @@ std::string CodeHighlighter::highlight(std::string_view s, Language lang) {
         kw = in(kPyKeywords, w);
         ty = in(kPyTypes, w);
       }
-      if (kw)
-        span(out, 'k', w);
-      else if (ty)
-        span(out, 't', w);
-      else
-        html_escape_to(out, w);
+      push(out, s, kw ? 'k' : ty ? 't' : 0, i, j);
     } else {
-      html_escape_to(out, s.substr(i, 1));
+      push(out, s, 0, i, i + 1);
     }
     line_start = false;
     i = j;
+  }
+  return out;
+}
+
+std::string CodeHighlighter::highlight(std::string_view s, Language lang) {
+  std::string out;
+  out.reserve(s.size() * 3 / 2);
+  for (const auto& t : tokens(s, lang)) {
+    if (t.kind == 0) {
+      html_escape_to(out, t.text);
+      continue;
+    }
+    out += "<span class=\"npc-h";
+    out += t.kind;
+    out += "\">";
+    html_escape_to(out, t.text);
+    out += "</span>";
   }
   return out;
 }

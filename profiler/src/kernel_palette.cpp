@@ -18,6 +18,14 @@ std::size_t slot(std::int64_t k) { return static_cast<std::size_t>(k) % kStroke.
 std::string KernelPalette::stroke(std::int64_t k) {
   return k < 0 ? "#8c959f" : std::string(kStroke[slot(k)]);
 }
+std::string KernelPalette::target(const std::string& target) {
+  if (target == "cuda")
+    return "#3f8f3a";
+  if (target == "reference")
+    return "#8c959f";
+  return "#4e79a7";
+}
+
 std::string KernelPalette::fill(std::int64_t k) {
   return k < 0 ? "#f3f4f6" : std::string(kFill[slot(k)]);
 }

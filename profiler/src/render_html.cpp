@@ -11,6 +11,7 @@
 #include "npc/prof/html_escape.hpp"
 #include "npc/prof/kernel_palette.hpp"
 #include "npc/prof/schema.hpp"
+#include "npc/prof/source_location.hpp"
 #include "npc/prof/timing_chart_svg.hpp"
 #include "npc/prof/units.hpp"
 
@@ -111,12 +112,6 @@ std::string unique_id() {
   return std::to_string(salt % 100000) + "-" + std::to_string(++n);
 }
 
-std::string location(const std::string& file, std::int64_t line) {
-  if (file.empty())
-    return line > 0 ? "line " + std::to_string(line) : "";
-  return line > 0 ? file + ":" + std::to_string(line) : file;
-}
-
 void card(std::string& o, const std::string& value, const std::string& label,
           const char* cls = "") {
   o += "<div class=\"npc-card";
@@ -167,7 +162,7 @@ void summary_cards(std::string& o, const Report& r) {
        "compile" + (s.cache_hits ? " (" + std::to_string(s.cache_hits) + " cached)" : ""));
   card(o, Units::ms(s.run_ms), "kernel time");
   if (s.speedup > 0)
-    card(o, Units::speedup(s.speedup), "vs eager NumPy", s.speedup >= 1 ? "npc-good" : "npc-warn");
+    card(o, Units::speedup(s.speedup), "speedup over eager NumPy", s.speedup >= 1 ? "npc-good" : "npc-warn");
   if (s.fallbacks)
     card(o, std::to_string(s.fallbacks), "fallbacks", "npc-warn");
   if (s.transfer_bytes)
@@ -187,7 +182,7 @@ void breaks_section(std::string& o, const Report& r) {
     o += "<div class=\"npc-brk\"><div class=\"npc-brk-top\"><span class=\"npc-pill\">" +
          std::to_string(b.count) + "×</span><span class=\"npc-reason\">" + esc(b.reason) +
          "</span></div>";
-    const auto loc = location(b.filename, b.lineno);
+    const auto loc = source_location(b.filename, b.lineno);
     if (!loc.empty() || !b.function.empty()) {
       o += "<div class=\"npc-loc\">";
       if (!loc.empty())
@@ -218,7 +213,7 @@ void recompiles_section(std::string& o, const Report& r) {
        "<th>guard that failed</th></tr></thead><tbody>";
   for (const auto& c : r.recompiles) {
     o += "<tr><td><code class=\"npc-c\">" + esc(c.function) +
-         "</code></td><td class=\"npc-mono\">" + esc(location(c.filename, c.lineno)) +
+         "</code></td><td class=\"npc-mono\">" + esc(source_location(c.filename, c.lineno)) +
          "</td><td class=\"npc-r\">" + (c.graph_id >= 0 ? std::to_string(c.graph_id) : "") +
          "</td><td><code class=\"npc-c\">" + esc(c.reason) + "</code></td></tr>";
   }

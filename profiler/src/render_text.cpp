@@ -2,49 +2,25 @@
 
 #include "npc/prof/compile_phases.hpp"
 #include "npc/prof/schema.hpp"
+#include "npc/prof/source_location.hpp"
+#include "npc/prof/summary_line.hpp"
 #include "npc/prof/text_table.hpp"
 #include "npc/prof/units.hpp"
 
 namespace npc::prof {
 namespace {
-std::string location(const std::string& file, std::int64_t line) {
-  if (file.empty())
-    return line > 0 ? "line " + std::to_string(line) : "";
-  return line > 0 ? file + ":" + std::to_string(line) : file;
-}
-
-std::string plural(std::int64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 void heading(std::string& o, const std::string& title) { o += "\n" + title + "\n"; }
 } // namespace
 
 std::string render_text(const Report& r) {
-  const auto& s = r.summary;
-  std::string o = "npcompile report: " + plural(s.graphs, "graph", "graphs") + ", " +
-                  plural(s.graph_breaks, "graph break", "graph breaks");
-  if (s.unique_breaks != s.graph_breaks)
-    o += " (" + plural(s.unique_breaks, "place", "places") + ")";
-  o += ", " + plural(s.recompiles, "recompile", "recompiles") + ", " +
-       plural(s.kernels, "kernel", "kernels") + " (" + plural(s.kernel_runs, "run", "runs") + ")\n";
-  o += "compile " + Units::ms(s.compile_ms);
-  if (s.cache_hits)
-    o += " (" + std::to_string(s.cache_hits) + " cached)";
-  o += " · kernels " + Units::ms(s.run_ms);
-  if (s.speedup > 0)
-    o += " · " + Units::speedup(s.speedup) + " vs eager NumPy (" + Units::ms(s.eager_ms) +
-         " eager vs " + Units::ms(s.compiled_ms) + " compiled)";
-  if (s.fallbacks)
-    o += " · " + plural(s.fallbacks, "fallback", "fallbacks");
-  o += "\n";
+  std::string o = summary_line(r.summary) + "\n";
 
   heading(o, "Graph breaks");
   if (r.breaks.empty())
     o += "  none\n";
   for (const auto& b : r.breaks) {
     o += "  " + std::to_string(b.count) + "x  " + b.reason + "\n";
-    const auto loc = location(b.filename, b.lineno);
+    const auto loc = source_location(b.filename, b.lineno);
     if (!loc.empty() || !b.function.empty())
       o += "      at " + loc + (b.function.empty() ? "" : " in " + b.function) + "\n";
     if (!b.code.empty())
@@ -57,7 +33,7 @@ std::string render_text(const Report& r) {
     heading(o, "Recompilations");
     TextTable t({"function", "where", "graph", "guard that failed"}, {false, false, true, false});
     for (const auto& c : r.recompiles)
-      t.add({c.function, location(c.filename, c.lineno),
+      t.add({c.function, source_location(c.filename, c.lineno),
              c.graph_id >= 0 ? std::to_string(c.graph_id) : "", c.reason});
     o += t.str();
   }

@@ -1,52 +1,26 @@
 #include "npc/prof/timing_chart_svg.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "npc/prof/html_escape.hpp"
+#include "npc/prof/kernel_palette.hpp"
 #include "npc/prof/svg_text.hpp"
+#include "npc/prof/timing_chart.hpp"
 #include "npc/prof/units.hpp"
 
 namespace npc::prof {
 namespace {
 constexpr double kLabel = 200, kBar = 360, kValue = 330, kRow = 26, kTop = 8, kAxis = 24;
-
-std::string target_colour(const std::string& target) {
-  if (target == "cuda")
-    return "#3f8f3a";
-  if (target == "reference")
-    return "#8c959f";
-  return "#4e79a7";
-}
-
-// A step of 1, 2 or 5 times a power of ten giving about four ticks up to max.
-double nice_step(double max) {
-  const double raw = max / 4;
-  const double p = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * p >= raw)
-      return m * p;
-  return 10 * p;
-}
 } // namespace
 
 std::string TimingChartSvg::render(const std::vector<KernelSummary>& kernels) {
-  std::vector<const KernelSummary*> rows;
-  for (const auto& k : kernels)
-    if (k.runs > 0)
-      rows.push_back(&k);
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](auto* a, auto* b) { return a->total_ms > b->total_ms; });
-  if (rows.size() > kMaxBars)
-    rows.resize(kMaxBars);
-  if (rows.empty())
+  const auto chart = TimingChart::of(kernels);
+  if (chart.rows.empty())
     return {};
-  double max = 0;
-  for (auto* k : rows)
-    max = std::max(max, k->total_ms);
-  if (!(max > 0))
-    max = 1;
-  const double step = nice_step(max);
+  const double max = chart.max_ms, step = chart.step_ms;
+  std::vector<const KernelSummary*> rows;
+  for (auto i : chart.rows)
+    rows.push_back(&kernels[i]);
 
   using S = SvgText;
   const double width = kLabel + kBar + kValue;
@@ -74,22 +48,14 @@ std::string TimingChartSvg::render(const std::vector<KernelSummary>& kernels) {
   double y = kTop;
   for (auto* k : rows) {
     const double w = std::max(1.5, k->total_ms / max * kBar);
-    o += "<g><title>" +
-         html_escape(k->name + ": " + std::to_string(k->runs) + " runs, total " +
-                     Units::ms(k->total_ms) + ", median " + Units::ms(k->median_ms) + ", min " +
-                     Units::ms(k->min_ms) + ", max " + Units::ms(k->max_ms) +
-                     (k->gbps > 0 ? ", " + Units::gbps(k->gbps) : "")) +
-         "</title>";
+    o += "<g><title>" + html_escape(TimingChart::details(*k)) + "</title>";
     o += "<text x=\"" + S::num(kLabel - 8) + "\" y=\"" + S::num(y + 17) +
          "\" text-anchor=\"end\" font-size=\"12\" fill=\"#1f2328\" "
          "font-family=\"ui-monospace,Menlo,Consolas,'DejaVu Sans Mono',monospace\">" +
          html_escape(S::truncate(k->name, 28)) + "</text>";
     o += "<rect x=\"" + S::num(kLabel) + "\" y=\"" + S::num(y + 5) + "\" width=\"" + S::num(w) +
-         "\" height=\"16\" rx=\"2\" fill=\"" + target_colour(k->target) + "\"/>";
-    std::string value = Units::ms(k->total_ms) + " · " + std::to_string(k->runs) +
-                        (k->runs == 1 ? " run" : " runs") + " · median " + Units::ms(k->median_ms);
-    if (k->gbps > 0)
-      value += " · " + Units::gbps(k->gbps);
+         "\" height=\"16\" rx=\"2\" fill=\"" + KernelPalette::target(k->target) + "\"/>";
+    const std::string value = TimingChart::bar_label(*k);
     o += "<text x=\"" + S::num(kLabel + w + 6) + "\" y=\"" + S::num(y + 17) +
          "\" font-size=\"11.5\" fill=\"#1f2328\">" + html_escape(value) + "</text></g>";
     y += kRow;

@@ -1,6 +1,6 @@
 #pragma once
 // Kernel timings as an inline SVG bar chart: one bar per kernel (total time of its runs),
-// with runs and median beside it. Colours are presentation attributes.
+// with runs and median beside it (the bars of TimingChart). Colours are presentation attributes.
 #include <string>
 #include <vector>
 
@@ -9,7 +9,6 @@
 namespace npc::prof {
 class TimingChartSvg {
 public:
-  static constexpr std::size_t kMaxBars = 40;
   // Kernels without runs are skipped; empty string if none ran.
   static std::string render(const std::vector<KernelSummary>& kernels);
 };

@@ -1,0 +1,80 @@
+// npcompile-viewer: a desktop view of an npcompile session file that follows it as it grows.
+// `--screenshot out.png` renders offscreen once and exits (tests, docs, CI under xvfb-run).
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "gl_window.hpp"
+#include "npc/viewer/png_file.hpp"
+#include "npc/viewer/viewer_model.hpp"
+#include "npc/viewer/viewer_options.hpp"
+#include "offscreen_target.hpp"
+#include "panels.hpp"
+#include "theme.hpp"
+
+namespace {
+using namespace npc::viewer;
+
+// Frames before the picture is taken: tables and wrapped text settle their sizes over the
+// first frames.
+constexpr int kSettleFrames = 4;
+
+int screenshot(const ViewerOptions& o, ViewerModel& model) {
+  GlWindow window(o.width, o.height, false, "npcompile-viewer");
+  const Theme theme = Theme::install();
+  ViewerState state;
+  model.refresh();
+  OffscreenTarget target(o.width, o.height);
+  const ImVec2 size{static_cast<float>(o.width), static_cast<float>(o.height)};
+  for (int i = 0; i < kSettleFrames; ++i) {
+    window.new_frame(size);
+    draw_viewer(model, state, theme);
+    target.bind();
+    window.render(o.width, o.height, false);
+  }
+  write_png(o.screenshot, o.width, o.height, target.read_rgba());
+  std::printf("npcompile-viewer: wrote %s (%dx%d)%s\n", o.screenshot.c_str(), o.width, o.height,
+              model.view() ? "" : ", without a session");
+  if (!model.error().empty())
+    std::fprintf(stderr, "npcompile-viewer: %s\n", model.error().c_str());
+  return model.view() ? 0 : 1;
+}
+
+int interactive(const ViewerOptions& o, ViewerModel& model) {
+  GlWindow window(o.width, o.height, true, "npcompile-viewer");
+  const Theme theme = Theme::install();
+  ViewerState state;
+  while (!window.should_close()) {
+    model.refresh();
+    window.new_frame();
+    draw_viewer(model, state, theme);
+    int w = 0, h = 0;
+    window.framebuffer_size(w, h);
+    window.render(w, h, true);
+    window.wait(0.25); // reload checks four times a second while idle
+  }
+  return 0;
+}
+} // namespace
+
+int main(int argc, char** argv) {
+  ViewerOptions opts;
+  try {
+    opts = ViewerOptions::parse(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "npcompile-viewer: %s\n%s", e.what(), ViewerOptions::usage().c_str());
+    return 2;
+  }
+  if (opts.help) {
+    std::fputs(ViewerOptions::usage().c_str(), stdout);
+    return 0;
+  }
+  try {
+    ViewerModel model(opts.path);
+    return opts.screenshot.empty() ? interactive(opts, model) : screenshot(opts, model);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "npcompile-viewer: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,24 @@
+#pragma once
+// The viewer's panels, one file each; every panel draws a part of one SessionView.
+#include "npc/viewer/session_view.hpp"
+#include "npc/viewer/viewer_model.hpp"
+#include "theme.hpp"
+
+namespace npc::viewer {
+// What the user chose, kept across frames and reloads.
+struct ViewerState {
+  std::size_t kernel = 0; // index into report.kernels
+};
+
+void draw_header(const ViewerModel& model, const Theme& t);     // header_panel.cpp
+void draw_breaks(const SessionView& v, const Theme& t);         // breaks_panel.cpp
+void draw_recompiles(const SessionView& v, const Theme& t);     // recompiles_panel.cpp
+void draw_fallbacks(const SessionView& v, const Theme& t);      // fallbacks_panel.cpp
+void draw_timing(const SessionView& v, const Theme& t);         // timing_panel.cpp
+void draw_fusion(const SessionView& v, const Theme& t);         // fusion_panel.cpp
+void draw_kernels(const SessionView& v, ViewerState& s, const Theme& t); // kernels_panel.cpp
+// Source with line numbers in a scrolling child filling `size` (code_view.cpp).
+void draw_code(const HighlightedCode& code, const Theme& t, const char* id, ImVec2 size);
+// The whole window: header, then the panels in two columns (viewer_window.cpp).
+void draw_viewer(const ViewerModel& model, ViewerState& s, const Theme& t);
+} // namespace npc::viewer

@@ -1,0 +1,32 @@
+// The one full-size window: the header across, then two columns. Left: what happened
+// (breaks, recompiles, fallbacks, timings, fused graphs); right: the kernels and their code.
+#include "panels.hpp"
+#include "widgets.hpp"
+
+namespace npc::viewer {
+void draw_viewer(const ViewerModel& model, ViewerState& s, const Theme& t) {
+  const auto& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos({0, 0});
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  constexpr auto flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("npcompile-viewer", nullptr, flags);
+  draw_header(model, t);
+  if (const SessionView* v = model.view()) {
+    const float gap = 16;
+    const float left = (ImGui::GetContentRegionAvail().x - gap) * 0.52f;
+    ImGui::BeginChild("left", {left, 0}, false);
+    draw_breaks(*v, t);
+    draw_recompiles(*v, t);
+    draw_fallbacks(*v, t);
+    draw_timing(*v, t);
+    draw_fusion(*v, t);
+    ImGui::EndChild();
+    ImGui::SameLine(0, gap);
+    ImGui::BeginChild("right", {0, 0}, false);
+    draw_kernels(*v, s, t);
+    ImGui::EndChild();
+  }
+  ImGui::End();
+}
+} // namespace npc::viewer

@@ -1,0 +1,26 @@
+#pragma once
+// The command line of npcompile-viewer:
+//   npcompile-viewer [SESSION.json | FOLDER] [--screenshot OUT.png] [--size WxH]
+// Without a path it watches the Jupyter runtime folder, where the kernel writes its session.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace npc::viewer {
+struct ViewerOptions {
+  std::filesystem::path path{};       // a session file, or a folder to take the newest from
+  std::filesystem::path screenshot{}; // render one frame into this PNG and exit
+  int width = 1440;
+  int height = 900;
+  bool help = false;
+
+  // Throws std::invalid_argument (its what() says which argument) on a bad command line.
+  static ViewerOptions parse(const std::vector<std::string>& args);
+  static std::string usage();
+};
+
+// Where `jupyter_core.paths.jupyter_runtime_dir()` points, from the same environment
+// variables: $JUPYTER_RUNTIME_DIR, $JUPYTER_DATA_DIR/runtime, $XDG_DATA_HOME/jupyter/runtime,
+// ~/.local/share/jupyter/runtime.
+std::filesystem::path jupyter_runtime_dir();
+} // namespace npc::viewer

@@ -1,0 +1,50 @@
+#include "npc/viewer/session_view.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "npc/prof/schema_error.hpp"
+#include "npc/prof/session.hpp"
+#include "npc/prof/summary_line.hpp"
+
+namespace npc::viewer {
+SessionView SessionView::from_json(const nlohmann::json& doc, std::filesystem::path file) {
+  SessionView v;
+  v.file = std::move(file);
+  v.kind = doc.is_object() ? doc.value("kind", "session") : "session";
+  if (v.kind == "report") {
+    v.report = doc.get<prof::Report>();
+  } else {
+    prof::Session s;
+    prof::from_json(doc, s);
+    v.pid = s.pid();
+    v.start_unix_us = s.start_unix_us();
+    v.events = s.size();
+    v.report = prof::Report::from_session(s);
+  }
+  v.summary = prof::summary_line(v.report.summary);
+  for (const auto& k : v.report.kernels)
+    v.sources.push_back(HighlightedCode::of(k.source, prof::CodeHighlighter::Language::Cpp));
+  v.timing = prof::TimingChart::of(v.report.kernels);
+  for (const auto& r : v.report.recompiles)
+    v.guards.push_back(guard_diffs(r.reason));
+  return v;
+}
+
+SessionView SessionView::load(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw std::runtime_error("cannot read " + file.string());
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw prof::SchemaError(file.string() + ": not JSON (" + e.what() + ")");
+  }
+  return from_json(doc, file);
+}
+} // namespace npc::viewer
