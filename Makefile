@@ -13,10 +13,10 @@ DEB_PKGS := build-essential cmake pkg-config ccache git \
   xeus-dev xeus-python-dev python3-xeus-python-shell python3-ipython python3-debugpy \
   pybind11-dev pybind11-json-dev nlohmann-json3-dev xtl-dev cppzmq-dev libzmq3-dev uuid-dev libssl-dev \
   llvm-16-dev libclang-cpp16-dev libclang-16-dev clang-16 libopenblas-dev libgtest-dev \
-  libimgui-dev libglfw3-dev \
+  libimgui-dev libglfw3-dev libstb-dev fonts-dejavu-core \
   python3-numpy python3-pytest python3-hypothesis python3-jupyter-kernel-test python3-nbclient jupyter-client \
   python3-nbformat python3-nbconvert jupyter-notebook jupyter-console python3-numba python3-numexpr \
-  chromium xvfb
+  python3-pil chromium xvfb
 
 .PHONY: all deps build build-asan install test test-cpp test-py run bench clean
 

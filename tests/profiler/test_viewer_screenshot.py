@@ -1,0 +1,96 @@
+"""npcompile-viewer, as installed, renders a real session (from a traced function) offscreen
+under xvfb-run: the PNG is valid and shows the panels (their colours are on it)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from PIL import Image
+
+HERE = Path(__file__).parent
+SIZE = (1280, 800)
+
+
+def viewer_path():
+    """The installed viewer: $NPC_VIEWER, else PATH, else the default prefix (~/.local/bin)."""
+    for candidate in (os.environ.get("NPC_VIEWER"), shutil.which("npcompile-viewer"),
+                      str(Path.home() / ".local" / "bin" / "npcompile-viewer")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def hex_rgb(h):
+    return tuple(int(h[i:i + 2], 16) for i in (1, 3, 5))
+
+
+@pytest.fixture(scope="module")
+def viewer():
+    path = viewer_path()
+    if path is None:
+        pytest.fail("npcompile-viewer is not installed: run `make install` (or set NPC_VIEWER)")
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("xvfb-run is not installed (Debian package xvfb)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def session_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("session")
+    out = subprocess.run([sys.executable, str(HERE / "traced_session.py"), str(d)],
+                         capture_output=True, text=True, timeout=120, check=True)
+    path = Path(out.stdout.strip().splitlines()[-1])
+    assert path.parent == d and path.exists()
+    return d
+
+
+def screenshot(viewer, target, png):
+    return subprocess.run(["xvfb-run", "-a", viewer, str(target), "--screenshot", str(png),
+                           "--size", f"{SIZE[0]}x{SIZE[1]}"],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_screenshot_of_a_traced_session(viewer, session_dir, tmp_path):
+    png = tmp_path / "viewer.png"
+    run = screenshot(viewer, session_dir, png)  # the folder: its newest session file
+    assert run.returncode == 0, run.stderr
+    assert "wrote" in run.stdout
+    with Image.open(png) as im:
+        im.verify()
+    with Image.open(png) as im:
+        assert im.size == SIZE
+        rgb = im.convert("RGB")
+    colours = rgb.getcolors(maxcolors=1 << 20)
+    assert len(colours) > 50, "too few colours: a blank or broken frame"
+    counts = {c: n for n, c in colours}
+    white = counts.get((255, 255, 255), 0)
+    assert white < 0.97 * SIZE[0] * SIZE[1], "almost all white"
+    # Filled shapes of the panels, in the report's palette:
+    assert counts.get(hex_rgb("#4e79a7"), 0) > 500, "no cpu timing bars"
+    assert counts.get(hex_rgb("#fff8c5"), 0) > 50, "no graph-break count pill"
+    assert counts.get(hex_rgb("#e4ecf5"), 0) > 100, "no fused-graph chips of kernel 0"
+    assert counts.get(hex_rgb("#f6f8fa"), 0) > 5000, "no code panel"
+
+
+def test_screenshot_of_a_session_file_and_of_nothing(viewer, session_dir, tmp_path):
+    file = next(session_dir.glob("npcompile-*.json"))
+    doc = json.loads(file.read_text())
+    assert doc["kind"] == "session" and doc["events"]
+    run = screenshot(viewer, file, tmp_path / "file.png")
+    assert run.returncode == 0, run.stderr
+    # No session there: still a picture (saying so), and a failing exit status.
+    run = screenshot(viewer, tmp_path / "empty", tmp_path / "none.png")
+    assert run.returncode == 1
+    assert "no npcompile session file" in run.stderr
+    with Image.open(tmp_path / "none.png") as im:
+        assert im.size == SIZE
+
+
+def test_bad_command_line_is_a_usage_message(viewer):
+    run = subprocess.run([viewer, "--size", "12"], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2
+    assert "usage: npcompile-viewer" in run.stderr

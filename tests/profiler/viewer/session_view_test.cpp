@@ -1,0 +1,96 @@
+#include "npc/viewer/session_view.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "npc/prof/schema_error.hpp"
+#include "npc/prof/session.hpp"
+#include "npc/prof/session_file.hpp"
+#include "npc/viewer/viewer_model.hpp"
+#include "sample_events.hpp"
+
+namespace npc::viewer {
+namespace {
+namespace fs = std::filesystem;
+
+nlohmann::json sample_session() {
+  prof::Session s;
+  prof::test::fill_sample(s);
+  return nlohmann::json(s);
+}
+
+bool has(const std::string& hay, const std::string& needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+TEST(SessionView, ShowsWhatTheReportShows) {
+  const auto v = SessionView::from_json(sample_session(), "s.json");
+  EXPECT_EQ(v.kind, "session");
+  EXPECT_EQ(v.events, 21u); // as many as fill_sample appends
+  EXPECT_TRUE(has(v.summary, "4 graph breaks (2 places)")) << v.summary;
+  EXPECT_TRUE(has(v.summary, "speedup over eager NumPy")) << v.summary;
+  ASSERT_EQ(v.report.breaks.size(), 2u);
+  EXPECT_EQ(v.report.breaks[0].count, 3);
+  ASSERT_EQ(v.sources.size(), v.report.kernels.size());
+  ASSERT_EQ(v.guards.size(), 1u);
+  EXPECT_EQ(v.guards[0][0], (GuardDiff{"x: dtype", "float64", "float32"}));
+  ASSERT_EQ(v.timing.rows.size(), 2u);
+  EXPECT_EQ(v.report.kernels[v.timing.rows[0]].name, "kern_exp"); // 6 ms before 1.5 ms
+  ASSERT_EQ(v.report.graphs.size(), 1u);
+  EXPECT_EQ(v.report.graphs[0].decisions.size(), 1u);
+}
+
+TEST(SessionView, OpensASavedReportToo) {
+  prof::Session s;
+  prof::test::fill_sample(s);
+  const auto v = SessionView::from_json(nlohmann::json(prof::Report::from_session(s)));
+  EXPECT_EQ(v.kind, "report");
+  EXPECT_EQ(v.report.breaks.size(), 2u);
+}
+
+TEST(SessionView, RejectsOtherDocuments) {
+  EXPECT_THROW(SessionView::from_json(nlohmann::json{{"events", nlohmann::json::array()}}),
+               prof::SchemaError);
+  EXPECT_THROW(SessionView::load("/nonexistent/npcompile-1.json"), std::runtime_error);
+}
+
+TEST(ViewerModel, LoadsReloadsAndKeepsTheLastGoodView) {
+  const auto dir = fs::temp_directory_path() / "npc_viewer_model_test";
+  fs::remove_all(dir);
+  ViewerModel m(dir);
+  EXPECT_TRUE(m.refresh());
+  EXPECT_EQ(m.view(), nullptr);
+  EXPECT_TRUE(has(m.error(), "no npcompile session file"));
+
+  prof::Session s;
+  prof::test::fill_sample(s);
+  const auto file = prof::write_session_file(s, dir);
+  fs::last_write_time(file, fs::file_time_type::clock::now() - std::chrono::seconds(30));
+  EXPECT_TRUE(m.refresh());
+  ASSERT_NE(m.view(), nullptr);
+  EXPECT_EQ(m.view()->file, file);
+  EXPECT_EQ(m.loads(), 1);
+  EXPECT_TRUE(m.error().empty());
+  EXPECT_FALSE(m.refresh()); // unchanged: nothing to do
+
+  std::ofstream(file) << "{not json";
+  fs::last_write_time(file, fs::file_time_type::clock::now() - std::chrono::seconds(20));
+  EXPECT_TRUE(m.refresh());
+  EXPECT_TRUE(has(m.error(), "not JSON"));
+  ASSERT_NE(m.view(), nullptr); // the last good view stays
+  EXPECT_EQ(m.view()->report.breaks.size(), 2u);
+
+  s.record(prof::GraphBreak{"len() of a traced array", "b.py", 3});
+  prof::write_session_file(s, dir);
+  fs::last_write_time(file, fs::file_time_type::clock::now() - std::chrono::seconds(10));
+  EXPECT_TRUE(m.refresh());
+  EXPECT_TRUE(m.error().empty());
+  EXPECT_EQ(m.loads(), 2);
+  EXPECT_EQ(m.view()->report.breaks.size(), 3u);
+  fs::remove_all(dir);
+}
+} // namespace
+} // namespace npc::viewer
