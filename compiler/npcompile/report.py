@@ -17,6 +17,7 @@ _EVENTS = {
     "fallbacks": ("fallback", ("reason", "graph_id", "detail")),
     "kernel_sources": ("kernel_source", ("name", "source", "graph_id", "target", "ptx", "ops")),
     "fusion_graphs": ("fusion_graph", ("graph_id", "nodes", "decisions")),
+    "transfers": ("transfer", ("direction", "bytes", "ms")),
 }
 
 

@@ -98,14 +98,18 @@ class Lowered:
         by_id = {e.graph_id: e for e in engine.cache.entries.values()}
         self.kernels = []
         self.graphs = []
+        from ..backends.cuda_select import LOWERED
         for gid in self.graph_ids:
-            prog = by_id[gid].compiled if gid in by_id else None
-            if prog is None:
-                continue
-            self.graphs.append(prog)
-            for ck in prog.kernels:
-                k = ck.kernel
-                self.kernels.append(LoweredKernel(k.name, "cpu", k.source, gid, list(k.ops)))
+            # a CUDA program compiled without a GPU to run it comes first: it is what was asked
+            for prog in (LOWERED.get(gid), by_id[gid].compiled if gid in by_id else None):
+                if prog is None:
+                    continue
+                self.graphs.append(prog)
+                target = getattr(prog, "target", "cpu")
+                for ck in prog.kernels:
+                    k = ck.kernel
+                    self.kernels.append(LoweredKernel(k.name, target, k.source, gid, list(k.ops),
+                                                      getattr(ck, "ptx", "")))
 
     def __repr__(self):
         return f"<lowered: {len(self.graph_ids)} graphs, {len(self.kernels)} kernels>"

@@ -72,9 +72,10 @@ class Engine:
             if entry.compiled is not None and not exact_layout:
                 try:
                     values = entry.compiled.run(nodes)
+                    target = getattr(entry.compiled, "target", "cpu")
                     for name, ms in entry.compiled.last_timings:
                         self.session.add("kernels", {
-                            "name": name, "graph_id": entry.graph_id, "target": "cpu",
+                            "name": name, "graph_id": entry.graph_id, "target": target,
                             "function": site.function, "wall_ms": ms})
                     return values
                 except Exception as e:  # never a wrong answer: the reference path
@@ -92,7 +93,8 @@ class Engine:
         for ck in program.kernels:
             k = ck.kernel
             self.session.add("kernel_sources", {
-                "name": k.name, "source": k.source, "graph_id": entry.graph_id, "target": "cpu",
+                "name": k.name, "source": k.source, "graph_id": entry.graph_id,
+                "target": getattr(program, "target", "cpu"), "ptx": getattr(ck, "ptx", None),
                 "ops": [{"op": label, "lineno": ln, "text": text} for label, ln, text in k.ops]})
         pos = {id(n): i for i, n in enumerate(program.nodes)}
         nodes = [{"id": i, "op": n.label, "label": n.label,
@@ -105,8 +107,13 @@ class Engine:
     def _compile(self, tracer, entry, leaves, pending, outputs):
         """(Program or None, target). A failure is recorded and the graph runs in NumPy."""
         from ..backends import cpu
-        if os.environ.get("NPC_BACKEND") == "reference" or tracer.options.get("device") != "cpu":
+        if os.environ.get("NPC_BACKEND") == "reference":
             return None, "reference"
+        if tracer.options.get("device") == "cuda":
+            from ..backends.cuda_select import compile_for_cuda
+            got = compile_for_cuda(self.session, tracer, entry, leaves, pending, outputs)
+            if got is not None:
+                return got
         if not cpu.AVAILABLE:
             return None, "reference"
         if not any(cpu_worthy(n) for n in pending):

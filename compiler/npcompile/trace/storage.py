@@ -76,7 +76,10 @@ class Storage:
         else a C-ordered stand-in, which is the layout an update() writes."""
         if self.fake is None:
             if self.base.is_leaf:
-                self.fake = _nb.asarray(self.base.value)
+                value = self.base.value
+                # a DeviceArray's layout, without copying its data to the host
+                stand_in = getattr(value, "_stand_in", None)
+                self.fake = stand_in() if stand_in is not None else _nb.asarray(value)
                 self.fake_is_real = True
             else:
                 self.fake = fake_of(self.base.dtype, self.base.shape)

@@ -25,7 +25,17 @@ def current():
 
 
 def is_traceable(value):
-    return type(value) is np.ndarray and value.dtype.kind in TRACED_KINDS
+    t = type(value)
+    if t is np.ndarray:
+        return value.dtype.kind in TRACED_KINDS
+    return t.__name__ == "DeviceArray" and t is _device_array_type() and \
+        value.dtype.kind in TRACED_KINDS
+
+
+def _device_array_type():
+    """DeviceArray (backends/device_array.py): GPU data enters a trace as a leaf too."""
+    from ..backends.device_array import DeviceArray
+    return DeviceArray
 
 
 class Tracer:

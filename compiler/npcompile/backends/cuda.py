@@ -1,0 +1,217 @@
+"""The CUDA backend: the fusion plan's kernels rendered as CUDA C (codegen/cuda.py),
+compiled to PTX by NVRTC, loaded through the driver and launched on device-resident data
+(DeviceArray). NumPy steps between kernels run as recorded: views of device arrays stay
+on the device, anything else goes through the host (a recorded transfer)."""
+import time
+
+import numpy as np
+
+from ..codegen.cpp import Buffer, Kernel
+from ..codegen.cuda import CudaKernelInfo, Unsupported, render_cuda_kernel
+from ..fusion.partition import VIEW_LABELS, partition
+from ..graph.node import substitute
+from . import cuda_runtime as rt
+from .cuda_schedule import index_type, launch_shape, schedule
+from .device_array import DeviceArray
+
+_PTX = {}   # source -> (ptx, nvrtc ms): a size seen before compiles nothing
+
+
+def compile_source(source, name):
+    """(ptx, nvrtc_ms, cached) for CUDA C source, for the device's architecture."""
+    got = _PTX.get(source)
+    if got is not None:
+        return got[0], 0.0, True
+    r = rt.native().compile_ptx(source, name, rt.arch(), rt.NVRTC_OPTIONS)
+    _PTX[source] = (r["ptx"], r["ms"])
+    return r["ptx"], r["ms"], False
+
+
+class CudaKernel:
+    def __init__(self, kernel, info, ptx, input_pos, output_pos):
+        self.kernel = kernel
+        self.info = info
+        self.ptx = ptx
+        self.input_pos = input_pos
+        self.output_pos = output_pos
+        self.function = None       # loaded on first run: lower() needs no GPU
+        self.scratch = []          # device buffers of the grid scheme
+
+    def load(self, sm_count):
+        r = rt.native().load(self.ptx, self.kernel.name)
+        self.function = r["function"]
+        self.grid, self.block = launch_shape(self.info, sm_count)
+        for name, ctype_, per_block in self.info.scratch:
+            size = 8 * max(1, self.grid * per_block)
+            buf = rt.native().Buffer(size)
+            rt.native().upload(buf, 0, np.zeros(size, np.uint8))  # the ticket starts at 0
+            self.scratch.append(buf)
+        return r["load_ms"]
+
+
+class Program:
+    """A graph compiled for the GPU: steps over graph positions, as backends/cpu.Program."""
+
+    target = "cuda"
+
+    def __init__(self, leaves, pending, outputs, load=True):
+        t0 = time.perf_counter()
+        self.nodes = leaves + pending
+        pos = {id(n): i for i, n in enumerate(self.nodes)}
+        self.n_leaves = len(leaves)
+        self.output_pos = [pos[id(o)] for o in outputs]
+        self.plan = partition(leaves, pending, outputs)
+        self.compile_ms = {"fusion": (time.perf_counter() - t0) * 1e3, "codegen": 0.0,
+                           "nvrtc": 0.0, "load": 0.0}
+        self.cache = "memory"
+        self.steps, self.kernels = [], []
+        self._written = set()
+        self._examples = _view_examples(pending)
+        self._sm_count = rt.device_info()["multiprocessors"] if load else 132
+        for step in self.plan.steps:
+            if step[0] == "numpy":
+                self.steps.append(("numpy", pos[id(step[1])]))
+            else:
+                self.steps.append(("kernel", self._build(step[1], step[2], pos)))
+        if load:
+            for ck in self.kernels:
+                self.compile_ms["load"] += ck.load(self._sm_count)
+        self.signature = tuple(n.shape for n in self.nodes)
+        self.last_timings = []
+
+    @staticmethod
+    def shapes_of(nodes):
+        return tuple(n.shape for n in nodes)
+
+    def _build(self, roots, shape, pos):
+        t0 = time.perf_counter()
+        inputs, order = {}, []
+        nparams = 0
+
+        def make_kernel():
+            k = Kernel(None, [e for _, e in roots], [], shape)
+            for i, (node, _) in enumerate(roots):
+                k.outputs.append(Buffer(i, node.dtype, node.shape, True))
+            return k
+
+        def buffer_of(e):
+            nonlocal nparams
+            node = e.op
+            b = inputs.get(id(node))
+            if b is None:
+                example = node.value if node.is_leaf else self._examples.get(id(node))
+                fixed, contiguous = None, id(node) in self._written
+                if example is not None:
+                    contiguous = bool(example.flags.c_contiguous)
+                    if not contiguous and all(s % example.itemsize == 0 for s in example.strides):
+                        fixed = tuple(s // example.itemsize for s in example.strides)
+                b = Buffer(len(roots) + len(inputs), node.dtype, node.shape, contiguous, fixed)
+                if not contiguous and fixed is None:
+                    b.param = nparams
+                    nparams += len(node.shape)
+                inputs[id(node)] = b
+                order.append(node)
+                k.inputs.append(b)
+            return b
+
+        scheme, block = schedule(make_kernel())
+        k = None
+        for attempt in (scheme, "block"):
+            k = make_kernel()
+            inputs.clear()
+            order.clear()
+            nparams = 0
+            info = CudaKernelInfo(attempt, block if attempt == scheme else 256, _n_out(shape))
+            try:
+                render_cuda_kernel(k, buffer_of, info, index_type(k, self._example_of))
+                break
+            except Unsupported:
+                continue
+        t1 = time.perf_counter()
+        ptx, ms, cached = compile_source(k.source, k.name)
+        self.compile_ms["codegen"] += (t1 - t0) * 1e3
+        self.compile_ms["nvrtc"] += ms
+        if not cached:
+            self.cache = "miss"
+        ck = CudaKernel(k, info, ptx, [pos[id(n)] for n in order],
+                        [pos[id(node)] for node, _ in roots])
+        for node, _ in roots:
+            self._written.add(id(node))
+        self.kernels.append(ck)
+        return ck
+
+    def _example_of(self, node):
+        """(example value or None, written by one of our kernels)."""
+        ex = node.value if node.is_leaf else self._examples.get(id(node))
+        return ex, id(node) in self._written
+
+    def run(self, nodes):
+        index = {id(n): i for i, n in enumerate(nodes)}
+        vals = [None] * len(nodes)
+        for i in range(self.n_leaves):
+            vals[i] = nodes[i].value
+        cu = rt.native()
+        launched = []
+        for kind, step in self.steps:
+            if kind == "numpy":
+                n = nodes[step]
+                ins = [vals[index[id(i)]] for i in n.inputs]
+                vals[step] = n.fn(*substitute(n.args, ins),
+                                  **(substitute(n.kwargs, ins) if n.kwargs else {}))
+                continue
+            ck = step
+            outs = [DeviceArray.empty(nodes[p].shape, nodes[p].dtype) for p in ck.output_pos]
+            pointers = [o.pointer for o in outs]
+            params = []
+            keep = []
+            for b, p in zip(ck.kernel.inputs, ck.input_pos):
+                v = _on_device(vals[p], b)
+                keep.append(v)
+                if b.param is not None:
+                    params.extend(s // v.itemsize for s in v.strides)
+                pointers.append(v.pointer)
+            pointers.extend(buf.ptr for buf in ck.scratch)
+            if ck.info.n_out > 0:
+                cu.launch(ck.function, ck.grid, ck.block, pointers, params, True)
+                launched.append(ck.kernel.name)
+            for p, o in zip(ck.output_pos, outs):
+                vals[p] = o
+        times = cu.take_timings() if launched else []
+        self.last_timings = list(zip(launched, times))
+        return [vals[p] for p in self.output_pos]
+
+
+def _on_device(v, b):
+    """A kernel input as a DeviceArray of the layout the kernel was compiled for."""
+    if not isinstance(v, DeviceArray):
+        v = DeviceArray.from_host(np.asarray(v))
+    if v.dtype != b.dtype or v.shape != b.shape:
+        raise RuntimeError("kernel input changed dtype or shape")
+    if any(s % v.itemsize for s in v.strides):
+        v = v.copy() if v.flags.c_contiguous else DeviceArray.from_host(v.get())
+    if b.contiguous and not v.flags.c_contiguous:
+        raise RuntimeError("kernel input is no longer contiguous")
+    if b.strides is not None and tuple(s // v.itemsize for s in v.strides) != b.strides:
+        raise RuntimeError("kernel input strides changed")
+    return v
+
+
+def _n_out(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _view_examples(pending):
+    """Views of leaves cost nothing to take now: their strides become constants."""
+    vals = {}
+    for n in pending:
+        if n.label in VIEW_LABELS and all(i.is_leaf or id(i) in vals for i in n.inputs):
+            ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
+            try:
+                vals[id(n)] = n.fn(*substitute(n.args, ins),
+                                   **(substitute(n.kwargs, ins) if n.kwargs else {}))
+            except Exception:
+                pass
+    return vals

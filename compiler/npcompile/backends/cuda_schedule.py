@@ -1,0 +1,85 @@
+"""How a fused kernel is spread over the GPU: the scheme of codegen/cuda.py, threads per
+block, blocks per launch, and whether 32-bit index arithmetic is safe (64-bit division,
+which every element index needs, costs several times more on the GPU)."""
+from ..codegen.cuda import _top_reduces
+
+INT32_LIMIT = 2 ** 31 - 2 ** 27   # headroom: grid-stride loops step past the end once
+
+
+def _count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _extent(e):
+    x = e.inputs[0]
+    return _count([x.shape[a] for a in e.attrs["axes"]])
+
+
+def schedule(kernel):
+    """(scheme, threads per block) for a kernel whose roots are known."""
+    n_out = _count(kernel.shape)
+    tops = _top_reduces(kernel.roots)
+    if not tops:
+        return "thread", 256
+    extent = max(_extent(e) for e in tops)
+    if n_out == 1:
+        return ("grid", 512) if extent >= (1 << 16) else ("block", 512)
+    first = tops[0]
+    inner_reduced = (len(first.inputs[0].shape) - 1) in first.attrs["axes"]
+    if extent <= 16 or (not inner_reduced and n_out >= 4096):
+        # each thread alone: few terms, or columns that adjacent threads read side by side
+        return "thread", 256
+    if extent <= 4096:
+        return "warp", 256
+    return "block", 512
+
+
+def launch_shape(info, sm_count):
+    """(blocks, threads per block): enough blocks to fill every SM several times over;
+    grid-stride loops take the rest."""
+    block = info.block
+    if info.scheme == "thread":
+        groups_per_block = block
+    elif info.scheme == "warp":
+        groups_per_block = block // 32
+    elif info.scheme == "block":
+        groups_per_block = 1
+    else:  # grid: one output; blocks split its reductions
+        return 4 * sm_count, block
+    blocks = -(-max(info.n_out, 1) // groups_per_block)
+    return max(1, min(blocks, 32 * sm_count)), block
+
+
+def index_type(kernel, example_of):
+    """'int' when every offset the kernel computes fits in 32 bits, else 'i64'."""
+    if _count(kernel.shape) >= INT32_LIMIT:
+        return "i64"
+    for node in _loaded_nodes(kernel.roots):
+        example, written = example_of(node)
+        if example is None:
+            if not written:
+                return "i64"   # strides known only at run time
+            span = _count(node.shape)
+        else:
+            span = 1
+            for d, s in zip(example.shape, example.strides):
+                span += (d - 1) * abs(s) // max(example.itemsize, 1)
+        if span >= INT32_LIMIT:
+            return "i64"
+    return "int"
+
+
+def _loaded_nodes(roots):
+    out, seen, stack = [], set(), list(roots)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.kind == "load":
+            out.append(e.op)
+        stack.extend(e.inputs)
+    return out

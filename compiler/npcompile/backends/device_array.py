@@ -1,0 +1,292 @@
+"""DeviceArray: an array whose data lives in GPU memory (npcompile._native.cuda).
+
+Compiled regions with device="cuda" return these and read them without a copy. Plain
+NumPy code can still consume them: `np.asarray(d)`, ufuncs and NumPy functions copy the
+data to the host first (each copy is a recorded transfer). Views (basic indexing,
+reshape, transpose, ...) stay on the device: their layout is worked out by NumPy itself
+on a stand-in array that spans the same bytes of host address space and is never read."""
+import time
+
+import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
+
+from ..records import SESSION
+from .cuda_runtime import native
+
+# NumPy functions that only re-describe memory: done on the stand-in, kept on the device.
+_VIEW_FUNCTIONS = {np.reshape, np.transpose, np.swapaxes, np.squeeze, np.expand_dims,
+                   np.broadcast_to, np.moveaxis, np.ravel, np.atleast_1d, np.atleast_2d}
+
+
+class _Flags:
+    __slots__ = ("c_contiguous", "f_contiguous", "writeable")
+
+    def __init__(self, stand_in):
+        self.c_contiguous = stand_in.flags.c_contiguous
+        self.f_contiguous = stand_in.flags.f_contiguous
+        self.writeable = stand_in.flags.writeable
+
+
+class DeviceArray(NDArrayOperatorsMixin):
+    """`buffer` (npcompile._native.cuda.Buffer) holds the bytes; shape, dtype, byte
+    strides and byte offset describe this view of them, as for an ndarray."""
+
+    __array_priority__ = 100
+
+    def __init__(self, buffer, shape, dtype, strides=None, offset=0, writeable=True):
+        self.buffer = buffer
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(int(d) for d in shape)
+        if strides is None:
+            strides = _c_strides(self.shape, self.dtype.itemsize)
+        self.strides = tuple(int(s) for s in strides)
+        self.offset = int(offset)
+        self._writeable = writeable
+
+    # ----- making them ---------------------------------------------------------------
+    @classmethod
+    def empty(cls, shape, dtype):
+        dtype = np.dtype(dtype)
+        n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        return cls(native().Buffer(n), shape, dtype)
+
+    @classmethod
+    def from_host(cls, array):
+        """A copy of a host array on the device (a recorded host-to-device transfer)."""
+        a = np.ascontiguousarray(array)
+        d = cls.empty(a.shape, a.dtype)
+        t0 = time.perf_counter()
+        native().upload(d.buffer, 0, a)
+        record_transfer("h2d", a.nbytes, t0)
+        return d
+
+    # ----- metadata ------------------------------------------------------------------
+    device = "cuda"
+    ndim = property(lambda self: len(self.shape))
+    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+    itemsize = property(lambda self: self.dtype.itemsize)
+    nbytes = property(lambda self: self.size * self.dtype.itemsize)
+    flags = property(lambda self: _Flags(self._stand_in()))
+    T = property(lambda self: self.transpose())
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    @property
+    def pointer(self):
+        """The device address of element [0, ..., 0]."""
+        return self.buffer.ptr + self.offset
+
+    # ----- to the host -------------------------------------------------------------------
+    def get(self):
+        """The values as a new host ndarray (a recorded device-to-host transfer)."""
+        t0 = time.perf_counter()
+        if self.flags.c_contiguous:
+            out = np.empty(self.shape, self.dtype)
+            if out.nbytes:
+                native().download(out, self.buffer, self.offset)
+        else:
+            # the smallest span of bytes that holds the view, then the view of it on the host
+            lo, hi = _byte_span(self.shape, self.strides, self.itemsize)
+            span = np.empty(hi - lo, np.uint8)
+            if span.nbytes:
+                native().download(span, self.buffer, self.offset + lo)
+            out = np.ndarray(self.shape, self.dtype, span, -lo, self.strides).copy()
+        record_transfer("d2h", out.nbytes, t0)
+        return out
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.get()
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def item(self, *args):
+        return self.get().item(*args)
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def __bool__(self):
+        return bool(self.get())
+
+    def __float__(self):
+        return float(self.get())
+
+    def __int__(self):
+        return int(self.get())
+
+    def __index__(self):
+        return self.get().__index__()
+
+    def __repr__(self):
+        body = np.array2string(self.get(), separator=", ", prefix="DeviceArray(")
+        return f"DeviceArray({body}, dtype={self.dtype}, device='cuda')"
+
+    __str__ = __repr__
+
+    # ----- views: NumPy works out the layout on a stand-in --------------------------------
+    def _stand_in(self):
+        host = np.empty(self.buffer.nbytes, np.uint8)  # virtual pages, never touched
+        a = np.ndarray(self.shape, self.dtype, host, self.offset, self.strides)
+        if not self._writeable:
+            a.flags.writeable = False
+        return a
+
+    def _view(self, fn, *args, **kwargs):
+        s = self._stand_in()
+        r = fn(s, *args, **kwargs)
+        if not isinstance(r, np.ndarray) or (r.size and not np.may_share_memory(r, s)):
+            return _to_device_like(fn(self.get(), *args, **kwargs))  # NumPy copied: so do we
+        base = s.base.__array_interface__["data"][0]
+        start = r.__array_interface__["data"][0]
+        return DeviceArray(self.buffer, r.shape, r.dtype, r.strides, start - base,
+                           r.flags.writeable)
+
+    def __getitem__(self, key):
+        if _basic_index(key):
+            return self._view(lambda a: a[key])
+        return _to_device_like(self.get()[key])  # advanced indexing copies in NumPy too
+
+    def __setitem__(self, key, value):
+        target = self[key] if key != () else self
+        if not isinstance(target, DeviceArray):
+            raise TypeError("npcompile: assignment through advanced indexing of a DeviceArray "
+                            "is not supported; use np.asarray(d) and npcompile.to_device")
+        target.set(value)
+
+    def reshape(self, *shape, order="C"):
+        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        return self._view(np.reshape, shape, order=order)
+
+    def transpose(self, *axes):
+        axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
+        return self._view(np.transpose, axes or None)
+
+    def swapaxes(self, a, b):
+        return self._view(np.swapaxes, a, b)
+
+    def squeeze(self, axis=None):
+        return self._view(np.squeeze, axis)
+
+    def ravel(self, order="C"):
+        return self._view(np.ravel, order)
+
+    def copy(self):
+        if self.flags.c_contiguous:
+            out = DeviceArray.empty(self.shape, self.dtype)
+            if self.nbytes:
+                native().copy(out.buffer, 0, self.buffer, self.offset, self.nbytes)
+            return out
+        return DeviceArray.from_host(self.get())
+
+    def astype(self, dtype, copy=True):
+        if np.dtype(dtype) == self.dtype and not copy:
+            return self
+        return DeviceArray.from_host(self.get().astype(dtype))
+
+    # ----- writes --------------------------------------------------------------------------
+    def set(self, value):
+        """Write `value` (broadcast and cast as np.copyto would) into this view."""
+        if not self._writeable:
+            raise ValueError("assignment destination is read-only")
+        if isinstance(value, DeviceArray) and value.shape == self.shape and \
+                value.dtype == self.dtype and value.flags.c_contiguous and self.flags.c_contiguous:
+            if self.nbytes:
+                native().copy(self.buffer, self.offset, value.buffer, value.offset, self.nbytes)
+            return
+        host = np.empty(self.shape, self.dtype)
+        np.copyto(host, np.asarray(value), casting="unsafe")
+        if self.flags.c_contiguous:
+            t0 = time.perf_counter()
+            if host.nbytes:
+                native().upload(self.buffer, self.offset, host)
+            record_transfer("h2d", host.nbytes, t0)
+            return
+        raise NotImplementedError("npcompile: writing into a strided DeviceArray view "
+                                  "is not supported yet")
+
+    # ----- NumPy protocols: views stay on the device, everything else runs on the host --
+    def __array_function__(self, func, types, args, kwargs):
+        if func in _VIEW_FUNCTIONS and args and args[0] is self:
+            return self._view(func, *args[1:], **kwargs)
+        if func in (np.may_share_memory, np.shares_memory):
+            a, b = args[0], args[1]
+            if isinstance(a, DeviceArray) and isinstance(b, DeviceArray):
+                return a.buffer is b.buffer and _overlap(a, b)
+            return False  # host and device memory never overlap
+        if func is np.copyto and isinstance(args[0], DeviceArray):
+            args[0].set(args[1])
+            return None
+        return func(*_host(args), **_host(kwargs))
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if "out" in kwargs and any(isinstance(o, DeviceArray) for o in kwargs["out"]):
+            outs = kwargs.pop("out")
+            result = getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
+            results = result if isinstance(result, tuple) else (result,)
+            for o, r in zip(outs, results):
+                if isinstance(o, DeviceArray):
+                    o.set(r)
+            return outs[0] if len(outs) == 1 else outs
+        return getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
+
+
+def _c_strides(shape, itemsize):
+    strides, s = [], itemsize
+    for d in reversed(shape):
+        strides.append(s)
+        s *= max(d, 1)
+    return tuple(reversed(strides))
+
+
+def _byte_span(shape, strides, itemsize):
+    lo = hi = 0
+    for d, s in zip(shape, strides):
+        if d == 0:
+            return 0, 0
+        if s < 0:
+            lo += (d - 1) * s
+        else:
+            hi += (d - 1) * s
+    return lo, hi + itemsize
+
+
+def _overlap(a, b):
+    alo, ahi = _byte_span(a.shape, a.strides, a.itemsize)
+    blo, bhi = _byte_span(b.shape, b.strides, b.itemsize)
+    return a.offset + alo < b.offset + bhi and b.offset + blo < a.offset + ahi
+
+
+def _basic_index(key):
+    keys = key if isinstance(key, tuple) else (key,)
+    return all(k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))
+               and not isinstance(k, (bool, np.bool_)) for k in keys)
+
+
+def _host(obj):
+    t = type(obj)
+    if t is DeviceArray:
+        return obj.get()
+    if t is tuple or t is list:
+        return t(_host(x) for x in obj)
+    if t is dict:
+        return {k: _host(v) for k, v in obj.items()}
+    return obj
+
+
+def _to_device_like(value):
+    return DeviceArray.from_host(value) if isinstance(value, np.ndarray) else value
+
+
+def record_transfer(direction, nbytes, t0):
+    SESSION.add("transfers", {"direction": direction, "bytes": int(nbytes),
+                              "ms": (time.perf_counter() - t0) * 1e3})
+
+
+def to_device(array):
+    """A host array (or anything np.asarray takes) copied to the GPU as a DeviceArray;
+    a DeviceArray is returned as it is."""
+    if isinstance(array, DeviceArray):
+        return array
+    return DeviceArray.from_host(np.asarray(array))

@@ -1,0 +1,383 @@
+"""Renders a fused kernel as CUDA C for NVRTC: the same kernel IR and scalar operations as
+the C++ renderer (codegen/cpp.py, cpp_ops.py), a different iteration scheme.
+
+Schemes (chosen by codegen/cuda_schedule.py):
+  thread  one thread per output element (grid-stride loop); reductions run serially in
+          the thread (k-means' argmin over 2 means, column sums read coalesced)
+  warp    one warp per output element: its top-level reductions are split across the 32
+          lanes and combined with shuffles (row sums of 1000 int8s)
+  block   one block per output element, combined through shared memory (long reductions)
+  grid    one output element, its reductions split across the whole grid: each block
+          writes a partial, the last block to finish combines them in block order, so
+          the result is deterministic for a given launch shape (np.mean over 10M values)
+
+Kernel signature: extern "C" __global__ void k(outputs..., inputs..., [scratch...,]
+NpcP P) where P.v[] holds the element strides of inputs whose layout is only known at
+run time."""
+import hashlib
+
+import numpy as np
+
+from . import cpp_ops
+from .cpp import Emitter, _linear, _render
+from .cpp_ops import ctype, literal
+
+FULL = "0xffffffffu"
+EMPTY = "0x7fffffffffffffffLL"   # the index of an argmin/argmax lane that saw nothing
+
+PRELUDE = """\
+// The scalar operations are cpp_ops' C++: its GCC builtins spelled for NVRTC.
+#define __builtin_inf() __longlong_as_double(0x7ff0000000000000LL)
+#define __builtin_inff() __int_as_float(0x7f800000)
+#define __builtin_nan(s) __longlong_as_double(0x7ff8000000000000LL)
+#define __builtin_nanf(s) __int_as_float(0x7fc00000)
+#define __builtin_signbit(x) signbit(x)
+typedef signed char i8; typedef short i16; typedef int i32; typedef long long i64;
+typedef unsigned char u8; typedef unsigned short u16; typedef unsigned int u32;
+typedef unsigned long long u64;
+// Warp shuffles move 32- and 64-bit words: narrower types travel as int.
+template <typename T> __device__ __forceinline__ T npc_down(T v, int o) { return __shfl_down_sync(0xffffffffu, v, o); }
+template <typename T> __device__ __forceinline__ T npc_bcast(T v) { return __shfl_sync(0xffffffffu, v, 0); }
+#define NPC_NARROW(T) \\
+  template <> __device__ __forceinline__ T npc_down<T>(T v, int o) { return (T)__shfl_down_sync(0xffffffffu, (int)v, o); } \\
+  template <> __device__ __forceinline__ T npc_bcast<T>(T v) { return (T)__shfl_sync(0xffffffffu, (int)v, 0); }
+NPC_NARROW(bool) NPC_NARROW(i8) NPC_NARROW(u8) NPC_NARROW(i16) NPC_NARROW(u16)
+"""
+
+
+class CudaKernelInfo:
+    """What the launcher needs besides the source: the scheme, threads per block, scratch
+    buffers (grid scheme: one partial per block and reduction, and the ticket)."""
+
+    def __init__(self, scheme, block, n_out):
+        self.scheme = scheme
+        self.block = block
+        self.n_out = n_out           # output elements (the iteration space)
+        self.scratch = []            # (name, C type, elements per block)
+
+
+class Unsupported(Exception):
+    """This kernel cannot be rendered in the chosen scheme (the caller picks another)."""
+
+
+class CudaEmitter(Emitter):
+    def __init__(self, kernel, buffer_of, info, index_type):
+        super().__init__(kernel, buffer_of)
+        self.info = info
+        self.IT = index_type
+        self.coop_depth = 0        # >0 while emitting inside a split reduction's loop
+        self.group_scope = None    # the scope of one output element (the grid-stride body)
+        self.grid_reduces = {}     # grid scheme: id(reduce Expr) -> prepared result name
+
+    # ----- loads: P is a struct passed by value --------------------------------------
+    def _load(self, e, idx):
+        return super()._load(e, idx).replace("P[", "P.v[")
+
+    # ----- reductions ------------------------------------------------------------------
+    def _reduce(self, e, idx):
+        # A reduction whose value depends only on the output element is emitted before
+        # the loops that read it (the emitter hoists it there): all lanes of the group
+        # reach it together, so they can share its work.
+        top = self._home(idx) in (self.group_scope, self.root)
+        if self.info.scheme == "grid" and top:
+            name = self.grid_reduces.get(id(e))
+            if name is None:
+                raise Unsupported("a reduction the grid scheme cannot combine in one pass")
+            return name
+        return self._reduce_split(e, idx, top and self.info.scheme in ("warp", "block"))
+
+    def _reduce_split(self, e, idx, cooperative, grid=False):
+        """A reduction whose outermost reduced axis is split across the group's lanes when
+        `cooperative` (then combined), else run by each thread alone."""
+        op, x = e.op, e.inputs[0]
+        axes, keep = e.attrs["axes"], e.attrs["keepdims"]
+        rid = self.fresh("r")[1:]
+        xidx, rvars, it = [], [], iter(idx)
+        for d in range(len(x.shape)):
+            if d in axes:
+                if keep:
+                    next(it)
+                v = f"r{rid}_{d}"
+                rvars.append((v, x.shape[d]))
+                xidx.append(v)
+            else:
+                xidx.append(next(it))
+        T, xT, AT = ctype(e.dtype), ctype(x.dtype), _acc_type(e)
+        acc = f"acc{rid}"
+        home = self._home(idx) if not grid else self.root
+        saved, saved_depth = self.cur, self.coop_depth
+        self.cur = home
+        if cooperative:
+            self.coop_depth = 0
+        arg = op in ("argmin", "argmax")
+        if arg:
+            self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
+        else:
+            self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
+        IT = self.IT
+        for depth, (v, n) in enumerate(rvars):
+            if depth == 0 and cooperative:
+                lane, width = self._lane(grid)
+                self.open_loop(f"for ({IT} {v} = {lane}; {v} < {n}; {v} += {width})", [v])
+                self.coop_depth = 1
+            else:
+                self.open_loop(f"for ({IT} {v} = 0; {v} < {n}; ++{v})", [v])
+        val = self.value(x, tuple(xidx))
+        self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
+        for _ in rvars:
+            self.close_loop()
+        if cooperative:
+            if arg:
+                self.cur.emit(f"if (first{rid}) {acc} = {EMPTY};")
+            self._combine_lanes(op, rid, acc, AT, xT, x.dtype, grid, rid)
+        self.cur, self.coop_depth = saved, saved_depth
+        if grid:
+            return acc  # the grid's combine happens later (_grid_prepare)
+        return self._narrow(acc, AT, T, arg, home)
+
+    def _narrow(self, acc, AT, T, arg, scope):
+        """Float32 sums accumulate in double: the result is rounded once at the end."""
+        if AT == T or arg:
+            return acc
+        name = self.fresh()
+        scope.emit(f"const {T} {name} = ({T}){acc};")
+        return name
+
+    def _lane(self, grid):
+        if grid:
+            return "(blockIdx.x * blockDim.x + threadIdx.x)", "(gridDim.x * blockDim.x)"
+        if self.info.scheme == "warp":
+            return "(threadIdx.x & 31)", "32"
+        return "threadIdx.x", "blockDim.x"
+
+    # ----- combining lanes ----------------------------------------------------------------
+    def _merge(self, op, rid, acc, other_acc, other_best, xdt):
+        """acc (and best) take the other lane's partial: deterministic, NaN as NumPy."""
+        if op not in ("argmin", "argmax"):
+            return self._combine(op, acc, other_acc, rid, [], xdt)
+        best, cmp = f"best{rid}", "<" if op == "argmin" else ">"
+        if xdt.kind == "f":
+            better = (f"(({other_best} != {other_best}) ? (!({best} != {best}) || {other_acc} < {acc}) : "
+                      f"(!({best} != {best}) && ({other_best} {cmp} {best} || "
+                      f"({other_best} == {best} && {other_acc} < {acc}))))")
+        else:
+            better = f"({other_best} {cmp} {best} || ({other_best} == {best} && {other_acc} < {acc}))"
+        return (f"if ({other_acc} != {EMPTY} && ({acc} == {EMPTY} || {better})) "
+                f"{{ {best} = {other_best}; {acc} = {other_acc}; }}")
+
+    def _warp_combine(self, op, rid, acc, AT, xT, xdt):
+        arg = op in ("argmin", "argmax")
+        self.cur.emit(f"for (int o{rid} = 16; o{rid} > 0; o{rid} >>= 1) {{")
+        if arg:
+            self.cur.emit(f"  const {xT} ob{rid} = npc_down(best{rid}, o{rid}); "
+                          f"const i64 oa{rid} = npc_down({acc}, o{rid});")
+            self.cur.emit("  " + self._merge(op, rid, acc, f"oa{rid}", f"ob{rid}", xdt))
+        else:
+            self.cur.emit(f"  const {AT} oa{rid} = npc_down({acc}, o{rid});")
+            self.cur.emit("  " + self._merge(op, rid, acc, f"oa{rid}", None, xdt))
+        self.cur.emit("}")
+
+    def _combine_lanes(self, op, rid, acc, AT, xT, xdt, grid, tag):
+        """All lanes end with the group's result; under `grid` thread 0 is left holding
+        the block's partial in sh{tag}[32]. `tag` names this combine's shared arrays."""
+        arg = op in ("argmin", "argmax")
+        best = f"best{rid}"
+        self._warp_combine(op, rid, acc, AT, xT, xdt)
+        if self.info.scheme == "warp" and not grid:
+            self.cur.emit(f"{acc} = npc_bcast({acc});" + (f" {best} = npc_bcast({best});" if arg else ""))
+            return
+        # block: one partial per warp through shared memory, combined by warp 0
+        ident = EMPTY if arg else self._identity(op, AT, xdt)
+        sh, shb = f"sh{tag}", f"shb{tag}"
+        emit = self.cur.emit
+        emit(f"__shared__ {'i64' if arg else AT} {sh}[33];")
+        if arg:
+            emit(f"__shared__ {xT} {shb}[33];")
+        emit(f"if ((threadIdx.x & 31) == 0) {{ {sh}[threadIdx.x >> 5] = {acc};"
+             + (f" {shb}[threadIdx.x >> 5] = {best};" if arg else "") + " }")
+        emit("__syncthreads();")
+        emit("if (threadIdx.x < 32) {")
+        emit(f"  {acc} = threadIdx.x < (blockDim.x >> 5) ? {sh}[threadIdx.x] : {ident};"
+             + (f" if (threadIdx.x < (blockDim.x >> 5)) {best} = {shb}[threadIdx.x];" if arg else ""))
+        self._warp_combine(op, rid, acc, AT, xT, xdt)
+        emit(f"  if (threadIdx.x == 0) {{ {sh}[32] = {acc};" + (f" {shb}[32] = {best};" if arg else "") + " }")
+        emit("}")
+        emit("__syncthreads();")
+        if grid:
+            return  # thread 0 publishes the block's partial (see _grid_prepare)
+        emit(f"{acc} = {sh}[32];" + (f" {best} = {shb}[32];" if arg else ""))
+        emit("__syncthreads();")  # the arrays are written again for the next element
+
+    def _identity(self, op, AT, xdt):
+        if op == "sum" or op == "any":
+            return "0"
+        if op == "prod" or op == "all":
+            return "1"
+        dt = np.dtype(np.float64) if AT == "double" else xdt
+        return self._init(op, dt)
+
+    # ----- the grid scheme's two phases ---------------------------------------------------
+    def _grid_prepare(self, reduces, idx):
+        """Phase 1: each block's partial of every top-level reduction; the last block to
+        finish reads them all back in block order and combines them the same way."""
+        done = []
+        for e in reduces:
+            if any(_contains_reduce(x) for x in e.inputs):
+                raise Unsupported("nested reductions in a full reduction")
+            rid = str(self.counter + 1)
+            name = self._reduce_split(e, idx, True, grid=True)
+            op = e.op
+            arg = op in ("argmin", "argmax")
+            AT, xT = _acc_type(e), ctype(e.inputs[0].dtype)
+            self.info.scratch.append((f"part{rid}", "i64" if arg else AT, 1))
+            if arg:
+                self.info.scratch.append((f"partb{rid}", xT, 1))
+            self.root.emit(f"if (threadIdx.x == 0) {{ part{rid}[blockIdx.x] = sh{rid}[32];"
+                           + (f" partb{rid}[blockIdx.x] = shb{rid}[32];" if arg else "") + " }")
+            done.append((e, rid, name, op, arg, AT, xT))
+        self.info.scratch.append(("ticket", "unsigned int", 0))
+        self.root.emit("__threadfence();")
+        self.root.emit("__shared__ bool npc_last;")
+        self.root.emit("__syncthreads();")
+        self.root.emit("if (threadIdx.x == 0) npc_last = atomicAdd(ticket, 1u) == gridDim.x - 1;")
+        self.root.emit("__syncthreads();")
+        self.root.emit("if (!npc_last) return;")
+        self.root.emit("__threadfence();")
+        for e, rid, name, op, arg, AT, xT in done:
+            acc = f"acc{rid}"
+            xdt = e.inputs[0].dtype
+            if arg:
+                self.root.emit(f"{acc} = {EMPTY};")
+            else:
+                self.root.emit(f"{acc} = {self._identity(op, AT, xdt)};")
+            # partials in block order, volatile: other blocks wrote them
+            self.root.emit(f"for (unsigned int p = threadIdx.x; p < gridDim.x; p += blockDim.x) {{")
+            if arg:
+                self.root.emit(f"  const i64 oa = ((volatile i64*)part{rid})[p]; "
+                               f"const {xT} ob = ((volatile {xT}*)partb{rid})[p];")
+                self.root.emit("  " + self._merge(op, rid, acc, "oa", "ob", xdt))
+            else:
+                self.root.emit(f"  const {AT} oa = ((volatile {AT}*)part{rid})[p];")
+                self.root.emit("  " + self._merge(op, rid, acc, "oa", None, xdt))
+            self.root.emit("}")
+            saved = self.cur
+            self.cur = self.root
+            self._combine_lanes(op, rid, acc, AT, xT, xdt, False, rid + "f")
+            self.cur = saved
+            self.grid_reduces[id(e)] = self._narrow(name, AT, ctype(e.dtype), arg, self.root)
+        self.root.emit("if (threadIdx.x == 0) *ticket = 0u;  // ready for the next launch")
+
+    # ----- the kernel ------------------------------------------------------------------------
+    def build(self):
+        k, info, IT = self.k, self.info, self.IT
+        shape = k.shape
+        n = info.n_out
+        if info.scheme == "grid":
+            idx = tuple("0" for _ in shape)
+            self._grid_prepare(_top_reduces(k.roots), idx)
+            self.group_scope = self.root
+            self._write_outputs(idx, "0", lane0=True)
+            return
+        if info.scheme == "thread":
+            start, step = "(blockIdx.x * blockDim.x + threadIdx.x)", "(gridDim.x * blockDim.x)"
+        elif info.scheme == "warp":
+            start = "(blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5))"
+            step = "(gridDim.x * (blockDim.x >> 5))"
+        else:
+            start, step = "blockIdx.x", "gridDim.x"
+        names = [f"i{d}" for d in range(len(shape))]
+        self.group_scope = self.open_loop(
+            f"for ({IT} lin = {start}; lin < {n}; lin += {step})", names + ["lin"])
+        stride = 1
+        decomp = []
+        for d in range(len(shape) - 1, -1, -1):
+            expr = "lin" if stride == 1 else f"lin / {stride}"
+            if d > 0:
+                expr = f"({expr}) % {shape[d]}"
+            decomp.append(f"const {IT} i{d} = {expr};")
+            stride *= shape[d]
+        for line in reversed(decomp):
+            self.cur.emit(line)
+        self._write_outputs(tuple(names), "lin", lane0=info.scheme != "thread")
+        self.close_loop()
+
+    def _write_outputs(self, idx, offset, lane0):
+        writes = []
+        for out, root in zip(self.k.outputs, self.k.roots):
+            v = self.value(root, idx)
+            writes.append(f"out{out.index}[{offset}] = ({ctype(out.dtype)}){v};")
+        if lane0:
+            lane = "(threadIdx.x & 31)" if self.info.scheme == "warp" else "threadIdx.x"
+            self.cur.emit(f"if ({lane} == 0) {{ " + " ".join(writes) + " }")
+        else:
+            for w in writes:
+                self.cur.emit(w)
+
+
+def _acc_type(e):
+    """The C type a reduction accumulates in: double for float sums (as the CPU does)."""
+    return "double" if (e.op == "sum" and e.dtype.kind == "f") else ctype(e.dtype)
+
+
+def _contains_reduce(e, seen=None):
+    seen = set() if seen is None else seen
+    if id(e) in seen:
+        return False
+    seen.add(id(e))
+    return e.kind == "reduce" or any(_contains_reduce(x, seen) for x in e.inputs)
+
+
+def _top_reduces(roots):
+    """Reductions not inside another reduction, in first-use order."""
+    out, seen = [], set()
+
+    def walk(e):
+        if id(e) in seen:
+            return
+        seen.add(id(e))
+        if e.kind == "reduce":
+            out.append(e)
+            return
+        for x in e.inputs:
+            walk(x)
+    for r in roots:
+        walk(r)
+    return out
+
+
+def _device_declarations(need):
+    """cpp_ops' helpers as device functions; libm itself is built into NVRTC."""
+    helpers = {item for item in need if item[0] == "helper"}
+    return cpp_ops.declarations(helpers).replace("static inline", "static __device__ inline")
+
+
+def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
+    """Fill kernel.source with CUDA C and kernel.name with its symbol."""
+    em = CudaEmitter(kernel, buffer_of, info, index_type)
+    em.build()
+    body = _render(em.root.lines, 1)
+    params = []
+    for b in kernel.outputs:
+        params.append(f"{ctype(b.dtype)}* __restrict__ out{b.index}")
+    for b in kernel.inputs:
+        params.append(f"const {ctype(b.dtype)}* __restrict__ in{b.index}")
+    for name, T, _ in info.scratch:
+        params.append(f"{T}* __restrict__ {name}")
+    n_params = max(1, max((b.param + len(b.shape) for b in kernel.inputs if b.param is not None),
+                          default=0))
+    params.append("NpcP P")
+    text = "\n".join(body)
+    decl = _device_declarations(kernel.need)
+    digest = hashlib.sha1((decl + text + info.scheme + str(info.block)).encode()).hexdigest()[:12]
+    kernel.name = f"npc_cu_{digest}"
+    ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
+    kernel.source = (
+        f"// npcompile CUDA kernel {kernel.name}: {len(kernel.outputs)} output(s), iteration "
+        f"space {kernel.shape}, {info.scheme} scheme, {info.block} threads per block\n{ops}\n"
+        f"{PRELUDE}struct NpcP {{ i64 v[{n_params}]; }};\n{decl}\n"
+        f'extern "C" __global__ void __launch_bounds__({info.block}) {kernel.name}(\n  '
+        + ",\n  ".join(params) + ") {\n  (void)P;\n" + text + "\n}\n")
+    return kernel
+
+
+__all__ = ["render_cuda_kernel", "CudaKernelInfo", "Unsupported", "literal", "_linear"]
