@@ -125,19 +125,22 @@ def emit_sample():
     prof.emit("trace_end", function="step", graphs=2, breaks=14)
 
 
+def page(fragment, host="plain"):
+    """A whole HTML page around a report fragment, in one of the HOSTS' styles."""
+    wrap = ('<div class="output_html rendered_html">%s</div>' % fragment
+            if host == "notebook" else fragment)
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>npcompile report"
+            "</title><style>%s</style></head><body>%s</body></html>" % (HOSTS[host], wrap))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="/tmp/report.html")
     ap.add_argument("--host", choices=sorted(HOSTS), default="plain")
     args = ap.parse_args()
     emit_sample()
-    fragment = prof.render_html()
-    wrap = ('<div class="output_html rendered_html">%s</div>' % fragment
-            if args.host == "notebook" else fragment)
-    page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>npcompile report"
-            "</title><style>%s</style></head><body>%s</body></html>" % (HOSTS[args.host], wrap))
     out = pathlib.Path(args.out)
-    out.write_text(page, encoding="utf-8")
+    out.write_text(page(prof.render_html(), args.host), encoding="utf-8")
     out.with_suffix(".txt").write_text(prof.render_text(), encoding="utf-8")
     print(out)
 

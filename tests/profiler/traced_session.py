@@ -1,7 +1,8 @@
-"""Writes the session file of a small traced program into argv[1] and prints its path: one
-graph break, one recompile (float64 -> float32), several kernels. Run in a fresh process so
-that the session holds exactly this program. Used by the viewer and report screenshot tests."""
-import sys
+"""Writes the session file of a small traced program into DIR and prints its path: one
+graph break, one recompile (float64 -> float32), several kernels; with --html PAGE, also
+the notebook report of it as a whole HTML page. Run in a fresh process so that the session
+holds exactly this program. Used by the viewer and report screenshot tests."""
+import argparse
 
 import numpy as np
 
@@ -17,14 +18,22 @@ def step(x, y):
     return np.exp(-z * z).sum()
 
 
-def main(directory):
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir")
+    ap.add_argument("--html", help="also write the report page here")
+    args = ap.parse_args()
     x = np.linspace(0.0, 1.0, 100_000)
     y = np.linspace(1.0, 2.0, 100_000)
     for _ in range(3):
         step(x, y)
     step(x.astype(np.float32), y)  # a dtype change: a recompile
-    print(prof.session_file(directory))
+    print(prof.session_file(args.dir))
+    if args.html:
+        from make_sample_report import page  # beside this script
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(page(prof.render_html()))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main()
