@@ -13,6 +13,7 @@ __version__ = "0.1.0"
 from .api.cell import run_cell  # noqa: E402
 from .api.explain import explain  # noqa: E402
 from .api.jit import Jitted, jit  # noqa: E402
+from .backends.device_array import DeviceArray, to_device  # noqa: E402
 from .errors import GraphBreakError, NpcompileError  # noqa: E402
 from .exec.engine import ENGINE  # noqa: E402
 from .records import SESSION  # noqa: E402
@@ -32,7 +33,13 @@ def report():
     return SESSION.as_dict()
 
 
-__all__ = ["jit", "Jitted", "run_cell", "explain", "reset", "report", "export_chrome_trace",
+def cuda_available():
+    """(True, '') when device="cuda" runs on a GPU here, else (False, the reason)."""
+    from .backends.cuda_runtime import available
+    return available()
+
+
+__all__ = ["jit", "Jitted", "DeviceArray", "to_device", "cuda_available", "run_cell", "explain", "reset", "report", "export_chrome_trace",
            "mime_bundle", "GraphBreakError", "NpcompileError", "__version__"]
 
 

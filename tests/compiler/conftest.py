@@ -1,12 +1,16 @@
 """Differential testing against eager NumPy: value, dtype, shape and type must match,
 and so must every input array the program mutates."""
 import copy
+import os
 import warnings
 
 import numpy as np
 import pytest
 
 import npcompile
+
+# NPC_TEST_DEVICE=cuda runs the whole differential suite on the GPU (the GPU machine).
+DEVICE = os.environ.get("NPC_TEST_DEVICE", "cpu")
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float32, np.float64]
@@ -48,7 +52,7 @@ def _compiled():
     NumPy's own SIMD math, summation order); the reference path must match exactly."""
     import os
     from npcompile.backends import cpu
-    return cpu.AVAILABLE and os.environ.get("NPC_BACKEND") != "reference"
+    return (cpu.AVAILABLE or DEVICE == "cuda") and os.environ.get("NPC_BACKEND") != "reference"
 
 
 def _close(got, exp):
@@ -60,6 +64,8 @@ def _close(got, exp):
 def same(got, exp, ulp=0):
     """Equal in type, dtype, shape and value (NaNs equal; floats within ulp when asked,
     within a few units of rounding on the compiled path)."""
+    if type(got).__name__ == "DeviceArray":  # device="cuda": compare what it holds
+        got = got.get()[()] if isinstance(exp, np.generic) else got.get()
     if isinstance(exp, (tuple, list)):
         assert type(got) is type(exp) and len(got) == len(exp)
         for g, e in zip(got, exp):
@@ -94,6 +100,7 @@ def run_both(fn, *args, **jit_options):
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
             exp = fn(*a_eager)
+            jit_options.setdefault("device", DEVICE)
             got = npcompile.jit(fn, **jit_options)(*a_jit)
     return got, exp, a_jit, a_eager
 
@@ -117,7 +124,7 @@ def check(fn, *args, ulp=0, **jit_options):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 with np.errstate(all="ignore"):
-                    npcompile.jit(fn, **jit_options)(*copy.deepcopy(args))
+                    npcompile.jit(fn, **{"device": DEVICE, **jit_options})(*copy.deepcopy(args))
         return Raised(e)
     got, exp, a_jit, a_eager = run_both(fn, *args, **jit_options)
     same(got, exp, ulp)
