@@ -10,8 +10,10 @@ namespace py = pybind11;
 using namespace pybind11::literals;
 
 namespace npc {
-interpreter::interpreter(history_manager& history, interrupt_handler& interrupts)
-    : xpyt::interpreter(), m_history(history), m_interrupts(interrupts) {}
+interpreter::interpreter(history_manager& history, interrupt_handler& interrupts,
+                         std::string kernel_id)
+    : xpyt::interpreter(), m_history(history), m_interrupts(interrupts),
+      m_kernel_id(std::move(kernel_id)) {}
 
 interpreter::~interpreter() {
   // Without a shutdown request the comm manager (owned by xeus's kernel core)
@@ -63,6 +65,19 @@ void interpreter::load_npcompile() {
       std::cerr << "xnpcompile: cannot register magic " << py::repr(item).cast<std::string>()
                 << ": " << e.what() << std::endl;
     }
+  }
+  autosave_session();
+}
+
+// Every traced cell updates the kernel's session file in Jupyter's runtime folder, where
+// npcompile-viewer looks by default. Without it the kernel still works: it only says why.
+void interpreter::autosave_session() {
+  try {
+    py::module_::import("npcompile.report")
+        .attr("autosave_session")(m_ipython_shell, m_kernel_id);
+  } catch (py::error_already_set& e) {
+    std::cerr << "xnpcompile: no session file for npcompile-viewer (" << e.what() << ")"
+              << std::endl;
   }
 }
 

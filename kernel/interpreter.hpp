@@ -16,7 +16,8 @@ namespace npc {
 // the kernel's own name and version, and bare exception class names.
 class interpreter final : public xpyt::interpreter {
 public:
-  interpreter(history_manager& history, interrupt_handler& interrupts);
+  // `kernel_id` names the kernel's session file (npcompile-session-<kernel_id>.json).
+  interpreter(history_manager& history, interrupt_handler& interrupts, std::string kernel_id);
   ~interpreter() override;
 
 private:
@@ -29,12 +30,14 @@ private:
   void instanciate_ipython_shell() override;
 
   void load_npcompile();
+  void autosave_session();
   void drain_pending_interrupt();
   void record_history(int execution_counter, bool store_history);
 
   history_manager& m_history;
   interrupt_handler& m_interrupts;
   std::unique_ptr<comm_target> m_comm_target;
+  std::string m_kernel_id;
   bool m_npcompile_loaded = false;
 };
 } // namespace npc

@@ -1,9 +1,11 @@
 // xnpcompile: the npcompile Jupyter kernel. Debian's Python embedded through
 // pybind11, xeus-python's interpreter underneath, xeus's zmq server on top.
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <unistd.h>
 
 #include "pybind11/embed.h"
 #include "xeus-python/xdebugger.hpp"
@@ -37,6 +39,14 @@ std::unique_ptr<py::scoped_interpreter> start_python(const char* argv0) {
   const char* const argv[] = {argv0};
   return std::make_unique<py::scoped_interpreter>(&config, 1, argv, false);
 }
+// Jupyter names connection files kernel-<kernel id>.json; other names (a hand-written
+// connection file) fall back to the process id.
+std::string kernel_id(const std::string& connection_file) {
+  const std::string name = std::filesystem::path(connection_file).filename().string();
+  if (name.size() > 12 && name.starts_with("kernel-") && name.ends_with(".json"))
+    return name.substr(7, name.size() - 12);
+  return std::to_string(::getpid());
+}
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -67,7 +77,8 @@ int main(int argc, char* argv[]) {
   auto interrupts = std::make_unique<npc::interrupt_handler>();
 
   auto history = std::make_unique<npc::history_manager>();
-  auto interpreter = std::make_unique<npc::interpreter>(*history, *interrupts);
+  auto interpreter =
+      std::make_unique<npc::interpreter>(*history, *interrupts, kernel_id(connection_file));
 
   nl::json debugger_config;
   debugger_config["python"] = python_executable;

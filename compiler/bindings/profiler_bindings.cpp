@@ -284,12 +284,16 @@ void npc::bindings::bind_profiler(py::module_& m) {
       "The Chrome/Perfetto trace as a JSON string.");
   m.def(
       "session_file",
-      [](const std::filesystem::path& dir) {
+      [](const std::filesystem::path& dir, const std::optional<std::string>& name) {
         py::gil_scoped_release release;
-        return prof::write_session_file(prof::Session::global(), dir).string();
+        const auto& session = prof::Session::global();
+        return (name ? prof::write_session_file(session, dir, *name)
+                     : prof::write_session_file(session, dir))
+            .string();
       },
-      py::arg("dir"),
-      "Write the session to <dir>/npcompile-<pid>-<start>.json atomically; returns the path.");
+      py::arg("dir"), py::arg("name") = py::none(),
+      "Write the session to <dir>/<name>, by default npcompile-<pid>-<start>.json, atomically; "
+      "returns the path.");
   m.def(
       "session", [] { return to_py(json(prof::Session::global())); },
       "The whole session as a dict {schema, version, kind: 'session', pid, start_unix_us, "

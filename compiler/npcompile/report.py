@@ -1,5 +1,10 @@
 """The session's records as the profiler's event stream (npcompile._native.profiler),
-and the views of it: the notebook report, the text report, the Chrome trace."""
+and the views of it: the notebook report, the text report, the Chrome trace, and (in the
+kernel) the session file npcompile-viewer follows."""
+import os
+import re
+import sys
+
 from .records import SESSION
 
 try:
@@ -20,6 +25,10 @@ _EVENTS = {
     "transfers": ("transfer", ("direction", "bytes", "ms")),
 }
 
+# Bumped on every event forwarded and on clear(): the kernel's session file is rewritten
+# only after cells that changed the session, so a cell without NumPy costs nothing.
+_changes = [0]
+
 
 def _forward(kind, record):
     spec = _EVENTS.get(kind)
@@ -27,6 +36,7 @@ def _forward(kind, record):
         return
     etype, fields = spec
     _prof.emit(etype, **{k: record[k] for k in fields if k in record and record[k] is not None})
+    _changes[0] += 1
 
 
 if _prof is not None:
@@ -77,3 +87,52 @@ def session_file(directory):
 def clear():
     if _prof is not None:
         _prof.clear()
+        _changes[0] += 1
+
+
+class SessionAutosave:
+    """The kernel's session file, <directory>/npcompile-session-<name>.json: rewritten whole
+    (atomically, by the profiler) after every cell that recorded something. A registered
+    IPython post_run_cell callback; a failure to write is said once and never breaks a cell."""
+
+    def __init__(self, directory, name):
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", str(name)) or str(os.getpid())
+        self.directory = str(directory)
+        self.file_name = f"npcompile-session-{safe}.json"
+        self.path = os.path.join(self.directory, self.file_name)
+        self._saved = _changes[0]  # the file appears with the first traced cell
+        self._warned = False
+
+    def __call__(self, *_result):
+        if _prof is None or self._saved == _changes[0]:
+            return
+        try:
+            _prof.session_file(self.directory, self.file_name)
+            self._saved = _changes[0]
+        except Exception as e:
+            if not self._warned:
+                print(f"npcompile: cannot write the session file {self.path}: {e}",
+                      file=sys.stderr)
+                self._warned = True
+
+
+_autosave = [None]
+
+
+def autosave_session(shell, name=None):
+    """Called by the kernel at start-up with its IPython shell and kernel id: from then on
+    every traced cell updates one session file in Jupyter's runtime folder (open it with
+    `npcompile-viewer`). Outside the kernel nothing calls this, so nothing is written unless
+    asked. Returns the file's path."""
+    from jupyter_core.paths import jupyter_runtime_dir
+    saver = SessionAutosave(jupyter_runtime_dir(), name or os.getpid())
+    if _autosave[0] is not None:
+        shell.events.unregister("post_run_cell", _autosave[0])
+    shell.events.register("post_run_cell", saver)
+    _autosave[0] = saver
+    return saver.path
+
+
+def kernel_session_file():
+    """The session file this kernel keeps up to date, or None outside the kernel."""
+    return _autosave[0].path if _autosave[0] is not None else None

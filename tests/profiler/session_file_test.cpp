@@ -39,5 +39,19 @@ TEST(SessionFile, NamedByPidAndStartWrittenWhole) {
   EXPECT_EQ(files, 1u);
   std::filesystem::remove_all(dir.parent_path());
 }
+
+TEST(SessionFile, UnderAGivenPlainName) {
+  Session s;
+  test::fill_sample(s);
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("npc-prof-sfn-" + std::to_string(::getpid()));
+  const auto path = write_session_file(s, dir, "npcompile-session-abc.json");
+  EXPECT_EQ(path, dir / "npcompile-session-abc.json");
+  std::ifstream in(path);
+  EXPECT_EQ(nlohmann::json::parse(in)["events"].size(), s.size());
+  for (const char* bad : {"", "..", "sub/x.json", "/tmp/x.json"})
+    EXPECT_THROW(write_session_file(s, dir, bad), std::invalid_argument) << bad;
+  std::filesystem::remove_all(dir);
+}
 } // namespace
 } // namespace npc::prof
