@@ -23,6 +23,7 @@ _EVENTS = {
     "kernel_sources": ("kernel_source", ("name", "source", "graph_id", "target", "ptx", "ops")),
     "fusion_graphs": ("fusion_graph", ("graph_id", "nodes", "decisions")),
     "transfers": ("transfer", ("direction", "bytes", "ms")),
+    "eager_timings": ("eager_timing", ("graph_id", "ms")),
 }
 
 # Bumped on every event forwarded and on clear(): the kernel's session file is rewritten

@@ -7,7 +7,7 @@ import os
 from ..graph.cache import GraphCache
 from ..graph.signature import collect, leaf_meta, ops_key
 from ..records import SESSION
-from . import reference
+from . import eager_timing, reference
 
 
 class SiteInfo:
@@ -67,6 +67,8 @@ class Engine:
             # (the JIT's cache makes a size seen before cheap)
             entry.compiled, _ = self._compile(tracer, entry, leaves, pending, outputs)
         tracer.graph_ids.append(entry.graph_id)
+        if entry.compiled is not None and not exact_layout:
+            eager_timing.maybe_measure(self.session, tracer, entry.graph_id, pending, outputs)
         t1 = time.perf_counter()
         with tracer.suspended():
             if entry.compiled is not None and not exact_layout:

@@ -1,0 +1,56 @@
+"""Eager NumPy time of a graph, for the reports' "speedup over eager NumPy".
+
+When measuring is on, the first execution of each compiled graph also replays the graph
+op by op in NumPy (the reference executor, which is exactly what eager NumPy does) on the
+same inputs, once, timed. The graph is functional (in-place writes are new versions, and
+updates copy their base), so the replay changes nothing the user sees; its results are
+thrown away. The report divides eager time per execution by compiled kernel time per
+execution: tracing and compiling are not in either side.
+
+It costs one eager run per graph, so it is opt-in: `%%npcompile --report` measures the
+graphs of its cell; NPC_MEASURE_EAGER=1 or `enable()` measures every graph.
+"""
+import contextlib
+import os
+import time
+
+from . import reference
+
+_state = {"on": os.environ.get("NPC_MEASURE_EAGER", "") == "1", "depth": 0}
+_measured = set()  # graph ids (unique for the life of the process)
+
+
+def enable(on=True):
+    """Measure every compiled graph from now on (or stop)."""
+    _state["on"] = bool(on)
+
+
+def enabled():
+    return _state["on"] or _state["depth"] > 0
+
+
+@contextlib.contextmanager
+def measuring():
+    """Measure the graphs run inside the block (the cell of `%%npcompile --report`)."""
+    _state["depth"] += 1
+    try:
+        yield
+    finally:
+        _state["depth"] -= 1
+
+
+def maybe_measure(session, tracer, graph_id, pending, outputs):
+    """Called before a compiled graph runs: times one eager replay (tracing suspended) the
+    first time a graph runs while measuring is on; records nothing if the replay fails (the
+    compiled run and its own fallback decide what the user gets)."""
+    if graph_id in _measured or not enabled():
+        return
+    _measured.add(graph_id)
+    with tracer.suspended():
+        t0 = time.perf_counter()
+        try:
+            reference.execute(pending, outputs)
+        except Exception:
+            return
+        ms = (time.perf_counter() - t0) * 1e3
+    session.add("eager_timings", {"graph_id": graph_id, "ms": ms})
