@@ -6,6 +6,8 @@ what eager NumPy computes; the fusion compiler lowers the same record to primiti
 """
 import itertools
 
+from ..trace.native import core
+
 _ids = itertools.count(1)
 
 
@@ -64,6 +66,10 @@ class Node:
 
     def __repr__(self):
         return f"Node({self.id}, {self.label}, {self.dtype}, {self.shape})"
+
+
+if core is not None:  # the same fields as a C type (compiler/trace_core/NodeObject.hpp)
+    Node = core.Node  # noqa: F811
 
 
 def substitute(template, values):

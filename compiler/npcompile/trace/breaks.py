@@ -5,10 +5,12 @@ import sys
 
 import numpy as np
 
+from .native import core
+
 _OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
 # NumPy 1.x's dispatcher runs in frames named "<__array_function__ internals>".
-_INTERNAL = (_OWN_DIR, _NUMPY_DIR, "<__array_function__")
+INTERNAL_PREFIXES = (_OWN_DIR, _NUMPY_DIR, "<__array_function__")
 _internal_codes = {}
 
 
@@ -20,7 +22,7 @@ def user_frame(depth=1):
         code = f.f_code
         r = cache.get(code)
         if r is None:
-            r = cache[code] = code.co_filename.startswith(_INTERNAL)
+            r = cache[code] = code.co_filename.startswith(INTERNAL_PREFIXES)
         if not r:
             return f
         f = f.f_back
@@ -28,10 +30,15 @@ def user_frame(depth=1):
 
 
 def user_site():
+    """(filename, lineno) of the user's line that recorded an op, or None."""
     f = user_frame(2)
     if f is None:
         return None
     return (f.f_code.co_filename, f.f_lineno)
+
+
+if core is not None:  # the same frame walk in C++, with its code cache
+    user_site = core.user_site  # noqa: F811
 
 
 # Kind of break -> hint shown to the user.

@@ -10,7 +10,9 @@ from ..graph import calls
 from ..graph.node import Node
 from . import function_rules, inplace, ufunc_rules, view_rules
 from .operands import SCALAR_TYPES, Unsupported
-from .storage import view_node
+from . import native
+from .native import core
+from .storage import Storage, view_node
 from .tracer import concretize, current
 
 
@@ -25,8 +27,15 @@ def _dispatch(fallback, rule, *args):
         return tracer.eager(fallback, args, None, u.kind, u.reason)
 
 
-class LazyArray:
-    __slots__ = ("_st", "_chain", "_node", "_ver", "_scalar", "_fake", "__weakref__")
+if core is not None:  # fields, operators and __array_ufunc__ in C++ (LazyObject.hpp)
+    _LazyFields = core.LazyBase
+else:
+    class _LazyFields:
+        __slots__ = ("_st", "_chain", "_node", "_ver", "_scalar", "_fake", "__weakref__")
+
+
+class LazyArray(_LazyFields):
+    __slots__ = ()
     __array_priority__ = 1000
     __hash__ = None
 
@@ -72,7 +81,6 @@ class LazyArray:
             self._node = Node.leaf(value, "view")
             if not np.may_share_memory(value, base):
                 # NumPy copied where the trace assumed a view: this is its own array now.
-                from .storage import Storage
                 self._st = Storage(self._node)
                 self._chain = ()
         self._ver = self._st.version
@@ -176,28 +184,7 @@ class LazyArray:
         value = self._force("attribute", f"ndarray.{name} is not captured")
         return getattr(value, name)
 
-    # ----- NumPy protocols ------------------------------------------------------------
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        tracer = current()
-        if tracer is None:
-            return getattr(ufunc, method)(*concretize(inputs), **concretize(kwargs))
-        try:
-            if method == "__call__":
-                return ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
-            if method == "reduce":
-                return function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
-            raise Unsupported("unsupported", f"np.{ufunc.__name__}.{method}")
-        except Unsupported as u:
-            result = tracer.eager(getattr(ufunc, method), inputs, kwargs, u.kind,
-                                  f"{u.reason}" if u.kind != "unsupported" else
-                                  f"unsupported: {u.reason}")
-            out = kwargs.get("out")
-            if out is not None:  # NumPy hands back the out= array itself
-                out = out[0] if type(out) is tuple and len(out) == 1 else out
-                if type(out) is LazyArray:
-                    return out
-            return result
-
+    # ----- NumPy protocols: __array_ufunc__ is _array_ufunc below -----------------------
     def __array_function__(self, func, types, args, kwargs):
         tracer = current()
         if tracer is None:
@@ -302,6 +289,30 @@ class LazyArray:
         return self.__array_ufunc__(np.power, "__call__", self, other, out=(self,))
 
 
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """LazyArray.__array_ufunc__: every ufunc rule (the C++ core records plain calls it
+    has seen before without coming here)."""
+    tracer = current()
+    if tracer is None:
+        return getattr(ufunc, method)(*concretize(inputs), **concretize(kwargs))
+    try:
+        if method == "__call__":
+            return ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
+        if method == "reduce":
+            return function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
+        raise Unsupported("unsupported", f"np.{ufunc.__name__}.{method}")
+    except Unsupported as u:
+        result = tracer.eager(getattr(ufunc, method), inputs, kwargs, u.kind,
+                              f"{u.reason}" if u.kind != "unsupported" else
+                              f"unsupported: {u.reason}")
+        out = kwargs.get("out")
+        if out is not None:  # NumPy hands back the out= array itself
+            out = out[0] if type(out) is tuple and len(out) == 1 else out
+            if type(out) is LazyArray:
+                return out
+        return result
+
+
 def _getitem(a, key):
     return a[key]
 
@@ -355,17 +366,24 @@ for _name, _uf in [("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
                    ("mod", np.remainder), ("and", np.bitwise_and),
                    ("or", np.bitwise_or), ("xor", np.bitwise_xor), ("lshift", np.left_shift),
                    ("rshift", np.right_shift), ("matmul", np.matmul), ("divmod", np.divmod)]:
-    setattr(LazyArray, f"__{_name}__", _method(_uf))
-    setattr(LazyArray, f"__r{_name}__", _method(_uf, reflected=True))
+    if core is None or _name in ("matmul", "divmod"):  # else the C++ slots record them
+        setattr(LazyArray, f"__{_name}__", _method(_uf))
+        setattr(LazyArray, f"__r{_name}__", _method(_uf, reflected=True))
     if _name != "divmod":
         setattr(LazyArray, f"__i{_name}__", _inplace_method(_uf))
 LazyArray.__rpow__ = _method(np.power, reflected=True)
 for _name, _uf in [("lt", np.less), ("le", np.less_equal), ("gt", np.greater),
                    ("ge", np.greater_equal), ("eq", np.equal), ("ne", np.not_equal)]:
-    setattr(LazyArray, f"__{_name}__", _method(_uf))
+    if core is None:
+        setattr(LazyArray, f"__{_name}__", _method(_uf))
 for _name, _uf in [("neg", np.negative), ("pos", np.positive), ("abs", np.absolute),
                    ("invert", np.invert)]:
-    setattr(LazyArray, f"__{_name}__", _unary(_uf))
+    if core is None:
+        setattr(LazyArray, f"__{_name}__", _unary(_uf))
+if core is None:
+    LazyArray.__array_ufunc__ = _array_ufunc
+else:
+    native.install(LazyArray, Storage, _array_ufunc)
 
 # Reductions as methods: x.sum(axis) is np.sum(x, axis).
 for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argmax", "any", "all"):

@@ -10,6 +10,7 @@ import numpy as np
 from . import np_base as _nb
 
 from ..graph.node import Node, Ref
+from .native import core
 
 _ref0 = Ref(0)
 
@@ -54,12 +55,19 @@ def fake_of(dtype, shape):
     return np.lib.stride_tricks.as_strided(buf, shape=shape, strides=tuple(reversed(strides)))
 
 
-class Storage:
+if core is not None:  # the fields as a C type: the op recorder makes storages directly
+    _StorageFields = core.StorageBase
+else:
+    class _StorageFields:
+        __slots__ = ("base", "target", "name", "version", "aliased", "guessed", "fake",
+                     "fake_is_real", "__weakref__")
+
+
+class Storage(_StorageFields):
     """`base` is the newest version of the whole array; `target` is the user's ndarray
     that receives the final value (inputs), or None for arrays the graph created."""
 
-    __slots__ = ("base", "target", "name", "version", "aliased", "guessed", "fake",
-                 "fake_is_real", "__weakref__")
+    __slots__ = ()
 
     def __init__(self, base, target=None, name=None):
         self.base = base

@@ -10,18 +10,25 @@ from ..errors import GraphBreakError
 from ..graph.node import Node, Ref
 from . import creation
 from .breaks import BreakRecord, user_frame, user_site
+from .native import core
 from .storage import Storage
 from . import lazy_array as _la  # circular: resolved at call time
 
-_local = threading.local()
+if core is not None:  # the C++ op recorder reads the current tracer on every op
+    current = core.current
+    _set_current = core.set_current
+else:
+    _local = threading.local()
+
+    def current():
+        return getattr(_local, "tracer", None)
+
+    def _set_current(tracer):
+        _local.tracer = tracer
 
 # dtype kinds the tracer takes over: bool, signed, unsigned, float, complex. Others
 # (object, strings, datetimes) stay plain ndarrays and run in NumPy as usual.
 TRACED_KINDS = frozenset("biufc")
-
-
-def current():
-    return getattr(_local, "tracer", None)
 
 
 def is_traceable(value):
@@ -54,24 +61,24 @@ class Tracer:
     # ----- activation -------------------------------------------------------
     def __enter__(self):
         self._outer = current()
-        _local.tracer = self
+        _set_current(self)
         creation.enter()
         return self
 
     def __exit__(self, *exc):
-        _local.tracer = self._outer
+        _set_current(self._outer)
         return False
 
     @contextlib.contextmanager
     def suspended(self):
         """NumPy code run by npcompile itself (eager fallbacks, the executor) must not be
         traced: the creation-function wrappers see no tracer."""
-        saved = _local.tracer
-        _local.tracer = None
+        saved = current()
+        _set_current(None)
         try:
             yield
         finally:
-            _local.tracer = saved
+            _set_current(saved)
 
     # ----- making lazy arrays -------------------------------------------------
     def wrap_input(self, array, name):
