@@ -18,6 +18,9 @@ except Exception as e:  # the package still works, on the reference path
     UNAVAILABLE_REASON = f"native CPU backend not importable: {e}"
 
 MIN_CHUNK_ELEMENTS = 1 << 15
+# Outputs this large come from the runtime's buffer pool (pages already faulted in:
+# first-touch faults from several threads serialize in the OS); smaller ones from NumPy.
+POOL_MIN_BYTES = 1 << 20
 
 
 class CompiledKernel:
@@ -53,15 +56,28 @@ class Program:
             _, roots, shape = step
             self.steps.append(("kernel", self._build(roots, shape, pos)))
         self.signature = self.shapes_of(self.nodes)
+        self._examples = None  # strides are in the kernels now; do not keep arrays alive
 
     def _view_examples(self, pending):
         """Views of leaves cost nothing to take now: their strides become constants in
-        the kernel (interleaved loads vectorize; P[] strides would not)."""
+        the kernel (interleaved loads vectorize; P[] strides would not). Views of arrays
+        a kernel writes (C-contiguous, of known shape) are taken of an untouched
+        np.ndarray stand-in for the same reason (e.g. Xn[:, :, None] * Yn[:, None, :])."""
         from ..fusion.partition import VIEW_LABELS
+        written = {id(node) for step in self.plan.steps if step[0] == "kernel"
+                   for node, _ in step[1]}
         vals = {}
+
+        def example(i):
+            if i.is_leaf:
+                return i.value
+            if id(i) not in vals and id(i) in written:
+                # np.ndarray, not np.empty: creation functions are traced here
+                vals[id(i)] = np.ndarray(i.shape, i.dtype)  # virtual memory only
+            return vals.get(id(i))
         for n in pending:
-            if n.label in VIEW_LABELS and all(i.is_leaf or id(i) in vals for i in n.inputs):
-                ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
+            if n.label in VIEW_LABELS and all(example(i) is not None for i in n.inputs):
+                ins = [example(i) for i in n.inputs]
                 try:
                     vals[id(n)] = n.fn(*substitute(n.args, ins),
                                        **(substitute(n.kwargs, ins) if n.kwargs else {}))
@@ -143,7 +159,7 @@ class Program:
             outs = []
             for p in ck.output_pos:
                 node = nodes[p]
-                o = np.empty(node.shape, node.dtype)
+                o = _empty(node.shape, node.dtype)
                 outs.append(o)
                 bufs.append(o)
             params = []
@@ -179,6 +195,15 @@ class Program:
             timings.append((ck.kernel.name, (time.perf_counter() - t0) * 1e3))
         self.last_timings = timings
         return [vals[p] for p in self.output_pos]
+
+
+def _empty(shape, dtype):
+    n = dtype.itemsize
+    for d in shape:
+        n *= d
+    if n >= POOL_MIN_BYTES:
+        return _cpu.empty(shape, dtype)
+    return np.empty(shape, dtype)
 
 
 def _c_contiguous(v):

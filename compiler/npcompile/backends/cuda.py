@@ -10,6 +10,7 @@ from ..codegen.cpp import Buffer, Kernel
 from ..codegen.cuda import CudaKernelInfo, Unsupported, render_cuda_kernel
 from ..fusion.partition import VIEW_LABELS, partition
 from ..graph.node import substitute
+from ..trace import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
 from .cuda_schedule import index_type, launch_shape, schedule
 from .device_array import DeviceArray
@@ -44,7 +45,7 @@ class CudaKernel:
         for name, ctype_, per_block in self.info.scratch:
             size = 8 * max(1, self.grid * per_block)
             buf = rt.native().Buffer(size)
-            rt.native().upload(buf, 0, np.zeros(size, np.uint8))  # the ticket starts at 0
+            rt.native().upload(buf, 0, np_base.zeros(size, np.uint8))  # the ticket starts at 0
             self.scratch.append(buf)
         return r["load_ms"]
 

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from ..records import SESSION
+from ..trace import np_base  # np.empty itself makes lazy arrays while a trace runs
 from .cuda_runtime import native
 
 # NumPy functions that only re-describe memory: done on the stand-in, kept on the device.
@@ -84,13 +85,13 @@ class DeviceArray(NDArrayOperatorsMixin):
         """The values as a new host ndarray (a recorded device-to-host transfer)."""
         t0 = time.perf_counter()
         if self.flags.c_contiguous:
-            out = np.empty(self.shape, self.dtype)
+            out = np_base.empty(self.shape, self.dtype)
             if out.nbytes:
                 native().download(out, self.buffer, self.offset)
         else:
             # the smallest span of bytes that holds the view, then the view of it on the host
             lo, hi = _byte_span(self.shape, self.strides, self.itemsize)
-            span = np.empty(hi - lo, np.uint8)
+            span = np_base.empty(hi - lo, np.uint8)
             if span.nbytes:
                 native().download(span, self.buffer, self.offset + lo)
             out = np.ndarray(self.shape, self.dtype, span, -lo, self.strides).copy()
@@ -127,7 +128,7 @@ class DeviceArray(NDArrayOperatorsMixin):
 
     # ----- views: NumPy works out the layout on a stand-in --------------------------------
     def _stand_in(self):
-        host = np.empty(self.buffer.nbytes, np.uint8)  # virtual pages, never touched
+        host = np_base.empty(self.buffer.nbytes, np.uint8)  # virtual pages, never touched
         a = np.ndarray(self.shape, self.dtype, host, self.offset, self.strides)
         if not self._writeable:
             a.flags.writeable = False
@@ -195,7 +196,7 @@ class DeviceArray(NDArrayOperatorsMixin):
             if self.nbytes:
                 native().copy(self.buffer, self.offset, value.buffer, value.offset, self.nbytes)
             return
-        host = np.empty(self.shape, self.dtype)
+        host = np_base.empty(self.shape, self.dtype)
         np.copyto(host, np.asarray(value), casting="unsafe")
         if self.flags.c_contiguous:
             t0 = time.perf_counter()
