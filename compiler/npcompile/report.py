@@ -62,6 +62,21 @@ def mime_bundle(since_trace=None, last=True):
     return prof.mime_bundle(n)
 
 
+def last_trace_report():
+    """The report (a dict) of the last traced call alone, kept by whoever wants to show that
+    call later (npcompile.explain); None without the native profiler."""
+    return _prof.report(last_n_traces=1) if _prof is not None else None
+
+
+def report_bundle(report, plain):
+    """A notebook MIME bundle for a report dict kept earlier: the profiler's HTML, the
+    caller's own text/plain, and the report JSON."""
+    if report is None or _prof is None:
+        return {"text/plain": plain}
+    return {"text/html": _prof.render_html(report), "text/plain": plain,
+            _prof.REPORT_MIME: report}
+
+
 def display_report(since_trace=None, last=True, as_json=False):
     bundle = mime_bundle(since_trace, last)
     try:
