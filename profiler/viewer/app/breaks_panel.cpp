@@ -8,12 +8,8 @@
 namespace npc::viewer {
 void draw_breaks(const SessionView& v, const Theme& t) {
   const auto& breaks = v.report.breaks;
-  if (!section(t, "Graph breaks", breaks.size(), true))
+  if (!section(t, "Graph breaks", breaks.size(), true, "None: tracing never had to stop."))
     return;
-  if (breaks.empty()) {
-    empty_note("None: tracing never had to stop.");
-    return;
-  }
   ImGui::PushID("breaks");
   for (std::size_t i = 0; i < breaks.size(); ++i) {
     const auto& b = breaks[i];

@@ -47,12 +47,8 @@ void chips(const prof::FusionGraph& g, const Theme& t) {
 
 void draw_fusion(const SessionView& v, const Theme& t) {
   const auto& gs = v.report.graphs;
-  if (!section(t, "Fused graphs", gs.size()))
+  if (!section(t, "Fused graphs", gs.size(), false, "No graph was compiled."))
     return;
-  if (gs.empty()) {
-    empty_note("No graph was compiled.");
-    return;
-  }
   for (const auto& g : gs) {
     ImGui::PushID(static_cast<int>(g.graph_id));
     std::set<std::int64_t> kernels;

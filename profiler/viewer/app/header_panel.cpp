@@ -41,7 +41,7 @@ void draw_header(const ViewerModel& model, const Theme& t) {
       meta = "a saved report";
     else
       meta = "pid " + std::to_string(v->pid) + " · started " + utc(v->start_unix_us) + " · " +
-             std::to_string(v->events) + " events";
+             std::to_string(v->events) + (v->events == 1 ? " event" : " events");
     meta += " · loaded " + local_time(model.loaded_at());
     if (model.loads() > 1)
       meta += " (reloaded " + std::to_string(model.loads() - 1) + "×)";

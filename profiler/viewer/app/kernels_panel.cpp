@@ -53,12 +53,8 @@ void kernel_table(const SessionView& v, ViewerState& s, const Theme& t) {
 
 void draw_kernels(const SessionView& v, ViewerState& s, const Theme& t) {
   const auto& ks = v.report.kernels;
-  if (!section(t, "Kernels", ks.size()))
+  if (!section(t, "Kernels", ks.size(), false, "No kernel was compiled."))
     return;
-  if (ks.empty()) {
-    empty_note("No kernel was compiled.");
-    return;
-  }
   // The first kernel with source is a better default than one without (reference runs).
   if (s.kernel >= ks.size() || (ks[s.kernel].source.empty() && s.kernel == 0)) {
     s.kernel = 0;

@@ -8,12 +8,8 @@
 namespace npc::viewer {
 void draw_recompiles(const SessionView& v, const Theme& t) {
   const auto& rs = v.report.recompiles;
-  if (!section(t, "Recompiles", rs.size(), true))
+  if (!section(t, "Recompiles", rs.size(), true, "None: every cached graph's guards held."))
     return;
-  if (rs.empty()) {
-    empty_note("None: every cached graph's guards held.");
-    return;
-  }
   constexpr auto flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                          ImGuiTableFlags_BordersOuter | ImGuiTableFlags_SizingStretchProp;
   if (!ImGui::BeginTable("recompiles", 3, flags))
@@ -30,7 +26,7 @@ void draw_recompiles(const SessionView& v, const Theme& t) {
     text(r.function.empty() ? "?" : r.function, Theme::kText, t.mono);
     const auto loc = prof::source_location(r.filename, r.lineno);
     if (!loc.empty())
-      text(loc, Theme::kMuted);
+      wrapped(loc, Theme::kMuted); // long paths wrap inside the column
     ImGui::TableNextColumn();
     text(r.graph_id >= 0 ? std::to_string(r.graph_id) : "", Theme::kText, t.mono);
     ImGui::TableNextColumn();

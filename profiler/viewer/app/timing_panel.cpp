@@ -59,12 +59,16 @@ void draw_timing(const SessionView& v, const Theme& t) {
   const float bottom = o.y + row * static_cast<float>(chart.rows.size());
   auto* dl = ImGui::GetWindowDrawList();
   const float x0 = o.x + label_w;
+  float label_end = -1e9f; // a narrow chart labels every other tick rather than overlap
   for (double tick = 0; tick <= chart.max_ms * 1.0001; tick += chart.step_ms) {
     const float x = x0 + static_cast<float>(tick / chart.max_ms) * bar_w;
     dl->AddLine({x, o.y}, {x, bottom}, tick == 0 ? Theme::kMuted : Theme::kGrid);
     const std::string lbl = tick == 0 ? std::string("0") : prof::Units::ms(tick);
     const float lw = ImGui::CalcTextSize(lbl.c_str()).x;
+    if (x - lw / 2 < label_end + 10)
+      continue;
     dl->AddText({x - lw / 2, bottom + 3}, Theme::kMuted, lbl.c_str());
+    label_end = x + lw / 2;
   }
   for (std::size_t r = 0; r < chart.rows.size(); ++r) {
     const auto& k = v.report.kernels[chart.rows[r]];

@@ -3,7 +3,8 @@
 #include <string>
 
 namespace npc::viewer {
-bool section(const Theme& t, const char* title, std::size_t count, bool warn) {
+bool section(const Theme& t, const char* title, std::size_t count, bool warn,
+             const char* empty) {
   ImGui::Spacing();
   ImGui::PushFont(t.bold);
   const std::string label = std::string(title) + "###" + title;
@@ -23,6 +24,10 @@ bool section(const Theme& t, const char* title, std::size_t count, bool warn) {
                     (p1.y - p0.y) / 2);
   dl->AddText({p0.x + 7, lo.y + (h - ts.y) / 2}, warn && count ? Theme::kWarn : Theme::kMuted,
               n.c_str());
+  if (open && count == 0 && empty) {
+    empty_note(empty);
+    return false;
+  }
   return open;
 }
 

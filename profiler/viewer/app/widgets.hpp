@@ -6,8 +6,10 @@
 #include "theme.hpp"
 
 namespace npc::viewer {
-// A collapsing section titled "Title" with a count badge; open by default. True when open.
-bool section(const Theme& t, const char* title, std::size_t count, bool warn = false);
+// A collapsing section titled "Title" with a count badge; open by default. True when open
+// and there is something to show; with nothing, it says `empty` (when given) and is false.
+bool section(const Theme& t, const char* title, std::size_t count, bool warn = false,
+             const char* empty = nullptr);
 // A rounded label inline with the text after it ("3×", "cpu").
 void pill(std::string_view text, ImU32 fg, ImU32 bg, ImFont* font = nullptr);
 void text(std::string_view s, ImU32 colour = Theme::kText, ImFont* font = nullptr);
