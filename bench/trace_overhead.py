@@ -21,7 +21,6 @@ import numpy as np
 
 import npcompile
 from npcompile.exec.engine import ENGINE, SiteInfo
-from npcompile.graph import signature
 from npcompile.trace.tracer import Tracer
 
 CHAIN_OPS = 1000
@@ -68,11 +67,8 @@ def traced(fn, args, site):
 
 def lookup(tracer, outputs):
     """What Engine.run does before running: the graph's key and guards, then the cache."""
-    leaves, pending = signature.collect(outputs)
-    metas = [signature.leaf_meta(leaf) for leaf in leaves]
-    ops = signature.ops_key(leaves, pending, outputs)
-    entry = ENGINE.cache.lookup((tracer.site.key, tracer.flush_index), metas, ops,
-                                tracer.options.get("dynamic"))[0]
+    leaves, pending, entry, *_ = ENGINE.cache.lookup_graph(
+        (tracer.site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"))
     return entry, leaves + pending
 
 

@@ -5,7 +5,6 @@ import time
 import os
 
 from ..graph.cache import GraphCache
-from ..graph.signature import collect, leaf_meta, ops_key
 from ..records import SESSION
 from . import eager_timing, reference
 
@@ -37,12 +36,9 @@ class Engine:
 
     def run(self, tracer, outputs, exact_layout=False):
         t0 = time.perf_counter()
-        leaves, pending = collect(outputs)
-        metas = [leaf_meta(leaf) for leaf in leaves]
-        ops = ops_key(leaves, pending, outputs)
         site = tracer.site
-        entry, key, status, reasons = self.cache.lookup((site.key, tracer.flush_index), metas, ops,
-                                                        tracer.options.get("dynamic"))
+        leaves, pending, entry, key, status, reasons = self.cache.lookup_graph(
+            (site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"))
         nodes = leaves + pending
         if entry is None:
             entry = self.cache.insert(key)

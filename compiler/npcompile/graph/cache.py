@@ -1,6 +1,7 @@
 """Captured graphs by structure and guards: hit, first compile, or recompile with the
 guard that failed, in words."""
-from .signature import guarded_meta
+from ..trace.native import core
+from .signature import collect, guarded_meta, leaf_meta, ops_key
 
 
 class Entry:
@@ -15,12 +16,13 @@ class Entry:
 class SiteState:
     """What one call site (function or cell, and which of its graphs) saw last time."""
 
-    __slots__ = ("metas", "ops", "dynamic")
+    __slots__ = ("metas", "ops", "dynamic", "last")
 
     def __init__(self):
         self.metas = None
         self.ops = None
         self.dynamic = {}
+        self.last = None  # (fingerprint, entry) of the last lookup when it was a hit
 
 
 class GraphCache:
@@ -32,6 +34,30 @@ class GraphCache:
     def clear(self):
         self.entries.clear()
         self.sites.clear()
+
+    def lookup_graph(self, site_key, outputs, dynamic_option):
+        """The graph computing outputs, looked up: -> (leaves, pending, entry or None, key,
+        status, reasons). A graph whose C++ fingerprint equals its site's last hit is that
+        hit again (its key and guards are equal by construction); anything else builds the
+        key in Python and goes through lookup()."""
+        got = core.collect_graph(outputs) if core is not None else None
+        if got is not None:
+            leaves, pending, fp = got
+            state = self.sites.get(site_key)
+            if fp is not None and state is not None and state.last is not None \
+                    and state.last[0] == fp:
+                entry = state.last[1]
+                entry.hits += 1
+                return leaves, pending, entry, None, "hit", []
+        else:
+            leaves, pending = collect(outputs)
+            fp = None
+        metas = [leaf_meta(leaf) for leaf in leaves]
+        ops = ops_key(leaves, pending, outputs)
+        entry, key, status, reasons = self.lookup(site_key, metas, ops, dynamic_option)
+        # lookup() made the state; the fingerprint stands for these metas and ops
+        self.sites[site_key].last = (fp, entry) if fp is not None and entry is not None else None
+        return leaves, pending, entry, key, status, reasons
 
     def lookup(self, site_key, metas, ops, dynamic_option):
         """-> (entry or None, key, status, reasons). status: hit | compile | recompile."""
