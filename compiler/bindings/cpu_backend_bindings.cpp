@@ -1,6 +1,7 @@
 // npcompile._native.cpu: the LLVM CPU backend and the thread pool, for Python.
 #include "bindings.hpp"
 
+#include "BufferPool.hpp"
 #include "CpuJit.hpp"
 #include "KernelLauncher.hpp"
 #include "ThreadPool.hpp"
@@ -86,6 +87,36 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
       "Run kernel(bufs, params, begin, end) over [0, n_outer) on the thread pool, without the "
       "GIL.");
 
+  m.def(
+      "empty",
+      [](const std::vector<int64_t>& shape, const py::dtype& dtype) {
+        // Kernel outputs live in the runtime's BufferPool: reused blocks are already
+        // faulted in (see BufferPool.hpp); the capsule gives the block back.
+        // itemsize through Python: pybind11 < 2.12 reads NumPy 1's descr layout.
+        const auto item = dtype.attr("itemsize").cast<int64_t>();
+        std::vector<int64_t> strides(shape.size());
+        int64_t n = item;
+        for (size_t d = shape.size(); d-- > 0;) {
+          strides[d] = n;
+          n *= shape[d];
+        }
+        struct Block {
+          void* p;
+          size_t n;
+        };
+        auto* b = new Block{npc::BufferPool::global().acquire(static_cast<size_t>(n)),
+                             static_cast<size_t>(n)};
+        py::capsule owner(b, [](void* v) {
+          auto* blk = static_cast<Block*>(v);
+          npc::BufferPool::global().release(blk->p, blk->n);
+          delete blk;
+        });
+        return py::array(dtype, shape, strides, b->p, owner);
+      },
+      py::arg("shape"), py::arg("dtype"),
+      "An uninitialized C-contiguous array whose memory comes from the runtime's buffer pool.");
+  m.def("pool_cached_bytes", [] { return npc::BufferPool::global().cached_bytes(); });
+  m.def("pool_clear", [] { npc::BufferPool::global().clear(); });
   m.def("num_threads", [] { return npc::ThreadPool::global().num_threads(); });
   m.def(
       "set_num_threads",

@@ -171,7 +171,8 @@ class Emitter:
                     s = str(buf.strides[d])
                 else:
                     s = f"P[{buf.param + d}]"
-                terms.append(f"{idx[d]}*{s}" if s != "1" else idx[d])
+                if s != "0":  # a broadcast view: the index does not move the address
+                    terms.append(f"{idx[d]}*{s}" if s != "1" else idx[d])
             stride *= buf.shape[d]
         off = " + ".join(reversed(terms)) if terms else "0"
         return f"in{buf.index}[{off}]"
