@@ -4,7 +4,8 @@ import time
 
 import numpy as np
 
-from ..codegen.cpp import Buffer, Kernel, render_kernel
+from ..codegen.cpp import Buffer, Kernel, render_kernel, render_split_kernel, top_reductions
+from ..codegen.cpp_ops import CTYPE
 from ..fusion.partition import partition, returns_scalar
 from ..graph.node import substitute
 
@@ -21,6 +22,14 @@ MIN_CHUNK_ELEMENTS = 1 << 15
 # Outputs this large come from the runtime's buffer pool (pages already faulted in:
 # first-touch faults from several threads serialize in the OS); smaller ones from NumPy.
 POOL_MIN_BYTES = 1 << 20
+# Full reductions (axis=None) of at least this many elements run as per-chunk partials
+# on the pool, combined in chunk order; the chunk count depends only on the sizes, so
+# the result is the same for any number of threads.
+SPLIT_MIN_ELEMENTS = 1 << 17
+SPLIT_CHUNK_ELEMENTS = 1 << 16
+SPLIT_MAX_CHUNKS = 64
+NUMPY_OF_CTYPE = {c: np.dtype(f"{k}{n}") if k != "b" else np.dtype(bool)
+                  for k, sizes in CTYPE.items() for n, c in sizes.items()}
 
 
 class CompiledKernel:
@@ -29,6 +38,7 @@ class CompiledKernel:
         self.address = address
         self.input_pos = input_nodes    # graph positions of the inputs
         self.output_pos = output_nodes  # graph positions of the outputs
+        self.part_address = None        # split kernels: the per-chunk function
 
 
 class Program:
@@ -121,9 +131,18 @@ class Program:
                 order.append(node)
                 k.inputs.append(b)
             return b
-        render_kernel(k, buffer_of)
+        splits = top_reductions(k.roots, SPLIT_MIN_ELEMENTS) if shape == () else []
+        if splits:
+            smallest = min(int(np.prod(e.inputs[0].shape)) for e in splits)
+            lead = min(e.inputs[0].shape[0] for e in splits)
+            chunks = min(SPLIT_MAX_CHUNKS, smallest // SPLIT_CHUNK_ELEMENTS, lead)
+            splits = splits if chunks >= 2 else []
+        if splits:
+            render_split_kernel(k, buffer_of, splits, chunks)
+        else:
+            render_kernel(k, buffer_of)
         t1 = time.perf_counter()
-        r = _cpu.compile(k.source, [k.name])
+        r = _cpu.compile(k.source, k.names or [k.name])
         self.compile_ms["codegen"] += (t1 - t0) * 1e3
         self.compile_ms["frontend"] += r["ms_frontend"]
         self.compile_ms["optimize"] += r["ms_optimize"]
@@ -132,8 +151,9 @@ class Program:
             self.cache = "miss"
         elif r.get("from_disk") and self.cache != "miss":
             self.cache = "disk"
-        ck = CompiledKernel(k, r["addresses"][0], [pos[id(n)] for n in order],
+        ck = CompiledKernel(k, r["addresses"][-1], [pos[id(n)] for n in order],
                             [pos[id(node)] for node, _ in roots])
+        ck.part_address = r["addresses"][0] if k.names else None
         for node, _ in roots:
             self._kernel_written.add(id(node))
         self.kernels.append(ck)
@@ -180,6 +200,10 @@ class Program:
                         raise RuntimeError("kernel input strides are not whole elements")
                     params.extend(s // v.itemsize for s in v.strides)
                 bufs.append(v)
+            if ck.part_address is not None:
+                k = ck.kernel
+                bufs.extend(np.empty(k.chunks, NUMPY_OF_CTYPE[t]) for t in k.part_types)
+                _cpu.run_kernel(ck.part_address, bufs, params or [0], k.chunks, 1)
             shape = ck.kernel.shape
             n_outer = shape[0] if shape else 1
             inner = max(1, int(np.prod(shape[1:])) if len(shape) > 1 else 1)

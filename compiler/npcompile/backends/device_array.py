@@ -22,10 +22,23 @@ _VIEW_FUNCTIONS = {np.reshape, np.transpose, np.swapaxes, np.squeeze, np.expand_
 class _Flags:
     __slots__ = ("c_contiguous", "f_contiguous", "writeable")
 
-    def __init__(self, stand_in):
-        self.c_contiguous = stand_in.flags.c_contiguous
-        self.f_contiguous = stand_in.flags.f_contiguous
-        self.writeable = stand_in.flags.writeable
+    def __init__(self, shape, strides, itemsize, writeable):
+        self.c_contiguous = _contiguous(shape, strides, itemsize)
+        self.f_contiguous = _contiguous(shape[::-1], strides[::-1], itemsize)
+        self.writeable = writeable
+
+
+def _contiguous(shape, strides, itemsize):
+    """NumPy's rule: dimensions of size 1 may have any stride; empty arrays are contiguous."""
+    if 0 in shape:
+        return True
+    expect = itemsize
+    for d, s in zip(reversed(shape), reversed(strides)):
+        if d != 1:
+            if s != expect:
+                return False
+            expect *= d
+    return True
 
 
 class DeviceArray(NDArrayOperatorsMixin):
@@ -67,7 +80,7 @@ class DeviceArray(NDArrayOperatorsMixin):
     size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
     itemsize = property(lambda self: self.dtype.itemsize)
     nbytes = property(lambda self: self.size * self.dtype.itemsize)
-    flags = property(lambda self: _Flags(self._stand_in()))
+    flags = property(lambda self: _Flags(self.shape, self.strides, self.itemsize, self._writeable))
     T = property(lambda self: self.transpose())
 
     def __len__(self):
@@ -128,20 +141,38 @@ class DeviceArray(NDArrayOperatorsMixin):
 
     # ----- views: NumPy works out the layout on a stand-in --------------------------------
     def _stand_in(self):
-        host = np_base.empty(self.buffer.nbytes, np.uint8)  # virtual pages, never touched
-        a = np.ndarray(self.shape, self.dtype, host, self.offset, self.strides)
+        """An ndarray with this view's layout for the tracer, which may reshape it in any
+        order: host pages behind it, so that a copy NumPy makes reads mapped memory."""
+        return self._layout(True)[0]
+
+    def _layout(self, real):
+        """(stand-in, address of byte 0 of the buffer in it): an ndarray with this view's
+        layout whose data nobody reads. NumPy's view functions only do arithmetic on its
+        pointer; one that may copy (reshape of a non-contiguous view) gets `real` host
+        pages to copy from (virtual memory, never written)."""
+        if real:
+            host = np_base.empty(self.buffer.nbytes, np.uint8)
+            a = np.ndarray(self.shape, self.dtype, host, self.offset, self.strides)
+            origin = host.__array_interface__["data"][0]
+        else:
+            one = np_base.empty(1, self.dtype)
+            a = np.lib.stride_tricks.as_strided(one, self.shape, self.strides, writeable=True)
+            origin = one.__array_interface__["data"][0] - self.offset
         if not self._writeable:
             a.flags.writeable = False
-        return a
+        return a, origin
 
     def _view(self, fn, *args, **kwargs):
-        s = self._stand_in()
+        # a C-order reshape of C-contiguous data never copies; anything else might
+        may_copy = fn in (np.reshape, np.ravel) and not (
+            self.flags.c_contiguous and kwargs.get("order", "C") == "C" and
+            len(args) <= (1 if fn is np.reshape else 0))
+        s, origin = self._layout(may_copy)
         r = fn(s, *args, **kwargs)
         if not isinstance(r, np.ndarray) or (r.size and not np.may_share_memory(r, s)):
             return _to_device_like(fn(self.get(), *args, **kwargs))  # NumPy copied: so do we
-        base = s.base.__array_interface__["data"][0]
         start = r.__array_interface__["data"][0]
-        return DeviceArray(self.buffer, r.shape, r.dtype, r.strides, start - base,
+        return DeviceArray(self.buffer, r.shape, r.dtype, r.strides, start - origin,
                            r.flags.writeable)
 
     def __getitem__(self, key):

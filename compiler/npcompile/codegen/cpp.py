@@ -58,6 +58,10 @@ class Kernel:
         self.need = set()
         self.source = None
         self.ops = []           # (label, line text) of the NumPy ops fused here
+        self.names = None       # split kernels: [per-chunk symbol, combining symbol]
+        self.part_base = None   # split kernels: bufs[] index of the first partials array
+        self.part_types = []    # split kernels: C type of each partials array
+        self.chunks = 0         # split kernels: number of partials per reduction
 
 
 class Emitter:
@@ -68,6 +72,10 @@ class Emitter:
         self.root = Scope(None)
         self.cur = self.root
         self.seen_sites = set()
+        # Full reductions computed in parallel (render_split_kernel): id(reduce Expr) ->
+        # ("partial", chunk variable, chunks, part name) while rendering the per-chunk
+        # function, ("final", None, chunks, part name) while rendering the combine.
+        self.split = {}
 
     def fresh(self, prefix="v"):
         self.counter += 1
@@ -182,6 +190,9 @@ class Emitter:
         x = e.inputs[0]
         axes = e.attrs["axes"]
         keep = e.attrs["keepdims"]
+        split = self.split.get(id(e))
+        if split is not None and split[0] == "final":
+            return self._combine_partials(e, idx, split)
         # index of x: kept dims come from idx, reduced dims are new loop variables
         rid = self.fresh("r")[1:]
         xidx, it = [], iter(idx)
@@ -200,10 +211,18 @@ class Emitter:
         acc = f"acc{rid}"
         lanes = op == "sum" and e.dtype.kind == "f" and rvars and rvars[-1][1] >= LANES
         AT = "double" if (op == "sum" and e.dtype.kind == "f") else T
-        # the accumulator lives where idx is bound
-        home = self._home(idx)
+        # the accumulator lives where idx is bound; a per-chunk partial lives in the
+        # chunk loop, and its outermost reduced axis covers only the chunk's slice
+        home = self._home(idx) if split is None else self.cur
         saved = self.cur
         self.cur = home
+        bounds = {v: ("0", str(n)) for v, n in rvars}
+        if split is not None:
+            _, c, chunks, _ = split
+            v0, n0 = rvars[0]
+            self.cur.emit(f"const i64 lo{rid} = {c} * {n0}LL / {chunks}, "
+                          f"hi{rid} = ({c} + 1) * {n0}LL / {chunks};")
+            bounds[v0] = (f"lo{rid}", f"hi{rid}")
         if op in ("argmin", "argmax"):
             self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
         else:
@@ -216,9 +235,10 @@ class Emitter:
                 # Float sums: blocks of BLOCK terms, each summed in LANES independent
                 # lanes (vectorizes without reassociation), lanes added pairwise.
                 b = f"b{rid}"
-                self.open_loop(f"for (i64 {b} = 0; {b} < {n}; {b} += {BLOCK})", [b])
+                lo, hi = bounds[v]
+                self.open_loop(f"for (i64 {b} = {lo}; {b} < {hi}; {b} += {BLOCK})", [b])
                 self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
-                self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {n} ? {b} + {BLOCK} : {n};")
+                self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {hi} ? {b} + {BLOCK} : {hi};")
                 self.cur.emit(f"i64 {v} = {b};")
                 self.open_loop(f"for (; {v} + {LANES} <= e{rid}; {v} += {LANES}) "
                                f"for (int l{rid} = 0; l{rid} < {LANES}; ++l{rid})", [v])
@@ -236,7 +256,8 @@ class Emitter:
                               f"const {AT} t = {acc} + y; comp{rid} = (t - {acc}) - y; {acc} = t; }}")
                 self.close_loop()
             else:
-                self.open_loop(f"for (i64 {v} = 0; {v} < {n}; ++{v})", [v])
+                lo, hi = bounds[v]
+                self.open_loop(f"for (i64 {v} = {lo}; {v} < {hi}; ++{v})", [v])
         if not lanes:
             val = self.value(x, tuple(xidx))
             self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
@@ -246,6 +267,9 @@ class Emitter:
             for _ in rvars[:-1]:
                 self.close_loop()
         result = acc
+        if split is not None:  # partials keep the accumulator's precision
+            self.cur = saved
+            return result
         if AT != T and op not in ("argmin", "argmax"):
             result = f"(({T}){acc})"
             name = self.fresh()
@@ -253,6 +277,48 @@ class Emitter:
             result = name
         self.cur = saved
         return result
+
+    @staticmethod
+    def acc_type(e):
+        """The C type a reduction accumulates in (float sums: double)."""
+        return "double" if (e.op == "sum" and e.dtype.kind == "f") else ctype(e.dtype)
+
+    def _combine_partials(self, e, idx, split):
+        """The chunks' partials combined in chunk order: the same result for any
+        number of threads (chunk boundaries depend only on the sizes)."""
+        _, _, chunks, part = split
+        op = e.op
+        T, AT = ctype(e.dtype), self.acc_type(e)
+        rid = self.fresh("r")[1:]
+        acc = f"acc{rid}"
+        saved = self.cur
+        self.cur = self._home(idx)
+        self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
+        c = f"c{rid}"
+        if AT == "double" and op == "sum":
+            self.cur.emit(f"{AT} comp{rid} = 0;")
+            body = (f"{{ const {AT} y = {part}[{c}] - comp{rid}; const {AT} t = {acc} + y; "
+                    f"comp{rid} = (t - {acc}) - y; {acc} = t; }}")
+        else:
+            body = self._combine(op, acc, f"{part}[{c}]", rid, [], e.dtype)
+        self.open_loop(f"for (i64 {c} = 0; {c} < {chunks}; ++{c})", [c])
+        self.cur.emit(body)
+        self.close_loop()
+        result = acc
+        if AT != T:
+            result = self.fresh()
+            self.cur.emit(f"const {T} {result} = (({T}){acc});")
+        self.cur = saved
+        return result
+
+    def build_partials(self, splits, chunks):
+        """The per-chunk function: chunk c of each split reduction into part_j[c]."""
+        self.open_loop("for (i64 c = begin; c < end; ++c)", ["c"])
+        for j, e in enumerate(splits):
+            self.split[id(e)] = ("partial", "c", chunks, f"part{j}")
+            acc = self._reduce(e, ())
+            self.cur.emit(f"part{j}[c] = {acc};")
+        self.close_loop()
 
     def _init(self, op, dtype):
         if op == "sum" or op == "any":
@@ -343,16 +409,99 @@ def _render(lines, indent):
     return out
 
 
-def render_kernel(kernel, buffer_of):
-    """Fill kernel.source with the C++ text and kernel.name with its symbol."""
-    em = Emitter(kernel, buffer_of)
-    em.build()
-    body = _render(em.root.lines, 1)
+def splittable(e, min_elements):
+    """A full reduction worth computing as per-chunk partials: every axis reduced, no
+    reduction inside (it would be recomputed per chunk), an associative combine."""
+    if e.kind != "reduce" or e.op not in ("sum", "prod", "min", "max", "any", "all"):
+        return False
+    x = e.inputs[0]
+    if len(e.attrs["axes"]) != len(x.shape) or not x.shape:
+        return False
+    n = 1
+    for d in x.shape:
+        n *= d
+    return n >= min_elements and x.shape[0] >= 2 and not _contains_reduce(x)
+
+
+def _contains_reduce(e, seen=None):
+    seen = set() if seen is None else seen
+    if id(e) in seen:
+        return False
+    seen.add(id(e))
+    return e.kind == "reduce" or any(_contains_reduce(x, seen) for x in e.inputs)
+
+
+def top_reductions(roots, min_elements):
+    """The splittable reductions of a kernel that no other reduction contains."""
+    out, seen = [], set()
+
+    def walk(e):
+        if id(e) in seen:
+            return
+        seen.add(id(e))
+        if splittable(e, min_elements):
+            out.append(e)
+            return
+        if e.kind == "reduce":
+            return  # a reduction over a reduction stays serial
+        for x in e.inputs:
+            walk(x)
+    for r in roots:
+        walk(r)
+    return out
+
+
+def render_split_kernel(kernel, buffer_of, splits, chunks):
+    """A kernel of scalar outputs whose large full reductions run in parallel: function
+    <name>_part(bufs, P, begin, end) writes chunk c's partial of reduction j to
+    bufs[kernel.part_base + j][c] for c in [begin, end); <name> (one call) combines
+    the partials in chunk order and computes the outputs. kernel.names lists both."""
+    part = Emitter(kernel, buffer_of)
+    part.build_partials(splits, chunks)
+    final = Emitter(kernel, buffer_of)
+    final.seen_sites = part.seen_sites
+    final.counter = part.counter
+    for j, e in enumerate(splits):
+        final.split[id(e)] = ("final", None, chunks, f"part{j}")
+    final.build()
+    kernel.chunks = chunks
+    kernel.part_base = len(kernel.outputs) + len(kernel.inputs)
+    kernel.part_types = [Emitter.acc_type(e) for e in splits]
+    parts = [f"  {T}* __restrict__ part{j} = ({T}*)bufs[{kernel.part_base + j}];"
+             for j, T in enumerate(kernel.part_types)]
+    args = _arguments(kernel)
+    decl = cpp_ops.declarations(kernel.need)
+    part_text = "\n".join(args + parts + _render(part.root.lines, 1))
+    final_text = "\n".join(args + parts + _render(final.root.lines, 1))
+    digest = hashlib.sha1((decl + part_text + final_text).encode()).hexdigest()[:12]
+    kernel.name = f"npc_{digest}"
+    kernel.names = [f"{kernel.name}_part", kernel.name]
+    ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
+    kernel.source = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s); "
+                     f"{len(splits)} full reduction(s) in {chunks} chunks, combined in order\n"
+                     f"{ops}\n{cpp_ops.PRELUDE}{decl}\n"
+                     f'extern "C" void {kernel.names[0]}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
+                     f"  (void)P;\n{part_text}\n}}\n"
+                     f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
+                     f"  (void)P; (void)begin; (void)end;\n{final_text}\n}}\n")
+    return kernel
+
+
+def _arguments(kernel):
     args = []
     for b in kernel.outputs:
         args.append(f"  {ctype(b.dtype)}* __restrict__ out{b.index} = ({ctype(b.dtype)}*)bufs[{b.index}];")
     for b in kernel.inputs:
         args.append(f"  const {ctype(b.dtype)}* __restrict__ in{b.index} = (const {ctype(b.dtype)}*)bufs[{b.index}];")
+    return args
+
+
+def render_kernel(kernel, buffer_of):
+    """Fill kernel.source with the C++ text and kernel.name with its symbol."""
+    em = Emitter(kernel, buffer_of)
+    em.build()
+    body = _render(em.root.lines, 1)
+    args = _arguments(kernel)
     text = "\n".join(args + body)
     decl = cpp_ops.declarations(kernel.need)
     digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]

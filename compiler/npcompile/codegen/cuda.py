@@ -118,7 +118,8 @@ class CudaEmitter(Emitter):
         for depth, (v, n) in enumerate(rvars):
             if depth == 0 and cooperative:
                 lane, width = self._lane(grid)
-                self.open_loop(f"for ({IT} {v} = {lane}; {v} < {n}; {v} += {width})", [v])
+                # unrolled: several loads in flight per lane hide the memory latency
+                self.open_loop(f"#pragma unroll 4\n  for ({IT} {v} = {lane}; {v} < {n}; {v} += {width})", [v])
                 self.coop_depth = 1
             else:
                 self.open_loop(f"for ({IT} {v} = 0; {v} < {n}; ++{v})", [v])
