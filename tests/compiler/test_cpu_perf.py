@@ -78,3 +78,68 @@ def test_kernel_reading_a_view_of_a_kernel_output(view):
         c = np.exp(x) - y
         return np.sum(view(c) * 2.0)
     check(f, make((9, 11), np.float64), make((9, 11), np.float64, 1))
+
+
+def _split_kernels(p):
+    return [step for kind, step in p.steps if kind == "kernel" and step.part_address is not None]
+
+
+def test_mc_pi_mean_runs_as_parallel_partials():
+    x, y = workloads.make_inputs("mc_pi", np.float64, scale=0.05)
+    p, out = program_of(workloads.mc_pi, x, y)
+    assert len(_split_kernels(p)) == 1
+    assert out == workloads.mc_pi(x, y)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a: np.sum(a * 2.0), lambda a: np.max(np.abs(a)), lambda a: np.min(a - 1),
+    lambda a: np.sum(a) / np.prod(a[:3]), lambda a: np.any(a > 40.0), lambda a: np.all(a > -1e9),
+    lambda a: (np.sum(a), np.max(a)), lambda a: np.mean(a) + np.sum(a * a),
+    lambda a: np.sum(np.sqrt(np.abs(a)), axis=None, keepdims=True),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_full_reductions_split_match_numpy(fn, dtype):
+    a = make((700, 300), dtype)
+    check(fn, a)
+
+
+def test_full_reduction_with_nan_in_one_chunk():
+    a = make((400_000,), np.float64)
+    a[123_457] = np.nan
+    check(lambda x: np.max(x), a)
+    check(lambda x: np.min(x * 2), a)
+    check(lambda x: np.sum(x), a)
+
+
+def test_integer_full_sum_wraps_like_numpy():
+    a = np.full((300_000,), 2 ** 62, dtype=np.int64)
+    check(lambda x: np.sum(x), a)
+    check(lambda x: np.sum(x.astype(np.int16)), make((300_000,), np.int8))
+
+
+def test_split_reduction_is_deterministic_for_any_thread_count():
+    from npcompile._native import cpu as native
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(1_000_003) * 1e6).astype(np.float32)
+    f = lambda x: np.sum(x * x) - np.sum(x)  # noqa: E731
+    before = native.num_threads()
+    try:
+        results = set()
+        for threads in (1, 2, 3, 5):
+            native.set_num_threads(threads)
+            for _ in range(3):
+                npcompile.reset()
+                results.add(float(npcompile.jit(f)(a)))
+        assert len(results) == 1, results
+    finally:
+        native.set_num_threads(before)
+    p, out = program_of(f, a)
+    assert len(_split_kernels(p)) == 1
+    np.testing.assert_allclose(out, f(a), rtol=1e-6)
+
+
+def test_std_over_everything_stays_serial_and_right():
+    a = make((500, 400), np.float64)
+    p, out = program_of(lambda x: np.std(x), a)
+    assert not _split_kernels(p)  # a reduction over a reduction: one pass each, serial
+    np.testing.assert_allclose(out, np.std(a), rtol=1e-12)
