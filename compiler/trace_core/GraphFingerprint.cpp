@@ -3,6 +3,7 @@
 #include "NodeObject.hpp"
 #include "Tokens.hpp"
 #include "TraceState.hpp"
+#include "TypeSupport.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -305,12 +306,9 @@ PyObject* collect_graph(PyObject* outputs) {
 }
 
 bool ready_fingerprint_type() {
-  Py_SET_REFCNT(reinterpret_cast<PyObject*>(&FingerprintType), 1);  // static: never freed
-  FingerprintType.tp_name = "npcompile._native.trace.Fingerprint";
-  FingerprintType.tp_basicsize = sizeof(FingerprintObject);
-  FingerprintType.tp_flags = Py_TPFLAGS_DEFAULT;
-  FingerprintType.tp_doc = "The exact structure of a graph (see GraphFingerprint.hpp)";
-  FingerprintType.tp_dealloc = fp_dealloc;
+  init_type(FingerprintType, {"npcompile._native.trace.Fingerprint", sizeof(FingerprintObject),
+                              "The exact structure of a graph (see GraphFingerprint.hpp)",
+                              Py_TPFLAGS_DEFAULT, fp_dealloc});
   FingerprintType.tp_richcompare = fp_richcompare;
   FingerprintType.tp_hash = fp_hash;
   FingerprintType.tp_getset = fp_getset;

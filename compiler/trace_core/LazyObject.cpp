@@ -3,6 +3,8 @@
 #include "OpRecorder.hpp"
 #include "TraceState.hpp"
 
+#include "TypeSupport.hpp"
+
 #include <structmember.h>
 
 namespace npc::trace {
@@ -28,15 +30,7 @@ PyObject* lazy_tp_new(PyTypeObject* type, PyObject*, PyObject*) {
 
 void lazy_dealloc(PyObject* o) {
   auto* l = reinterpret_cast<LazyObject*>(o);
-  if (l->weaklist) {
-    PyObject_ClearWeakRefs(o);
-  }
-  Py_CLEAR(l->st);
-  Py_CLEAR(l->chain);
-  Py_CLEAR(l->node);
-  Py_CLEAR(l->scalar);
-  Py_CLEAR(l->fake);
-  Py_TYPE(o)->tp_free(o);
+  release(o, l->weaklist, l->st, l->chain, l->node, l->scalar, l->fake);
 }
 
 template <Op op>
@@ -85,7 +79,10 @@ PyObject* new_lazy(PyTypeObject* type, PyObject* storage, PyObject* node, bool s
 }
 
 bool ready_lazy_type() {
-  Py_SET_REFCNT(reinterpret_cast<PyObject*>(&LazyBaseType), 1);  // static: never freed
+  init_type(LazyBaseType, {"npcompile._native.trace.LazyBase", sizeof(LazyObject),
+                           "Fields and operators of trace.lazy_array.LazyArray",
+                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, lazy_dealloc,
+                           offsetof(LazyObject, weaklist)});
   PyNumberMethods& n = lazy_number;
   n.nb_add = binary<kAdd>;
   n.nb_subtract = binary<kSub>;
@@ -102,18 +99,12 @@ bool ready_lazy_type() {
   n.nb_positive = unary<kPos>;
   n.nb_absolute = unary<kAbs>;
   n.nb_invert = unary<kInvert>;
-  LazyBaseType.tp_name = "npcompile._native.trace.LazyBase";
-  LazyBaseType.tp_basicsize = sizeof(LazyObject);
-  LazyBaseType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-  LazyBaseType.tp_doc = "Fields and operators of trace.lazy_array.LazyArray";
   LazyBaseType.tp_new = lazy_tp_new;
-  LazyBaseType.tp_dealloc = lazy_dealloc;
   LazyBaseType.tp_members = lazy_members;
   LazyBaseType.tp_methods = lazy_methods;
   LazyBaseType.tp_as_number = &lazy_number;
   LazyBaseType.tp_richcompare = richcompare;
   LazyBaseType.tp_hash = PyObject_HashNotImplemented;
-  LazyBaseType.tp_weaklistoffset = offsetof(LazyObject, weaklist);
   return PyType_Ready(&LazyBaseType) == 0;
 }
 

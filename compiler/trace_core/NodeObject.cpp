@@ -1,5 +1,7 @@
 #include "NodeObject.hpp"
 
+#include "TypeSupport.hpp"
+
 #include <structmember.h>
 
 namespace npc::trace {
@@ -25,19 +27,8 @@ PyObject* node_new(PyTypeObject*, PyObject* args, PyObject* kw) {
 
 void node_dealloc(PyObject* o) {
   auto* n = reinterpret_cast<NodeObject*>(o);
-  if (n->weaklist) {
-    PyObject_ClearWeakRefs(o);
-  }
-  Py_CLEAR(n->fn);
-  Py_CLEAR(n->args);
-  Py_CLEAR(n->kwargs);
-  Py_CLEAR(n->inputs);
-  Py_CLEAR(n->dtype);
-  Py_CLEAR(n->shape);
-  Py_CLEAR(n->value);
-  Py_CLEAR(n->label);
-  Py_CLEAR(n->site);
-  Py_TYPE(o)->tp_free(o);
+  release(o, n->weaklist, n->fn, n->args, n->kwargs, n->inputs, n->dtype, n->shape, n->value,
+          n->label, n->site);
 }
 
 PyObject* node_is_leaf(PyObject* o, void*) {
@@ -135,18 +126,15 @@ PyObject* new_node(PyObject* fn, PyObject* args, PyObject* kwargs, PyObject* inp
 }
 
 bool ready_node_type() {
-  Py_SET_REFCNT(reinterpret_cast<PyObject*>(&NodeType), 1);  // static: never freed
-  NodeType.tp_name = "npcompile._native.trace.Node";
-  NodeType.tp_basicsize = sizeof(NodeObject);
-  NodeType.tp_flags = Py_TPFLAGS_DEFAULT;
-  NodeType.tp_doc = "A value in the graph: a recorded NumPy call whose array arguments are nodes";
+  init_type(NodeType, {"npcompile._native.trace.Node", sizeof(NodeObject),
+                       "A value in the graph: a recorded NumPy call whose array arguments "
+                       "are nodes",
+                       Py_TPFLAGS_DEFAULT, node_dealloc, offsetof(NodeObject, weaklist)});
   NodeType.tp_new = node_new;
-  NodeType.tp_dealloc = node_dealloc;
   NodeType.tp_repr = node_repr;
   NodeType.tp_members = node_members;
   NodeType.tp_getset = node_getset;
   NodeType.tp_methods = node_methods;
-  NodeType.tp_weaklistoffset = offsetof(NodeObject, weaklist);
   return PyType_Ready(&NodeType) == 0;
 }
 

@@ -1,5 +1,7 @@
 #include "StorageObject.hpp"
 
+#include "TypeSupport.hpp"
+
 #include <structmember.h>
 
 #include <initializer_list>
@@ -28,17 +30,8 @@ PyObject* storage_new(PyTypeObject* type, PyObject*, PyObject*) {
 
 void storage_dealloc(PyObject* o) {
   auto* s = reinterpret_cast<StorageObject*>(o);
-  if (s->weaklist) {
-    PyObject_ClearWeakRefs(o);
-  }
-  Py_CLEAR(s->base);
-  Py_CLEAR(s->target);
-  Py_CLEAR(s->name);
-  Py_CLEAR(s->aliased);
-  Py_CLEAR(s->guessed);
-  Py_CLEAR(s->fake);
-  Py_CLEAR(s->fake_is_real);
-  Py_TYPE(o)->tp_free(o);
+  release(o, s->weaklist, s->base, s->target, s->name, s->aliased, s->guessed, s->fake,
+          s->fake_is_real);
 }
 
 PyMemberDef storage_members[] = {
@@ -65,15 +58,12 @@ PyObject* new_storage(PyTypeObject* type, PyObject* node) {
 }
 
 bool ready_storage_type() {
-  Py_SET_REFCNT(reinterpret_cast<PyObject*>(&StorageBaseType), 1);  // static: never freed
-  StorageBaseType.tp_name = "npcompile._native.trace.StorageBase";
-  StorageBaseType.tp_basicsize = sizeof(StorageObject);
-  StorageBaseType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
-  StorageBaseType.tp_doc = "Fields of trace.storage.Storage";
+  init_type(StorageBaseType, {"npcompile._native.trace.StorageBase", sizeof(StorageObject),
+                              "Fields of trace.storage.Storage",
+                              Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, storage_dealloc,
+                              offsetof(StorageObject, weaklist)});
   StorageBaseType.tp_new = storage_new;
-  StorageBaseType.tp_dealloc = storage_dealloc;
   StorageBaseType.tp_members = storage_members;
-  StorageBaseType.tp_weaklistoffset = offsetof(StorageObject, weaklist);
   return PyType_Ready(&StorageBaseType) == 0;
 }
 

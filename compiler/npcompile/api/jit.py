@@ -31,8 +31,16 @@ class Jitted:
             self._params = list(inspect.signature(fn).parameters.values())
         except (TypeError, ValueError):
             self._params = []
+        self._names_by_count = {}
 
     def _names(self, nargs):
+        """Names of the positional arguments (what reports call the inputs), per count."""
+        names = self._names_by_count.get(nargs)
+        if names is None:
+            names = self._names_by_count[nargs] = self._compute_names(nargs)
+        return names
+
+    def _compute_names(self, nargs):
         names = []
         for i in range(nargs):
             if i < len(self._params) and self._params[i].kind in (
