@@ -200,9 +200,14 @@ class Program:
                         raise RuntimeError("kernel input strides are not whole elements")
                     params.extend(s // v.itemsize for s in v.strides)
                 bufs.append(v)
+            k = ck.kernel
             if ck.part_address is not None:
-                k = ck.kernel
                 bufs.extend(np.empty(k.chunks, NUMPY_OF_CTYPE[t]) for t in k.part_types)
+            flag = None
+            if k.flag_index is not None:
+                flag = np.zeros(1, np.int32)
+                bufs.append(flag)
+            if ck.part_address is not None:
                 _cpu.run_kernel(ck.part_address, bufs, params or [0], k.chunks, 1)
             shape = ck.kernel.shape
             n_outer = shape[0] if shape else 1
@@ -210,6 +215,11 @@ class Program:
             grain = max(1, MIN_CHUNK_ELEMENTS // inner)
             if n_outer > 0 and all(d > 0 for d in shape):
                 _cpu.run_kernel(ck.address, bufs, params or [0], n_outer, grain)
+            if flag is not None and flag[0]:
+                # a float->int cast out of range / of NaN, or a negative integer power:
+                # the engine reruns the graph in NumPy (its values, warnings, errors)
+                raise RuntimeError("values NumPy must handle (out-of-range cast or "
+                                   "negative integer power)")
             for p, o in zip(ck.output_pos, outs):
                 node = nodes[p]
                 if o.ndim == 0 and returns_scalar(node, [vals[index[id(i)]] for i in node.inputs]

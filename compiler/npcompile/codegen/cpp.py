@@ -62,6 +62,7 @@ class Kernel:
         self.part_base = None   # split kernels: bufs[] index of the first partials array
         self.part_types = []    # split kernels: C type of each partials array
         self.chunks = 0         # split kernels: number of partials per reduction
+        self.flag_index = None  # bufs[] index of the int32 flag npc_bad is stored to
 
 
 class Emitter:
@@ -156,6 +157,8 @@ class Emitter:
             v = self.value(x, idx)
             if e.dtype.kind == "b":
                 return f"({v} != 0)"
+            if x.dtype.kind == "f" and e.dtype.kind in "iu":
+                return self._checked_cast(v, x.dtype, e.dtype, idx)
             return f"(({ctype(e.dtype)}){v})"
         if e.kind == "pw":
             args = []
@@ -166,6 +169,30 @@ class Emitter:
                 return f"({args[0]} ? {args[1]} : {args[2]})"
             return cpp_ops.render(e.op, args, in_dt, e.dtype, self.k.need)
         raise KeyError(e.kind)
+
+    def _checked_cast(self, v, src, dst, idx):
+        """float -> int where the truncation fits (NumPy and C agree there); anything
+        else (NaN, out of range) sets npc_bad: the kernel reports it and the graph
+        reruns in NumPy. The select keeps the C++ defined for every input."""
+        info = np.iinfo(dst)
+        lo = literal(float(info.min) - 1.0, src) if float(info.min) - 1.0 != float(info.min) \
+            else None
+        hi = literal(float(info.max) + 1.0, src)
+        ok = self.fresh("ok")
+        cond = f"{v} < {hi}" + (f" && {v} > {lo}" if lo is not None else f" && {v} >= {literal(float(info.min), src)}")
+        saved = self.cur
+        self.cur = self._home(idx)
+        self.cur.emit(f"const bool {ok} = {cond};")
+        self.cur.emit(f"npc_bad |= !{ok};")
+        self.cur = saved
+        self.k.need.add(("flag",))
+        return f"(({ctype(dst)})({ok} ? {v} : 0))"
+
+    def _flag_frame(self):
+        """npc_bad: set by checked casts and integer powers; stored once per call."""
+        if ("flag",) in self.k.need:
+            self.root.lines.insert(0, "bool npc_bad = false;")
+            self.root.lines.append("if (npc_bad) __atomic_store_n(npc_flag, 1, __ATOMIC_RELAXED);")
 
     def _load(self, e, idx):
         buf = self.buffer_of(e)
@@ -319,6 +346,7 @@ class Emitter:
             acc = self._reduce(e, ())
             self.cur.emit(f"part{j}[c] = {acc};")
         self.close_loop()
+        self._flag_frame()
 
     def _init(self, op, dtype):
         if op == "sum" or op == "any":
@@ -373,6 +401,7 @@ class Emitter:
             self.cur.emit(f"out{out.index}[{off}] = ({ctype(out.dtype)}){v};")
         for _ in shape:
             self.close_loop()
+        self._flag_frame()
 
 
 def _broadcast(idx, shape, xshape):
@@ -469,6 +498,7 @@ def render_split_kernel(kernel, buffer_of, splits, chunks):
     kernel.part_types = [Emitter.acc_type(e) for e in splits]
     parts = [f"  {T}* __restrict__ part{j} = ({T}*)bufs[{kernel.part_base + j}];"
              for j, T in enumerate(kernel.part_types)]
+    parts += _flag_argument(kernel, kernel.part_base + len(kernel.part_types))
     args = _arguments(kernel)
     decl = cpp_ops.declarations(kernel.need)
     part_text = "\n".join(args + parts + _render(part.root.lines, 1))
@@ -487,6 +517,14 @@ def render_split_kernel(kernel, buffer_of, splits, chunks):
     return kernel
 
 
+def _flag_argument(kernel, first_free):
+    """The int32 flag a kernel sets when NumPy's semantics need NumPy (see npc_bad)."""
+    if ("flag",) not in kernel.need:
+        return []
+    kernel.flag_index = first_free
+    return [f"  int* __restrict__ npc_flag = (int*)bufs[{first_free}];"]
+
+
 def _arguments(kernel):
     args = []
     for b in kernel.outputs:
@@ -502,6 +540,7 @@ def render_kernel(kernel, buffer_of):
     em.build()
     body = _render(em.root.lines, 1)
     args = _arguments(kernel)
+    args += _flag_argument(kernel, len(kernel.outputs) + len(kernel.inputs))
     text = "\n".join(args + body)
     decl = cpp_ops.declarations(kernel.need)
     digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]

@@ -53,6 +53,16 @@ MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", 
 BINARY_MATH = {"atan2", "hypot", "copysign", "fmod", "pow"}
 
 HELPERS = {
+    # NumPy's integer power: squaring in the type, wrapping (here in unsigned, where C
+    # defines it); a negative exponent raises in NumPy: npc_bad makes the graph rerun there
+    "ipow": """\
+static inline {T} npc_ipow_{T}({T} a, {T} b, bool& bad) {{
+  if (b < 0) {{ bad = true; return 0; }}
+  {U} base = ({U})a, out = 1, e = ({U})b;
+  while (e) {{ if (e & 1) out = ({U})(out * base); base = ({U})(base * base); e >>= 1; }}
+  return ({T})out;
+}}
+""",
     "fdivmod": """\
 static inline {T} npc_floordiv_{T}({T} a, {T} b) {{
   {T} mod = {fmod}(a, b);
@@ -163,6 +173,10 @@ def render(op, args, in_dt, out_dt, need):
                 f"(((({a}) % ({b})) < 0) != (({b}) < 0))) ? (({a}) % ({b})) + ({b}) : (({a}) % ({b}))))")
     if op == "fmod" and k in "iu":
         return f"(({b}) == 0 || ({b}) == -1 ? ({T})0 : ({T})(({a}) % ({b})))"
+    if op == "power" and k in "iu":
+        need.add(("helper", "ipow", T, U))
+        need.add(("flag",))
+        return f"npc_ipow_{T}({a}, {b}, npc_bad)"
     if op in MATH and k == "f":
         fn = math_name(MATH[op], in_dt)
         arity = 2 if MATH[op] in BINARY_MATH else 1
@@ -180,8 +194,9 @@ def declarations(need):
             out.append(f'extern "C" {T} {fn}({params});')
     for item in sorted(need, key=str):
         if item[0] == "helper":
-            _, name, T = item
+            name, T = item[1], item[2]
+            U = item[3] if len(item) > 3 else None
             suffix = "f" if T == "float" else ""
-            out.append(HELPERS[name].format(T=T, fmod="fmod" + suffix, floor="floor" + suffix,
+            out.append(HELPERS[name].format(T=T, U=U, fmod="fmod" + suffix, floor="floor" + suffix,
                                             copysign="copysign" + suffix))
     return "\n".join(out)

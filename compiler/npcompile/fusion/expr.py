@@ -96,10 +96,10 @@ class Lowering:
                 x = Expr("pw", "minimum", [x, hi], node.shape, node.dtype, node=node)
             return x
         if fn is calls.astype:
-            src = ins[0]
-            if src.dtype.kind == "f" and node.dtype.kind in "iu":
-                return None  # out-of-range float->int is undefined in C: NumPy does it
-            return Expr("cast", None, [src], node.shape, node.dtype, node=node)
+            # float->int is compiled checked: a value whose truncation does not fit (or
+            # NaN) makes the kernel report it, and the graph reruns in NumPy (C leaves
+            # such casts undefined; NumPy's result depends on its loops).
+            return Expr("cast", None, [ins[0]], node.shape, node.dtype, node=node)
         if fn is calls.copy:
             return Expr("cast", None, [ins[0]], node.shape, node.dtype, node=node)
         if fn in (np.zeros, np.ones, np.full) or getattr(fn, "__name__", "") in ("zeros", "ones", "full"):
@@ -176,8 +176,8 @@ class Lowering:
         if loop is None or not _kinds_ok(*loop):
             return None
         name = uf.__name__
-        if name == "power" and loop[0].kind in "iu":
-            return None  # negative integer exponents raise in NumPy
+        # integer power: a negative exponent (NumPy raises) makes the kernel report it
+        # and the graph reruns in NumPy, which raises
         if name in ("reciprocal",) and loop[0].kind in "iu":
             return None
         for o, a, d in zip(ops, node.args, loop):
@@ -207,6 +207,10 @@ class Lowering:
                         node.dtype, node=node)
         if x.dtype.kind in "iu" and p == 2 and node.dtype == x.dtype:
             return Expr("pw", "square", [x], node.shape, node.dtype, node=node)
+        if x.dtype.kind in "iu" and isinstance(p, int) and 0 <= p <= np.iinfo(x.dtype).max \
+                and node.dtype == x.dtype:
+            return Expr("pw", "power", [x, Expr("const", p, [], (), node.dtype)], node.shape,
+                        node.dtype, node=node)
         return None
 
     def _reduce(self, op, x, axis, keepdims, acc_dtype):
