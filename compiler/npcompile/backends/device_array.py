@@ -155,9 +155,8 @@ class DeviceArray(NDArrayOperatorsMixin):
             a = np.ndarray(self.shape, self.dtype, host, self.offset, self.strides)
             origin = host.__array_interface__["data"][0]
         else:
-            one = np_base.empty(1, self.dtype)
-            a = np.lib.stride_tricks.as_strided(one, self.shape, self.strides, writeable=True)
-            origin = one.__array_interface__["data"][0] - self.offset
+            origin = _NOWHERE
+            a = _at_address(origin + self.offset, self.shape, self.dtype, self.strides)
         if not self._writeable:
             a.flags.writeable = False
         return a, origin
@@ -177,7 +176,11 @@ class DeviceArray(NDArrayOperatorsMixin):
 
     def __getitem__(self, key):
         if _basic_index(key):
-            return self._view(lambda a: a[key])
+            # with `...` an all-integer index gives a 0-d view, not a scalar read
+            keys = key if isinstance(key, tuple) else (key,)
+            if Ellipsis not in keys:
+                keys = keys + (Ellipsis,)
+            return self._view(lambda a: a[keys])
         return _to_device_like(self.get()[key])  # advanced indexing copies in NumPy too
 
     def __setitem__(self, key, value):
@@ -245,7 +248,8 @@ class DeviceArray(NDArrayOperatorsMixin):
         if func in (np.may_share_memory, np.shares_memory):
             a, b = args[0], args[1]
             if isinstance(a, DeviceArray) and isinstance(b, DeviceArray):
-                return a.buffer is b.buffer and _overlap(a, b)
+                # NumPy's own answer (bounds, or exact) on arrays at made-up addresses
+                return a.buffer is b.buffer and func(a._layout(False)[0], b._layout(False)[0])
             return False  # host and device memory never overlap
         if func is np.copyto and isinstance(args[0], DeviceArray):
             args[0].set(args[1])
@@ -284,10 +288,19 @@ def _byte_span(shape, strides, itemsize):
     return lo, hi + itemsize
 
 
-def _overlap(a, b):
-    alo, ahi = _byte_span(a.shape, a.strides, a.itemsize)
-    blo, bhi = _byte_span(b.shape, b.strides, b.itemsize)
-    return a.offset + alo < b.offset + bhi and b.offset + blo < a.offset + ahi
+_NOWHERE = 1 << 44   # a made-up host address for stand-ins that are never read
+
+
+class _Interface:
+    """An ndarray description at any address: NumPy only does pointer arithmetic on it."""
+
+    def __init__(self, address, shape, dtype, strides):
+        self.__array_interface__ = {"data": (address, False), "shape": shape,
+                                    "typestr": dtype.str, "strides": strides, "version": 3}
+
+
+def _at_address(address, shape, dtype, strides):
+    return np.asarray(_Interface(address, shape, dtype, strides))
 
 
 def _basic_index(key):

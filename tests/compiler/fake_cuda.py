@@ -1,0 +1,75 @@
+"""A stand-in for npcompile._native.cuda on machines without a GPU: device buffers are
+host bytearrays at made-up addresses, copies are real, launches are only recorded. It
+lets CI test DeviceArray's views, copies and transfers, and lets a profiler see the
+Python side of a CUDA call; kernels themselves need the GPU machine."""
+import itertools
+
+import numpy as np
+
+_addresses = itertools.count(1 << 40, 1 << 32)
+
+
+class Buffer:
+    def __init__(self, nbytes):
+        self.nbytes = int(nbytes)
+        self.ptr = next(_addresses)
+        self.data = bytearray(max(self.nbytes, 1))
+
+
+class NvrtcError(RuntimeError):
+    pass
+
+
+class Unavailable(RuntimeError):
+    pass
+
+
+class FakeCuda:
+    Buffer = Buffer
+    NvrtcError = NvrtcError
+    Unavailable = Unavailable
+
+    def __init__(self, real=None):
+        self.real = real          # the real module, for NVRTC (it needs no GPU)
+        self.launches = []
+        self._pending = 0
+
+    def available(self):
+        return True, ""
+
+    def device_info(self):
+        return {"name": "fake", "arch": "compute_90", "multiprocessors": 132,
+                "compute_capability": (9, 0)}
+
+    def nvrtc_version(self):
+        return self.real.nvrtc_version() if self.real else 13000
+
+    def compile_ptx(self, source, name, arch="compute_90", options=()):
+        if self.real is not None:
+            return self.real.compile_ptx(source, name, arch, list(options))
+        return {"ptx": f".visible .entry {name}(", "log": "", "ms": 0.0}
+
+    def upload(self, dst, offset, src):
+        b = np.ascontiguousarray(src).reshape(-1).view(np.uint8)
+        dst.data[offset:offset + b.size] = b.tobytes()
+
+    def download(self, dst, src, offset):
+        flat = dst.reshape(-1).view(np.uint8)
+        flat[:] = np.frombuffer(bytes(src.data[offset:offset + flat.size]), np.uint8)
+
+    def copy(self, dst, dst_offset, src, src_offset, n):
+        dst.data[dst_offset:dst_offset + n] = src.data[src_offset:src_offset + n]
+
+    def load(self, ptx, name):
+        return {"function": 1, "load_ms": 0.0, "cached": False, "max_threads": 1024, "registers": 32}
+
+    def launch(self, function, grid, block, pointers, params, timed=True):
+        self.launches.append((grid, block, list(pointers), list(params)))
+        self._pending += 1
+
+    def take_timings(self):
+        n, self._pending = self._pending, 0
+        return [0.001] * n
+
+    def synchronize(self):
+        pass

@@ -1,0 +1,79 @@
+"""DeviceArray without a GPU, over fake_cuda (device memory as host bytes): views keep
+NumPy's layouts, copies and writes land where NumPy's would, transfers are recorded,
+NumPy functions consume device arrays through the host."""
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.backends import cuda_runtime
+
+from fake_cuda import FakeCuda
+
+
+@pytest.fixture(autouse=True)
+def fake(monkeypatch):
+    f = FakeCuda(cuda_runtime._cuda)
+    monkeypatch.setattr(cuda_runtime, "_cuda", f)
+    monkeypatch.setattr(cuda_runtime, "_INFO", None)
+    return f
+
+
+def host(shape=(4, 6), dtype=np.float32):
+    return np.arange(np.prod(shape), dtype=dtype).reshape(shape)
+
+
+@pytest.mark.parametrize("view", [
+    lambda a: a[1:, ::2], lambda a: a[::-1], lambda a: a[:, 0], lambda a: a[None, 2],
+    lambda a: a[..., 1:3], lambda a: a.T, lambda a: a.reshape(3, 8), lambda a: a.ravel(),
+    lambda a: a.swapaxes(0, 1), lambda a: np.transpose(a), lambda a: np.expand_dims(a, 1),
+    lambda a: np.broadcast_to(a[:1], (5, 6)), lambda a: a[::2].T[1:],
+    lambda a: a.T.reshape(-1), lambda a: np.squeeze(a[:1]), lambda a: a[2],
+])
+def test_views_match_numpy(view):
+    a = host()
+    d = npcompile.to_device(a)
+    v = view(d)
+    exp = view(a)
+    assert isinstance(v, npcompile.DeviceArray)
+    assert v.shape == exp.shape and v.dtype == exp.dtype
+    np.testing.assert_array_equal(v.get(), exp)
+    assert v.flags.c_contiguous == exp.flags.c_contiguous
+
+
+def test_views_share_the_buffer_copies_do_not():
+    d = npcompile.to_device(host())
+    assert np.may_share_memory(d, d[1:]) and np.shares_memory(d[:, :3], d[:, 2:])
+    assert np.may_share_memory(d[:, :3], d[:, 3:])  # bounds overlap, as in NumPy
+    assert not np.shares_memory(d[:, :3], d[:, 3:])
+    assert not np.may_share_memory(d, d.copy())
+    assert d.T.reshape(-1).buffer is not d.buffer  # NumPy copies here too
+
+
+def test_writes_through_views_and_copyto():
+    a = host()
+    d = npcompile.to_device(a)
+    d[1] = 7
+    a[1] = 7
+    np.copyto(d[2:], np.full((2, 6), -1.0))
+    a[2:] = -1
+    np.testing.assert_array_equal(d.get(), a)
+
+
+def test_numpy_consumes_device_arrays_through_the_host():
+    a = host()
+    d = npcompile.to_device(a)
+    npcompile.reset()
+    assert np.sum(d) == a.sum()
+    np.testing.assert_array_equal(d + 1, a + 1)
+    assert float(d[1, 2]) == a[1, 2] and d[1, 2].item() == a[1, 2]
+    assert "device='cuda'" in repr(d)
+    moved = [t for t in npcompile.report()["transfers"] if t["direction"] == "d2h"]
+    assert len(moved) >= 3 and all(t["bytes"] > 0 for t in moved)
+
+
+def test_to_device_records_the_upload():
+    npcompile.reset()
+    d = npcompile.to_device(np.ones(1000))
+    assert npcompile.to_device(d) is d
+    up = [t for t in npcompile.report()["transfers"] if t["direction"] == "h2d"]
+    assert [t["bytes"] for t in up] == [8000]
