@@ -15,6 +15,12 @@ import warnings
 
 import numpy as np
 
+# 'cold' is a real compile: a fresh disk cache unless one is named (before the import:
+# the JIT reads it once)
+if not os.environ.get("NPC_CACHE_DIR"):
+    import tempfile
+    os.environ["NPC_CACHE_DIR"] = tempfile.mkdtemp(prefix="npc-bench-cache-")
+
 import npcompile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
