@@ -18,7 +18,7 @@ PyObject* take(PyObject* options, const char* key) {
 } // namespace
 
 const char* const kOpNames[kOpCount] = {
-    "add",  "subtract", "multiply", "true_divide", "floor_divide", "remainder", "bitwise_and",
+    "add",  "subtract", "multiply", "divide", "floor_divide", "remainder", "bitwise_and",
     "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "less", "less_equal", "equal",
     "not_equal", "greater", "greater_equal", "negative", "positive", "absolute", "invert"};
 
