@@ -17,7 +17,9 @@ from workloads import WORKLOADS, make_inputs  # noqa: E402
 
 NVRTC, NVRTC_WHY = cuda_runtime.compiler_available()
 GPU, GPU_WHY = cuda_runtime.available()
-pytestmark = pytest.mark.skipif(not NVRTC, reason=f"NVRTC unavailable: {NVRTC_WHY}")
+pytestmark = [pytest.mark.skipif(not NVRTC, reason=f"NVRTC unavailable: {NVRTC_WHY}"),
+              pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference",
+                                 reason="NPC_BACKEND=reference compiles nothing")]
 
 SEEDS = [(name, dt) for name in WORKLOADS
          for dt in (["int8"] if name == "ga_fitness_sum" else ["float32", "float64"])]
