@@ -156,6 +156,7 @@ class Program:
         ck.part_address = r["addresses"][0] if k.names else None
         for node, _ in roots:
             self._kernel_written.add(id(node))
+        ck.row_work = _row_work(k)
         self.kernels.append(ck)
         return ck
 
@@ -211,8 +212,7 @@ class Program:
                 _cpu.run_kernel(ck.part_address, bufs, params or [0], k.chunks, 1)
             shape = ck.kernel.shape
             n_outer = shape[0] if shape else 1
-            inner = max(1, int(np.prod(shape[1:])) if len(shape) > 1 else 1)
-            grain = max(1, MIN_CHUNK_ELEMENTS // inner)
+            grain = max(1, MIN_CHUNK_ELEMENTS // ck.row_work)
             if n_outer > 0 and all(d > 0 for d in shape):
                 _cpu.run_kernel(ck.address, bufs, params or [0], n_outer, grain)
             if flag is not None and flag[0]:
@@ -229,6 +229,26 @@ class Program:
             timings.append((ck.kernel.name, (time.perf_counter() - t0) * 1e3))
         self.last_timings = timings
         return [vals[p] for p in self.output_pos]
+
+
+def _row_work(kernel):
+    """Elements visited per outer index: the inner dimensions times the largest
+    reduction inside (a (1024,) kernel summing 640x640 per row is big work, and must
+    be split across threads although it has only 1024 rows)."""
+    inner = int(np.prod(kernel.shape[1:])) if len(kernel.shape) > 1 else 1
+    extent, seen, stack = 1, set(), list(kernel.roots)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.kind == "reduce":
+            n = 1
+            for a in e.attrs["axes"]:
+                n *= e.inputs[0].shape[a]
+            extent = max(extent, n)
+        stack.extend(e.inputs)
+    return max(1, inner * extent)
 
 
 def _empty(shape, dtype):
