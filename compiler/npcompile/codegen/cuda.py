@@ -114,6 +114,9 @@ class CudaEmitter(Emitter):
             self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
         else:
             self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
+        kahan = op == "sum" and x.dtype == np.float64
+        if kahan:
+            self.cur.emit(f"double comp{rid} = 0;")
         IT = self.IT
         for depth, (v, n) in enumerate(rvars):
             if depth == 0 and cooperative:
@@ -124,7 +127,13 @@ class CudaEmitter(Emitter):
             else:
                 self.open_loop(f"for ({IT} {v} = 0; {v} < {n}; ++{v})", [v])
         val = self.value(x, tuple(xidx))
-        self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
+        if kahan:
+            # float64 terms: a serial run of thousands of terms per lane would lose to
+            # NumPy's pairwise sum; compensated, it is exact to the last bits
+            self.cur.emit(f"{{ const double y = {val} - comp{rid}; const double t = {acc} + y; "
+                          f"comp{rid} = (t - {acc}) - y; {acc} = t; }}")
+        else:
+            self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
         for _ in rvars:
             self.close_loop()
         if cooperative:
