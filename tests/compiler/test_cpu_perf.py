@@ -143,3 +143,25 @@ def test_std_over_everything_stays_serial_and_right():
     p, out = program_of(lambda x: np.std(x), a)
     assert not _split_kernels(p)  # a reduction over a reduction: one pass each, serial
     np.testing.assert_allclose(out, np.std(a), rtol=1e-12)
+
+
+def test_kernels_of_a_graph_compile_as_one_module():
+    from npcompile.codegen.cpp_ops import PRELUDE
+    X, Y = workloads.make_inputs("normalize_outer", np.float64)
+    X, Y = X[:40, :24], Y[:40, :24]
+    p, _ = program_of(workloads.normalize_outer, X, Y)
+    kernels = [step.kernel for kind, step in p.steps if kind == "kernel"]
+    assert len(kernels) >= 2
+    assert p.module_source.count(PRELUDE) == 1
+    for k in kernels:
+        assert k.body in p.module_source and k.body in k.source  # what users read
+    assert p.module_source.count('extern "C" double sqrt(double);') == 1
+
+
+def test_reduction_work_splits_few_rows_across_threads():
+    from npcompile.backends.cpu import MIN_CHUNK_ELEMENTS
+    X, Y = workloads.make_inputs("normalize_outer", np.float64)
+    p, _ = program_of(workloads.normalize_outer, X[:64], Y[:64])
+    last = [step for kind, step in p.steps if kind == "kernel"][-1]
+    assert last.kernel.shape == (64,)
+    assert MIN_CHUNK_ELEMENTS // last.row_work <= 1  # one row per grain: 64 chunks to share

@@ -68,7 +68,7 @@ def test_failed_compile_falls_back_with_right_result(monkeypatch):
 
     def broken(kernel, buffer_of):
         real(kernel, buffer_of)
-        kernel.source += "\nthis is not C++;\n"
+        kernel.body += "\nthis is not C++;\n"  # what the graph's module is made of
         return kernel
     monkeypatch.setattr("npcompile.backends.cpu.render_kernel", broken)
     x = make((50,), np.float64)

@@ -63,6 +63,8 @@ class Kernel:
         self.part_types = []    # split kernels: C type of each partials array
         self.chunks = 0         # split kernels: number of partials per reduction
         self.flag_index = None  # bufs[] index of the int32 flag npc_bad is stored to
+        self.head = ""          # the comment lines of the source (ops fused here)
+        self.body = ""          # the function(s), without prelude and declarations
 
 
 class Emitter:
@@ -118,7 +120,7 @@ class Emitter:
         """A C++ name holding expression e at index idx (a tuple of C++ index strings)."""
         if e.kind == "const":
             return literal(e.op, e.dtype)
-        key = (id(e), idx)
+        key = (self._signature(e), idx)
         got = self._lookup(key)
         if got is not None:
             return got
@@ -136,6 +138,23 @@ class Emitter:
             return name
         home.memo[key] = name
         return name
+
+    def _signature(self, e):
+        """Structural identity: equal expressions are computed once (X.mean() and the
+        mean inside X.std() are one reduction)."""
+        sigs = self.__dict__.setdefault("_sigs", {})
+        got = sigs.get(id(e))
+        if got is None:
+            if e.kind == "load":
+                head = ("load", id(e.op))
+            elif e.kind == "const":
+                head = ("const", repr(e.op), str(e.dtype))
+            else:
+                attrs = tuple(sorted((k, v) for k, v in e.attrs.items()))
+                head = (e.kind, e.op, e.shape, str(e.dtype), attrs)
+            got = sigs[id(e)] = head + tuple(self._signature(x) for x in e.inputs)
+            sigs[("keep", id(e))] = e  # ids stay unique while the signature is cached
+        return got
 
     def _comment(self, e):
         node = e.node
@@ -263,20 +282,28 @@ class Emitter:
                 # lanes (vectorizes without reassociation), lanes added pairwise.
                 b = f"b{rid}"
                 lo, hi = bounds[v]
-                self.open_loop(f"for (i64 {b} = {lo}; {b} < {hi}; {b} += {BLOCK})", [b])
-                self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
-                self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {hi} ? {b} + {BLOCK} : {hi};")
-                self.cur.emit(f"i64 {v} = {b};")
+                if (lo, hi) == ("0", str(n)) and n <= BLOCK:
+                    # one block: a plain scope (less IR for the optimizer, same sums)
+                    self.open_loop("", [])
+                    self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
+                    self.cur.emit(f"const i64 e{rid} = {n};")
+                    self.cur.emit(f"i64 {v} = 0;")
+                else:
+                    self.open_loop(f"for (i64 {b} = {lo}; {b} < {hi}; {b} += {BLOCK})", [b])
+                    self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
+                    self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {hi} ? {b} + {BLOCK} : {hi};")
+                    self.cur.emit(f"i64 {v} = {b};")
                 self.open_loop(f"for (; {v} + {LANES} <= e{rid}; {v} += {LANES}) "
                                f"for (int l{rid} = 0; l{rid} < {LANES}; ++l{rid})", [v])
                 body_idx = tuple(f"({v} + l{rid})" if s_ == v else s_ for s_ in xidx)
                 val = self.value(x, body_idx)
                 self.cur.emit(f"lane{rid}[l{rid}] += {val};")
                 self.close_loop()
-                self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
-                val = self.value(x, tuple(xidx))
-                self.cur.emit(f"lane{rid}[0] += {val};")
-                self.close_loop()
+                if bounds[v] != ("0", str(n)) or n % LANES:  # else e - b is a multiple of LANES
+                    self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
+                    val = self.value(x, tuple(xidx))
+                    self.cur.emit(f"lane{rid}[0] += {val};")
+                    self.close_loop()
                 # blocks are added with Kahan's compensation: the sum over many blocks
                 # (and over outer reduced axes) stays within a few ulp
                 self.cur.emit(f"{{ const {AT} y = ({_pairwise([f'lane{rid}[{i}]' for i in range(LANES)])}) - comp{rid}; "
@@ -430,7 +457,7 @@ def _render(lines, indent):
     for item in lines:
         if isinstance(item, tuple):
             header, block = item
-            out.append("  " * indent + header + " {")
+            out.append("  " * indent + (header + " {" if header else "{"))
             out.extend(_render(block.lines, indent + 1))
             out.append("  " * indent + "}")
         else:
@@ -507,13 +534,14 @@ def render_split_kernel(kernel, buffer_of, splits, chunks):
     kernel.name = f"npc_{digest}"
     kernel.names = [f"{kernel.name}_part", kernel.name]
     ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
-    kernel.source = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s); "
-                     f"{len(splits)} full reduction(s) in {chunks} chunks, combined in order\n"
-                     f"{ops}\n{cpp_ops.PRELUDE}{decl}\n"
-                     f'extern "C" void {kernel.names[0]}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
-                     f"  (void)P;\n{part_text}\n}}\n"
-                     f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
-                     f"  (void)P; (void)begin; (void)end;\n{final_text}\n}}\n")
+    head = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s); "
+            f"{len(splits)} full reduction(s) in {chunks} chunks, combined in order\n{ops}\n")
+    kernel.body = (f'extern "C" void {kernel.names[0]}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
+                   f"  (void)P;\n{part_text}\n}}\n"
+                   f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
+                   f"  (void)P; (void)begin; (void)end;\n{final_text}\n}}\n")
+    kernel.head = head
+    kernel.source = f"{head}{cpp_ops.PRELUDE}{decl}\n{kernel.body}"
     return kernel
 
 
@@ -546,8 +574,21 @@ def render_kernel(kernel, buffer_of):
     digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]
     kernel.name = f"npc_{digest}"
     ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
-    kernel.source = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s), "
-                     f"iteration space {kernel.shape}\n{ops}\n{cpp_ops.PRELUDE}{decl}\n"
-                     f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
-                     f"  (void)P;\n{text}\n}}\n")
+    kernel.head = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s), "
+                   f"iteration space {kernel.shape}\n{ops}\n")
+    kernel.body = (f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
+                   f"  (void)P;\n{text}\n}}\n")
+    kernel.source = f"{kernel.head}{cpp_ops.PRELUDE}{decl}\n{kernel.body}"
     return kernel
+
+
+def module_source(kernels):
+    """The translation unit compiled for a graph: each kernel's source with the
+    prelude and the libm/helper declarations they share written once."""
+    need = set()
+    for k in kernels:
+        need |= k.need
+    parts = [cpp_ops.PRELUDE + cpp_ops.declarations(need) + "\n"]
+    for k in kernels:
+        parts.append(k.head + k.body)
+    return "\n".join(parts)
