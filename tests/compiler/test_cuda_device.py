@@ -120,3 +120,12 @@ def test_kernel_timings_reach_the_profiler():
     npcompile.jit(lambda v: (v * 2).sum(axis=1), device="cuda")(x)
     runs = [k for k in npcompile.report()["kernels"] if k["target"] == "cuda"]
     assert runs and all(k["wall_ms"] > 0 for k in runs)
+
+
+def test_repeated_calls_take_views_of_new_inputs():
+    # from the second call on, views of device leaves are built without NumPy
+    f = npcompile.jit(WORKLOADS["ga_constraint_fitness"], device="cuda")
+    for seed in range(3):
+        s = np.random.default_rng(seed).uniform(-25, 25, (5000, 3))
+        got = f(npcompile.to_device(s)).get()
+        np.testing.assert_allclose(got, WORKLOADS["ga_constraint_fitness"](s), rtol=1e-12)

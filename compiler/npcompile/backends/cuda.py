@@ -68,10 +68,12 @@ class Program:
         self.steps, self.kernels = [], []
         self._written = set()
         self._examples = _view_examples(pending)
+        self._views = {}   # step position -> how to take that view of a device leaf
         self._sm_count = rt.device_info()["multiprocessors"] if load else 132
         for step in self.plan.steps:
             if step[0] == "numpy":
                 self.steps.append(("numpy", pos[id(step[1])]))
+                self._plan_view(step[1], pos)
             else:
                 self.steps.append(("kernel", self._build(step[1], step[2], pos)))
         if load:
@@ -141,6 +143,19 @@ class Program:
         self.kernels.append(ck)
         return ck
 
+    def _plan_view(self, node, pos):
+        """A view of a device leaf is the same arithmetic on every call with the same
+        leaf layout: remember it, so a call builds the view without asking NumPy."""
+        ex = self._examples.get(id(node))
+        leaf = node.inputs[0] if len(node.inputs) == 1 else None
+        if not isinstance(ex, DeviceArray) or leaf is None or not leaf.is_leaf or \
+                not isinstance(leaf.value, DeviceArray) or ex.buffer is not leaf.value.buffer:
+            return
+        v = leaf.value
+        self._views[pos[id(node)]] = (pos[id(leaf)], (v.shape, v.strides, v.dtype),
+                                      (ex.shape, ex.dtype, ex.strides, ex.offset - v.offset,
+                                       ex._writeable))
+
     def _example_of(self, node):
         """(example value or None, written by one of our kernels)."""
         ex = node.value if node.is_leaf else self._examples.get(id(node))
@@ -155,6 +170,14 @@ class Program:
         launched = []
         for kind, step in self.steps:
             if kind == "numpy":
+                fast = self._views.get(step)
+                if fast is not None:
+                    v = vals[fast[0]]
+                    if type(v) is DeviceArray and (v.shape, v.strides, v.dtype) == fast[1]:
+                        shape, dtype, strides, delta, writeable = fast[2]
+                        vals[step] = DeviceArray(v.buffer, shape, dtype, strides, v.offset + delta,
+                                                 writeable)
+                        continue
                 n = nodes[step]
                 ins = [vals[index[id(i)]] for i in n.inputs]
                 vals[step] = n.fn(*substitute(n.args, ins),

@@ -5,6 +5,7 @@ NumPy code can still consume them: `np.asarray(d)`, ufuncs and NumPy functions c
 data to the host first (each copy is a recorded transfer). Views (basic indexing,
 reshape, transpose, ...) stay on the device: their layout is worked out by NumPy itself
 on a stand-in array that spans the same bytes of host address space and is never read."""
+import math
 import time
 
 import numpy as np
@@ -56,12 +57,13 @@ class DeviceArray(NDArrayOperatorsMixin):
         self.strides = tuple(int(s) for s in strides)
         self.offset = int(offset)
         self._writeable = writeable
+        self._flags = None
 
     # ----- making them ---------------------------------------------------------------
     @classmethod
     def empty(cls, shape, dtype):
         dtype = np.dtype(dtype)
-        n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        n = math.prod(shape) * dtype.itemsize
         return cls(native().Buffer(n), shape, dtype)
 
     @classmethod
@@ -77,10 +79,14 @@ class DeviceArray(NDArrayOperatorsMixin):
     # ----- metadata ------------------------------------------------------------------
     device = "cuda"
     ndim = property(lambda self: len(self.shape))
-    size = property(lambda self: int(np.prod(self.shape, dtype=np.int64)))
+    size = property(lambda self: math.prod(self.shape))
     itemsize = property(lambda self: self.dtype.itemsize)
     nbytes = property(lambda self: self.size * self.dtype.itemsize)
-    flags = property(lambda self: _Flags(self.shape, self.strides, self.itemsize, self._writeable))
+    @property
+    def flags(self):
+        if self._flags is None:  # the layout never changes: computed once
+            self._flags = _Flags(self.shape, self.strides, self.itemsize, self._writeable)
+        return self._flags
     T = property(lambda self: self.transpose())
 
     def __len__(self):

@@ -255,7 +255,11 @@ class Emitter:
         T = ctype(e.dtype)
         xT = ctype(x.dtype)
         acc = f"acc{rid}"
-        lanes = op == "sum" and e.dtype.kind == "f" and rvars and rvars[-1][1] >= LANES
+        # narrow inputs (float32, bool, int8..int32 summed in double) fill two vectors
+        # of double lanes: two independent add chains instead of one
+        narrow = x.dtype.itemsize <= 4 or (x.kind == "cast" and x.inputs[0].dtype.itemsize <= 4)
+        L = 2 * LANES if narrow else LANES
+        lanes = op == "sum" and e.dtype.kind == "f" and rvars and rvars[-1][1] >= L
         AT = "double" if (op == "sum" and e.dtype.kind == "f") else T
         # the accumulator lives where idx is bound; a per-chunk partial lives in the
         # chunk loop, and its outermost reduced axis covers only the chunk's slice
@@ -285,28 +289,28 @@ class Emitter:
                 if (lo, hi) == ("0", str(n)) and n <= BLOCK:
                     # one block: a plain scope (less IR for the optimizer, same sums)
                     self.open_loop("", [])
-                    self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
+                    self.cur.emit(f"{AT} lane{rid}[{L}] = {{0}};")
                     self.cur.emit(f"const i64 e{rid} = {n};")
                     self.cur.emit(f"i64 {v} = 0;")
                 else:
                     self.open_loop(f"for (i64 {b} = {lo}; {b} < {hi}; {b} += {BLOCK})", [b])
-                    self.cur.emit(f"{AT} lane{rid}[{LANES}] = {{0}};")
+                    self.cur.emit(f"{AT} lane{rid}[{L}] = {{0}};")
                     self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {hi} ? {b} + {BLOCK} : {hi};")
                     self.cur.emit(f"i64 {v} = {b};")
-                self.open_loop(f"for (; {v} + {LANES} <= e{rid}; {v} += {LANES}) "
-                               f"for (int l{rid} = 0; l{rid} < {LANES}; ++l{rid})", [v])
+                self.open_loop(f"for (; {v} + {L} <= e{rid}; {v} += {L}) "
+                               f"for (int l{rid} = 0; l{rid} < {L}; ++l{rid})", [v])
                 body_idx = tuple(f"({v} + l{rid})" if s_ == v else s_ for s_ in xidx)
                 val = self.value(x, body_idx)
                 self.cur.emit(f"lane{rid}[l{rid}] += {val};")
                 self.close_loop()
-                if bounds[v] != ("0", str(n)) or n % LANES:  # else e - b is a multiple of LANES
+                if bounds[v] != ("0", str(n)) or n % L:  # else e - b is a multiple of LANES
                     self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
                     val = self.value(x, tuple(xidx))
                     self.cur.emit(f"lane{rid}[0] += {val};")
                     self.close_loop()
                 # blocks are added with Kahan's compensation: the sum over many blocks
                 # (and over outer reduced axes) stays within a few ulp
-                self.cur.emit(f"{{ const {AT} y = ({_pairwise([f'lane{rid}[{i}]' for i in range(LANES)])}) - comp{rid}; "
+                self.cur.emit(f"{{ const {AT} y = ({_pairwise([f'lane{rid}[{i}]' for i in range(L)])}) - comp{rid}; "
                               f"const {AT} t = {acc} + y; comp{rid} = (t - {acc}) - y; {acc} = t; }}")
                 self.close_loop()
             else:

@@ -235,14 +235,27 @@ def flatten(tracer, lz, order="C"):
     return tracer.make(calls.flatten, (Ref(0),), None, (lz._n,), lz.dtype, (lz.size,), "flatten")
 
 
+_POW_DTYPES = {}  # (dtype, 0-d, exponent type, exponent) -> result dtype, as NumPy said
+
+
 def scalar_pow(tracer, lz, exponent):
     """`x ** scalar` as ndarray.__pow__ does it (see _la.LazyArray.__pow__)."""
     import operator
+    key = (lz.dtype, lz.ndim == 0, type(exponent), exponent)
     try:
-        r = _quiet(operator.pow, _proto_of(lz), exponent)
-    except Exception as e:
-        raise Unsupported("error", f"power: {e}")
-    return tracer.make(operator.pow, (Ref(0), exponent), None, (lz._n,), np.dtype(r.dtype),
+        dtype = _POW_DTYPES.get(key)
+    except TypeError:  # an unhashable exponent: ask NumPy every time
+        key, dtype = None, None
+    if dtype is None:
+        try:
+            dtype = np.dtype(_quiet(operator.pow, _proto_of(lz), exponent).dtype)
+        except Unsupported:
+            raise
+        except Exception as e:
+            raise Unsupported("error", f"power: {e}")
+        if key is not None:
+            _POW_DTYPES[key] = dtype
+    return tracer.make(operator.pow, (Ref(0), exponent), None, (lz._n,), dtype,
                        lz.shape, "power", scalar=lz._scalar)
 
 
