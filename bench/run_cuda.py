@@ -148,6 +148,8 @@ def main():
                 if "npc_s" in row:
                     row["gbs"] = moved / row["npc_s"] / 1e9
                     row["roofline_pct"] = 100 * row["gbs"] / copy_bw
+                    if row.get("kernel_s"):  # the kernels alone, without the call overhead
+                        row["kernel_roofline_pct"] = 100 * moved / row["kernel_s"] / 1e9 / copy_bw
                 if jax is not None:
                     try:
                         jf = jax.jit(with_module(jnp, fn))
@@ -189,7 +191,7 @@ def _line(r):
         parts.append(f"{r['roofline_pct']:5.1f}% copy BW")
         parts.append(f"cold {r['npc_cold_s'] * 1e3:7.1f} ms")
         if r.get("kernel_s"):
-            parts.append(f"kernels {r['kernel_s'] * 1e3:7.3f} ms")
+            parts.append(f"kernels {r['kernel_s'] * 1e3:7.3f} ms ({r['kernel_roofline_pct']:5.1f}% BW)")
         parts.append("ok" if r.get("correct") else "WRONG")
     if "jax_s" in r:
         parts.append(f"jax {_ms(r['jax_s'])} ms" + (f" (npc {r['jax_s'] / npc:5.2f}x)" if npc else ""))
