@@ -129,3 +129,15 @@ def test_repeated_calls_take_views_of_new_inputs():
         s = np.random.default_rng(seed).uniform(-25, 25, (5000, 3))
         got = f(npcompile.to_device(s)).get()
         np.testing.assert_allclose(got, WORKLOADS["ga_constraint_fitness"](s), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int16, np.uint16])
+@pytest.mark.parametrize("offset", [0, 1])
+def test_packed_row_sums(dtype, offset):
+    # rows read 8 bytes at a time when aligned; a view one element in is not aligned
+    rng = np.random.default_rng(0)
+    full = rng.integers(-128 if np.dtype(dtype).kind == "i" else 0, 127, (700, 1001)).astype(dtype)
+    d = npcompile.to_device(full)
+    view, host = d[:, offset:offset + 1000], full[:, offset:offset + 1000]
+    got = npcompile.jit(lambda v: np.sum(v, axis=1), device="cuda")(view)
+    np.testing.assert_array_equal(got.get(), np.sum(host, axis=1))
