@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <string>
@@ -16,6 +17,24 @@ thread_local bool t_in_parallel = false;
 // Several chunks per thread let fast threads pick up slack from slow ones (the
 // machine is shared); more would only add scheduling overhead.
 constexpr int64_t kChunksPerThread = 4;
+
+// How long a worker polls for the next loop, and the caller for the last chunk, before
+// blocking: a sleeping thread costs a futex wake-up (tens of microseconds with 16
+// workers), which is most of a short kernel's time when calls come back to back.
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+template <typename Ready> bool spin_until(Ready ready) {
+  auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0;; ++i) {
+    if (ready())
+      return true;
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > until)
+      return false;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+}
 
 int env_threads() {
   if (const char* s = std::getenv("NPC_NUM_THREADS")) {
@@ -128,6 +147,11 @@ void ThreadPool::worker_loop() {
     std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
+      if (!stop_ && generation_ == seen) {
+        lock.unlock();
+        spin_until([&] { return published_.load(std::memory_order_acquire) != seen; });
+        lock.lock();
+      }
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_)
         return;
@@ -168,10 +192,12 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain, const Body& body) {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = job;
     ++generation_;
+    published_.store(generation_, std::memory_order_release);
   }
   wake_.notify_all();
   run_chunks(*job);
   {
+    spin_until([&] { return job->done.load(std::memory_order_acquire) == job->nchunks; });
     std::unique_lock<std::mutex> lock(job->done_mutex);
     job->done_cv.wait(lock,
                       [&] { return job->done.load(std::memory_order_acquire) == job->nchunks; });

@@ -56,6 +56,9 @@ private:
   std::condition_variable wake_;
   std::shared_ptr<Job> job_;
   uint64_t generation_ = 0;
+  // generation_, readable without the lock: workers poll it for a few microseconds
+  // before sleeping, so back-to-back kernels do not pay a futex wake-up per worker
+  std::atomic<uint64_t> published_{0};
   bool stop_ = false;
   std::vector<std::thread> workers_;
 };
