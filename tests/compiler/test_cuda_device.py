@@ -142,3 +142,10 @@ def test_packed_row_sums(dtype, offset):
     host = full[offset:offset + 700_000].reshape(700, 1000)
     got = npcompile.jit(lambda v: np.sum(v, axis=1), device="cuda")(view)
     np.testing.assert_array_equal(got.get(), np.sum(host, axis=1))
+
+
+def test_cell_results_stay_on_device():
+    ns = {"np": np, "x": npcompile.to_device(np.arange(10.0))}
+    npcompile.run_cell("y = np.sin(x) * 2\nz = y + x", ns, device="cuda")
+    assert isinstance(ns["z"], npcompile.DeviceArray)
+    np.testing.assert_allclose(ns["z"].get(), np.sin(np.arange(10.0)) * 2 + np.arange(10.0))
