@@ -2,6 +2,7 @@
 compiled to PTX by NVRTC, loaded through the driver and launched on device-resident data
 (DeviceArray). NumPy steps between kernels run as recorded: views of device arrays stay
 on the device, anything else goes through the host (a recorded transfer)."""
+import math
 import time
 
 import numpy as np
@@ -124,7 +125,7 @@ class Program:
             inputs.clear()
             order.clear()
             nparams = 0
-            info = CudaKernelInfo(attempt, block if attempt == scheme else 256, _n_out(shape))
+            info = CudaKernelInfo(attempt, block if attempt == scheme else 256, math.prod(shape))
             try:
                 render_cuda_kernel(k, buffer_of, info, index_type(k, self._example_of))
                 break
@@ -218,13 +219,6 @@ def _on_device(v, b):
     if b.strides is not None and tuple(s // v.itemsize for s in v.strides) != b.strides:
         raise RuntimeError("kernel input strides changed")
     return v
-
-
-def _n_out(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _view_examples(pending):

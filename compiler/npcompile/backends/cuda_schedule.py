@@ -1,26 +1,21 @@
 """How a fused kernel is spread over the GPU: the scheme of codegen/cuda.py, threads per
 block, blocks per launch, and whether 32-bit index arithmetic is safe (64-bit division,
 which every element index needs, costs several times more on the GPU)."""
+import math
+
 from ..codegen.cuda import _top_reduces
 
 INT32_LIMIT = 2 ** 31 - 2 ** 27   # headroom: grid-stride loops step past the end once
 
 
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
 def _extent(e):
     x = e.inputs[0]
-    return _count([x.shape[a] for a in e.attrs["axes"]])
+    return math.prod([x.shape[a] for a in e.attrs["axes"]])
 
 
 def schedule(kernel):
     """(scheme, threads per block) for a kernel whose roots are known."""
-    n_out = _count(kernel.shape)
+    n_out = math.prod(kernel.shape)
     tops = _top_reduces(kernel.roots)
     if not tops:
         return "thread", 256
@@ -55,14 +50,14 @@ def launch_shape(info, sm_count):
 
 def index_type(kernel, example_of):
     """'int' when every offset the kernel computes fits in 32 bits, else 'i64'."""
-    if _count(kernel.shape) >= INT32_LIMIT:
+    if math.prod(kernel.shape) >= INT32_LIMIT:
         return "i64"
     for node in _loaded_nodes(kernel.roots):
         example, written = example_of(node)
         if example is None:
             if not written:
                 return "i64"   # strides known only at run time
-            span = _count(node.shape)
+            span = math.prod(node.shape)
         else:
             span = 1
             for d, s in zip(example.shape, example.strides):

@@ -19,7 +19,7 @@ import hashlib
 import numpy as np
 
 from . import cpp_ops
-from .cpp import Emitter, _linear, _render
+from .cpp import Emitter, _contains_reduce, _linear, _render
 from .cpp_ops import ctype, literal
 
 FULL = "0xffffffffu"
@@ -362,14 +362,6 @@ class CudaEmitter(Emitter):
 def _acc_type(e):
     """The C type a reduction accumulates in: double for float sums (as the CPU does)."""
     return "double" if (e.op == "sum" and e.dtype.kind == "f") else ctype(e.dtype)
-
-
-def _contains_reduce(e, seen=None):
-    seen = set() if seen is None else seen
-    if id(e) in seen:
-        return False
-    seen.add(id(e))
-    return e.kind == "reduce" or any(_contains_reduce(x, seen) for x in e.inputs)
 
 
 def _top_reduces(roots):
