@@ -113,16 +113,34 @@ def _reduce(tracer, fn, label, a, kw, default_axis=None):
         ax = int(ax)
     if ax is not None:
         kw["axis"] = ax
-    try:
-        r = _quiet(fn, _nb.ones((1,) * lz.ndim, lz.dtype), **kw)
-    except Exception as e:
-        raise Unsupported("error", f"{label}: {e}")
+    dtype = _reduction_dtype(fn, label, lz, kw)
     keepdims = bool(kw.get("keepdims", False))
     shape, axes = _reduced_shape(lz.shape, ax, keepdims)
     if fn in _NO_IDENTITY and any(lz.shape[i] == 0 for i in axes):
         raise Unsupported("error", f"{label} of an empty array")
-    return tracer.make(fn, (Ref(0),), kw or None, (lz._n,), np.dtype(r.dtype), shape, label,
+    return tracer.make(fn, (Ref(0),), kw or None, (lz._n,), dtype, shape, label,
                        scalar=len(shape) == 0)
+
+
+_RED_DTYPES = {}  # (fn, dtype, ndim, options) -> result dtype, as NumPy said once
+
+
+def _reduction_dtype(fn, label, lz, kw):
+    """NumPy's result dtype for this reduction, asked on a one-element prototype (under
+    errstate and warnings guards that cost more than the rest of the op: memoized)."""
+    try:
+        key = (fn, lz.dtype, lz.ndim, tuple(sorted(kw.items())))
+        dtype = _RED_DTYPES.get(key)
+    except TypeError:  # an unhashable option: ask NumPy every time
+        key, dtype = None, None
+    if dtype is None:
+        try:
+            dtype = np.dtype(_quiet(fn, _nb.ones((1,) * lz.ndim, lz.dtype), **kw).dtype)
+        except Exception as e:
+            raise Unsupported("error", f"{label}: {e}")
+        if key is not None:
+            _RED_DTYPES[key] = dtype
+    return dtype
 
 
 def reduction(tracer, fn, a, *args, **kwargs):
