@@ -4,6 +4,7 @@ import time
 
 import numpy as np
 
+from .kernel_inputs import KernelInputs
 from ..codegen.cpp import (Buffer, Kernel, module_source, render_kernel, render_split_kernel,
                            top_reductions)
 from ..codegen.cpp_ops import CTYPE
@@ -107,33 +108,10 @@ class Program:
         k = Kernel(None, [e for _, e in roots], [], shape)
         for i, (node, _) in enumerate(roots):
             k.outputs.append(Buffer(i, node.dtype, node.shape, True))
-        inputs = {}
-        nparams = 0
-        order = []
-
-        def buffer_of(e):
-            nonlocal nparams
-            node = e.op
-            b = inputs.get(id(node))
-            if b is None:
-                # leaves are checked now; NumPy steps (views) may have any strides;
-                # arrays our kernels wrote are C-contiguous
-                example = node.value if node.is_leaf else self._examples.get(id(node))
-                fixed = None
-                if example is not None:
-                    contiguous = _c_contiguous(example)
-                    if not contiguous and all(st % example.itemsize == 0 for st in example.strides):
-                        fixed = tuple(st // example.itemsize for st in example.strides)
-                else:
-                    contiguous = id(node) in self._kernel_written
-                b = Buffer(len(k.outputs) + len(inputs), node.dtype, node.shape, contiguous, fixed)
-                if not contiguous and fixed is None:
-                    b.param = nparams
-                    nparams += len(node.shape)
-                inputs[id(node)] = b
-                order.append(node)
-                k.inputs.append(b)
-            return b
+        buffer_of = KernelInputs(k, lambda node: (
+            node.value if node.is_leaf else self._examples.get(id(node)),
+            id(node) in self._kernel_written))
+        order = buffer_of.order
         splits = top_reductions(k.roots, SPLIT_MIN_ELEMENTS) if shape == () else []
         if splits:
             smallest = min(int(np.prod(e.inputs[0].shape)) for e in splits)

@@ -15,6 +15,7 @@ from ..trace import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
 from .cuda_schedule import index_type, launch_shape, schedule
 from .device_array import DeviceArray
+from .kernel_inputs import KernelInputs
 
 _PTX = {}   # source -> (ptx, nvrtc ms): a size seen before compiles nothing
 
@@ -89,8 +90,6 @@ class Program:
 
     def _build(self, roots, shape, pos):
         t0 = time.perf_counter()
-        inputs, order = {}, []
-        nparams = 0
 
         def make_kernel():
             k = Kernel(None, [e for _, e in roots], [], shape)
@@ -98,39 +97,17 @@ class Program:
                 k.outputs.append(Buffer(i, node.dtype, node.shape, True))
             return k
 
-        def buffer_of(e):
-            nonlocal nparams
-            node = e.op
-            b = inputs.get(id(node))
-            if b is None:
-                example = node.value if node.is_leaf else self._examples.get(id(node))
-                fixed, contiguous = None, id(node) in self._written
-                if example is not None:
-                    contiguous = bool(example.flags.c_contiguous)
-                    if not contiguous and all(s % example.itemsize == 0 for s in example.strides):
-                        fixed = tuple(s // example.itemsize for s in example.strides)
-                b = Buffer(len(roots) + len(inputs), node.dtype, node.shape, contiguous, fixed)
-                if not contiguous and fixed is None:
-                    b.param = nparams
-                    nparams += len(node.shape)
-                inputs[id(node)] = b
-                order.append(node)
-                k.inputs.append(b)
-            return b
-
         scheme, block = schedule(make_kernel())
-        k = None
         for attempt in (scheme, "block"):
             k = make_kernel()
-            inputs.clear()
-            order.clear()
-            nparams = 0
+            buffer_of = KernelInputs(k, self._example_of)
             info = CudaKernelInfo(attempt, block if attempt == scheme else 256, math.prod(shape))
             try:
                 render_cuda_kernel(k, buffer_of, info, index_type(k, self._example_of))
                 break
             except Unsupported:
                 continue
+        order = buffer_of.order
         t1 = time.perf_counter()
         ptx, ms, cached = compile_source(k.source, k.name)
         self.compile_ms["codegen"] += (t1 - t0) * 1e3
