@@ -234,24 +234,10 @@ class Emitter:
     def _reduce(self, e, idx):
         op = e.op
         x = e.inputs[0]
-        axes = e.attrs["axes"]
-        keep = e.attrs["keepdims"]
         split = self.split.get(id(e))
         if split is not None and split[0] == "final":
             return self._combine_partials(e, idx, split)
-        # index of x: kept dims come from idx, reduced dims are new loop variables
-        rid = self.fresh("r")[1:]
-        xidx, it = [], iter(idx)
-        rvars = []
-        for d in range(len(x.shape)):
-            if d in axes:
-                if keep:
-                    next(it)
-                v = f"r{rid}_{d}"
-                rvars.append((v, x.shape[d]))
-                xidx.append(v)
-            else:
-                xidx.append(next(it))
+        rid, xidx, rvars = self.reduce_index(e, idx)
         T = ctype(e.dtype)
         xT = ctype(x.dtype)
         acc = f"acc{rid}"
@@ -378,6 +364,23 @@ class Emitter:
             self.cur.emit(f"part{j}[c] = {acc};")
         self.close_loop()
         self._flag_frame()
+
+    def reduce_index(self, e, idx):
+        """(rid, index of the reduced operand, [(loop variable, extent)]): kept dims come
+        from idx, reduced dims are new loop variables r{rid}_{dim}."""
+        x, axes, keep = e.inputs[0], e.attrs["axes"], e.attrs["keepdims"]
+        rid = self.fresh("r")[1:]
+        xidx, rvars, it = [], [], iter(idx)
+        for d in range(len(x.shape)):
+            if d in axes:
+                if keep:
+                    next(it)
+                v = f"r{rid}_{d}"
+                rvars.append((v, x.shape[d]))
+                xidx.append(v)
+            else:
+                xidx.append(next(it))
+        return rid, xidx, rvars
 
     def _init(self, op, dtype):
         if op == "sum" or op == "any":

@@ -90,18 +90,7 @@ class CudaEmitter(Emitter):
         """A reduction whose outermost reduced axis is split across the group's lanes when
         `cooperative` (then combined), else run by each thread alone."""
         op, x = e.op, e.inputs[0]
-        axes, keep = e.attrs["axes"], e.attrs["keepdims"]
-        rid = self.fresh("r")[1:]
-        xidx, rvars, it = [], [], iter(idx)
-        for d in range(len(x.shape)):
-            if d in axes:
-                if keep:
-                    next(it)
-                v = f"r{rid}_{d}"
-                rvars.append((v, x.shape[d]))
-                xidx.append(v)
-            else:
-                xidx.append(next(it))
+        rid, xidx, rvars = self.reduce_index(e, idx)
         T, xT, AT = ctype(e.dtype), ctype(x.dtype), _acc_type(e)
         acc = f"acc{rid}"
         home = self._home(idx) if not grid else self.root
