@@ -5,11 +5,11 @@ import time
 import numpy as np
 
 from .kernel_inputs import KernelInputs
+from .program_base import ProgramBase
 from ..codegen.cpp import (Buffer, Kernel, module_source, render_kernel, render_split_kernel,
                            top_reductions)
 from ..codegen.cpp_ops import CTYPE
-from ..fusion.partition import partition, returns_scalar
-from ..graph.node import substitute
+from ..fusion.partition import returns_scalar
 
 try:
     from .._native import cpu as _cpu
@@ -43,24 +43,18 @@ class CompiledKernel:
         self.part_address = None        # split kernels: the per-chunk function
 
 
-class Program:
+class Program(ProgramBase):
     """A compiled graph: steps over graph positions (leaves first, then pending nodes)."""
 
     def __init__(self, leaves, pending, outputs):
-        t0 = time.perf_counter()
-        self.nodes = leaves + pending
-        pos = {id(n): i for i, n in enumerate(self.nodes)}
-        self.n_leaves = len(leaves)
-        self.output_pos = [pos[id(o)] for o in outputs]
-        self.plan = partition(leaves, pending, outputs)
-        t1 = time.perf_counter()
+        super().__init__(leaves, pending, outputs)
+        pos = self.pos
         self.steps = []
         self.kernels = []
-        self.compile_ms = {"fusion": (t1 - t0) * 1e3, "codegen": 0.0, "frontend": 0.0,
+        self.compile_ms = {"fusion": self.fusion_ms, "codegen": 0.0, "frontend": 0.0,
                            "optimize": 0.0, "jit": 0.0}
         self.cache = "memory"
         self._kernel_written = set()
-        self._examples = self._view_examples(pending)
         for step in self.plan.steps:
             if step[0] == "numpy":
                 self.steps.append(("numpy", pos[id(step[1])]))
@@ -71,37 +65,6 @@ class Program:
             self._compile_module()
         self.signature = self.shapes_of(self.nodes)
         self._examples = None  # strides are in the kernels now; do not keep arrays alive
-
-    def _view_examples(self, pending):
-        """Views of leaves cost nothing to take now: their strides become constants in
-        the kernel (interleaved loads vectorize; P[] strides would not). Views of arrays
-        a kernel writes (C-contiguous, of known shape) are taken of an untouched
-        np.ndarray stand-in for the same reason (e.g. Xn[:, :, None] * Yn[:, None, :])."""
-        from ..fusion.partition import VIEW_LABELS
-        written = {id(node) for step in self.plan.steps if step[0] == "kernel"
-                   for node, _ in step[1]}
-        vals = {}
-
-        def example(i):
-            if i.is_leaf:
-                return i.value
-            if id(i) not in vals and id(i) in written:
-                # np.ndarray, not np.empty: creation functions are traced here
-                vals[id(i)] = np.ndarray(i.shape, i.dtype)  # virtual memory only
-            return vals.get(id(i))
-        for n in pending:
-            if n.label in VIEW_LABELS and all(example(i) is not None for i in n.inputs):
-                ins = [example(i) for i in n.inputs]
-                try:
-                    vals[id(n)] = n.fn(*substitute(n.args, ins),
-                                       **(substitute(n.kwargs, ins) if n.kwargs else {}))
-                except Exception:
-                    pass
-        return vals
-
-    @staticmethod
-    def shapes_of(nodes):
-        return tuple(n.shape for n in nodes)
 
     def _build(self, roots, shape, pos):
         t0 = time.perf_counter()
@@ -159,10 +122,7 @@ class Program:
         timings = []
         for kind, step in self.steps:
             if kind == "numpy":
-                n = nodes[step]
-                ins = [vals[index[id(i)]] for i in n.inputs]
-                vals[step] = n.fn(*substitute(n.args, ins),
-                                  **(substitute(n.kwargs, ins) if n.kwargs else {}))
+                vals[step] = self.run_numpy_step(nodes[step], vals, index)
                 continue
             t0 = time.perf_counter()
             ck = step

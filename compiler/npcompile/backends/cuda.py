@@ -9,13 +9,12 @@ import numpy as np
 
 from ..codegen.cpp import Buffer, Kernel
 from ..codegen.cuda import CudaKernelInfo, Unsupported, render_cuda_kernel
-from ..fusion.partition import VIEW_LABELS, partition
-from ..graph.node import substitute
 from ..trace import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
 from .cuda_schedule import index_type, launch_shape, schedule
 from .device_array import DeviceArray
 from .kernel_inputs import KernelInputs
+from .program_base import ProgramBase
 
 _PTX = {}   # source -> (ptx, nvrtc ms): a size seen before compiles nothing
 
@@ -52,24 +51,18 @@ class CudaKernel:
         return r["load_ms"]
 
 
-class Program:
+class Program(ProgramBase):
     """A graph compiled for the GPU: steps over graph positions, as backends/cpu.Program."""
 
     target = "cuda"
 
     def __init__(self, leaves, pending, outputs, load=True):
-        t0 = time.perf_counter()
-        self.nodes = leaves + pending
-        pos = {id(n): i for i, n in enumerate(self.nodes)}
-        self.n_leaves = len(leaves)
-        self.output_pos = [pos[id(o)] for o in outputs]
-        self.plan = partition(leaves, pending, outputs)
-        self.compile_ms = {"fusion": (time.perf_counter() - t0) * 1e3, "codegen": 0.0,
-                           "nvrtc": 0.0, "load": 0.0}
+        super().__init__(leaves, pending, outputs)
+        pos = self.pos
+        self.compile_ms = {"fusion": self.fusion_ms, "codegen": 0.0, "nvrtc": 0.0, "load": 0.0}
         self.cache = "memory"
         self.steps, self.kernels = [], []
         self._written = set()
-        self._examples = _view_examples(pending)
         self._views = {}   # step position -> how to take that view of a device leaf
         self._sm_count = rt.device_info()["multiprocessors"] if load else 132
         for step in self.plan.steps:
@@ -81,12 +74,9 @@ class Program:
         if load:
             for ck in self.kernels:
                 self.compile_ms["load"] += ck.load(self._sm_count)
-        self.signature = tuple(n.shape for n in self.nodes)
+        self.signature = self.shapes_of(self.nodes)
+        self._examples = None  # strides are in the kernels now; do not keep arrays alive
         self.last_timings = []
-
-    @staticmethod
-    def shapes_of(nodes):
-        return tuple(n.shape for n in nodes)
 
     def _build(self, roots, shape, pos):
         t0 = time.perf_counter()
@@ -156,10 +146,7 @@ class Program:
                         vals[step] = DeviceArray(v.buffer, shape, dtype, strides, v.offset + delta,
                                                  writeable)
                         continue
-                n = nodes[step]
-                ins = [vals[index[id(i)]] for i in n.inputs]
-                vals[step] = n.fn(*substitute(n.args, ins),
-                                  **(substitute(n.kwargs, ins) if n.kwargs else {}))
+                vals[step] = self.run_numpy_step(nodes[step], vals, index)
                 continue
             ck = step
             outs = [DeviceArray.empty(nodes[p].shape, nodes[p].dtype) for p in ck.output_pos]
@@ -196,17 +183,3 @@ def _on_device(v, b):
     if b.strides is not None and tuple(s // v.itemsize for s in v.strides) != b.strides:
         raise RuntimeError("kernel input strides changed")
     return v
-
-
-def _view_examples(pending):
-    """Views of leaves cost nothing to take now: their strides become constants."""
-    vals = {}
-    for n in pending:
-        if n.label in VIEW_LABELS and all(i.is_leaf or id(i) in vals for i in n.inputs):
-            ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
-            try:
-                vals[id(n)] = n.fn(*substitute(n.args, ins),
-                                   **(substitute(n.kwargs, ins) if n.kwargs else {}))
-            except Exception:
-                pass
-    return vals
