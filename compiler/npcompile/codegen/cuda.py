@@ -19,10 +19,9 @@ import hashlib
 import numpy as np
 
 from . import cpp_ops
-from .cpp import Emitter, _contains_reduce, _linear, _render
-from .cpp_ops import ctype, literal
+from .cpp import Emitter, _contains_reduce, _render
+from .cpp_ops import ctype
 
-FULL = "0xffffffffu"
 EMPTY = "0x7fffffffffffffffLL"   # the index of an argmin/argmax lane that saw nothing
 
 PRELUDE = """\
@@ -32,9 +31,7 @@ PRELUDE = """\
 #define __builtin_nan(s) __longlong_as_double(0x7ff8000000000000LL)
 #define __builtin_nanf(s) __int_as_float(0x7fc00000)
 #define __builtin_signbit(x) signbit(x)
-typedef signed char i8; typedef short i16; typedef int i32; typedef long long i64;
-typedef unsigned char u8; typedef unsigned short u16; typedef unsigned int u32;
-typedef unsigned long long u64;
+""" + cpp_ops.PRELUDE + """\
 // Warp shuffles move 32- and 64-bit words: narrower types travel as int.
 template <typename T> __device__ __forceinline__ T npc_down(T v, int o) { return __shfl_down_sync(0xffffffffu, v, o); }
 template <typename T> __device__ __forceinline__ T npc_bcast(T v) { return __shfl_sync(0xffffffffu, v, 0); }
@@ -406,4 +403,4 @@ def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
     return kernel
 
 
-__all__ = ["render_cuda_kernel", "CudaKernelInfo", "Unsupported", "literal", "_linear"]
+__all__ = ["render_cuda_kernel", "CudaKernelInfo", "Unsupported"]
