@@ -113,24 +113,20 @@ class Program(ProgramBase):
                 ck.part_address = next(addresses)
             ck.address = next(addresses)
 
-    def run(self, nodes):
-        """Run on this call's graph (same structure as the one compiled)."""
-        index = {id(n): i for i, n in enumerate(nodes)}
-        vals = [None] * len(nodes)
-        for i in range(self.n_leaves):
-            vals[i] = nodes[i].value
+    def run_values(self, leaf_values):
+        """Run on this call's leaf values (the graph's inputs, in graph order)."""
+        vals = list(leaf_values) + [None] * (len(self.metas) - self.n_leaves)
         timings = []
         for kind, step in self.steps:
             if kind == "numpy":
-                vals[step] = self.run_numpy_step(nodes[step], vals, index)
+                vals[step] = self.run_numpy_step(step, vals)
                 continue
             t0 = time.perf_counter()
             ck = step
             bufs = []
             outs = []
             for p in ck.output_pos:
-                node = nodes[p]
-                o = _empty(node.shape, node.dtype)
+                o = _empty(*self.metas[p])
                 outs.append(o)
                 bufs.append(o)
             params = []
@@ -171,10 +167,10 @@ class Program(ProgramBase):
                 raise RuntimeError("values NumPy must handle (out-of-range cast or "
                                    "negative integer power)")
             for p, o in zip(ck.output_pos, outs):
-                node = nodes[p]
-                if o.ndim == 0 and returns_scalar(node, [vals[index[id(i)]] for i in node.inputs]
-                                                  if node.inputs else []):
-                    o = o[()]
+                if o.ndim == 0:
+                    fn, _, _, inputs = self.calls[p]
+                    if returns_scalar(fn, [vals[i] for i in inputs]):
+                        o = o[()]
                 vals[p] = o
             timings.append((ck.kernel.name, (time.perf_counter() - t0) * 1e3))
         self.last_timings = timings

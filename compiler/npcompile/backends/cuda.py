@@ -129,11 +129,9 @@ class Program(ProgramBase):
         ex = node.value if node.is_leaf else self._examples.get(id(node))
         return ex, id(node) in self._written
 
-    def run(self, nodes):
-        index = {id(n): i for i, n in enumerate(nodes)}
-        vals = [None] * len(nodes)
-        for i in range(self.n_leaves):
-            vals[i] = nodes[i].value
+    def run_values(self, leaf_values):
+        """Run on this call's leaf values (the graph's inputs, in graph order)."""
+        vals = list(leaf_values) + [None] * (len(self.metas) - self.n_leaves)
         cu = rt.native()
         launched = []
         for kind, step in self.steps:
@@ -146,10 +144,10 @@ class Program(ProgramBase):
                         vals[step] = DeviceArray(v.buffer, shape, dtype, strides, v.offset + delta,
                                                  writeable)
                         continue
-                vals[step] = self.run_numpy_step(nodes[step], vals, index)
+                vals[step] = self.run_numpy_step(step, vals)
                 continue
             ck = step
-            outs = [DeviceArray.empty(nodes[p].shape, nodes[p].dtype) for p in ck.output_pos]
+            outs = [DeviceArray.empty(*self.metas[p]) for p in ck.output_pos]
             pointers = [o.pointer for o in outs]
             params = []
             keep = []

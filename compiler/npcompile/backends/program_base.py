@@ -19,6 +19,12 @@ class ProgramBase:
         self.plan = partition(leaves, pending, outputs)
         self.fusion_ms = (time.perf_counter() - t0) * 1e3
         self._examples = self._view_examples(pending)
+        # What a run needs of each pending node, copied now: the trace's nodes become
+        # leaves after its flush, and a replayed call (api/replay.py) has no nodes at all.
+        pos = self.pos
+        self.calls = {pos[id(n)]: (n.fn, n.args, n.kwargs, tuple(pos[id(i)] for i in n.inputs))
+                      for n in pending}
+        self.metas = [(n.shape, n.dtype) for n in self.nodes]
 
     @staticmethod
     def shapes_of(nodes):
@@ -50,9 +56,12 @@ class ProgramBase:
                     pass
         return vals
 
-    @staticmethod
-    def run_numpy_step(node, vals, index):
+    def run(self, nodes):
+        """Run on this call's graph (same structure as the one compiled)."""
+        return self.run_values([n.value for n in nodes[:self.n_leaves]])
+
+    def run_numpy_step(self, pos, vals):
         """A node that runs in NumPy between kernels, on this call's values."""
-        ins = [vals[index[id(i)]] for i in node.inputs]
-        return node.fn(*substitute(node.args, ins),
-                       **(substitute(node.kwargs, ins) if node.kwargs else {}))
+        fn, args, kwargs, inputs = self.calls[pos]
+        ins = [vals[i] for i in inputs]
+        return fn(*substitute(args, ins), **(substitute(kwargs, ins) if kwargs else {}))

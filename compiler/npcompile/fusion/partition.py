@@ -176,11 +176,10 @@ def _contains(e, target, seen):
     return any(_contains(x, target, seen) for x in e.inputs)
 
 
-def returns_scalar(node, input_values):
-    """Does NumPy hand back a scalar (not a 0-d array) for this 0-d result?"""
+def returns_scalar(fn, input_values):
+    """Does NumPy hand back a scalar (not a 0-d array) for this 0-d result of fn?"""
     import operator
     from ..graph import calls
-    fn = node.fn
     if isinstance(fn, np.ufunc) or fn is operator.pow or fn is np.clip:
         return True
     name = getattr(fn, "__name__", "")
