@@ -165,3 +165,16 @@ def test_reduction_work_splits_few_rows_across_threads():
     last = [step for kind, step in p.steps if kind == "kernel"][-1]
     assert last.kernel.shape == (64,)
     assert MIN_CHUNK_ELEMENTS // last.row_work <= 1  # one row per grain: 64 chunks to share
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mean_and_the_mean_inside_std_are_one_sum(dtype):
+    import re
+    X = make((300, 24), dtype)
+
+    def f(x):
+        return x.mean(axis=0), x.std(axis=0)
+    p, out = program_of(f, X)
+    sums = sum(len(re.findall(r"\bdouble acc\d+ = 0;", s)) for s in sources(p))
+    assert sums == 2  # the mean (both uses) and the squared deviations
+    check(f, X)

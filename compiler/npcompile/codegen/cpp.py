@@ -120,7 +120,7 @@ class Emitter:
         """A C++ name holding expression e at index idx (a tuple of C++ index strings)."""
         if e.kind == "const":
             return literal(e.op, e.dtype)
-        key = (self._signature(e), idx)
+        key = (self._signature(e), _kept_index(e, idx))
         got = self._lookup(key)
         if got is not None:
             return got
@@ -149,6 +149,11 @@ class Emitter:
                 head = ("load", id(e.op))
             elif e.kind == "const":
                 head = ("const", repr(e.op), str(e.dtype))
+            elif e.kind == "reduce":
+                # keepdims only adds size-1 axes: X.mean(axis=0) and the keepdims mean
+                # inside X.std(axis=0) are one reduction (see _kept_index)
+                attrs = tuple(sorted((k, v) for k, v in e.attrs.items() if k != "keepdims"))
+                head = (e.kind, e.op, str(e.dtype), attrs)
             else:
                 attrs = tuple(sorted((k, v) for k, v in e.attrs.items()))
                 head = (e.kind, e.op, e.shape, str(e.dtype), attrs)
@@ -436,6 +441,14 @@ class Emitter:
         for _ in shape:
             self.close_loop()
         self._flag_frame()
+
+
+def _kept_index(e, idx):
+    """The index a value depends on: a keepdims reduction ignores its size-1 axes."""
+    if e.kind != "reduce" or not e.attrs["keepdims"]:
+        return idx
+    axes = e.attrs["axes"]
+    return tuple(s for d, s in enumerate(idx) if d not in axes)
 
 
 def _broadcast(idx, shape, xshape):
