@@ -92,17 +92,22 @@ def same(got, exp, ulp=0):
 
 
 def run_both(fn, *args, **jit_options):
-    """fn on copies eagerly and through npcompile.jit: (got, expected, args_after_jit,
-    args_after_eager). Warnings NumPy raises are the same either way and ignored here."""
+    """fn on copies eagerly and through npcompile.jit, twice: [(got, args_after_jit)] per
+    call, expected, args_after_eager. The second call on fresh copies is the one that
+    replays the first (api/replay.py) when the function allows it. Warnings NumPy raises
+    are the same either way and ignored here."""
     a_eager = copy.deepcopy(args)
-    a_jit = copy.deepcopy(args)
+    calls = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
             exp = fn(*a_eager)
             jit_options.setdefault("device", DEVICE)
-            got = npcompile.jit(fn, **jit_options)(*a_jit)
-    return got, exp, a_jit, a_eager
+            jitted = npcompile.jit(fn, **jit_options)
+            for _ in range(2):
+                a_jit = copy.deepcopy(args)
+                calls.append((jitted(*a_jit), a_jit))
+    return calls, exp, a_eager
 
 
 class Raised:
@@ -126,12 +131,13 @@ def check(fn, *args, ulp=0, **jit_options):
                 with np.errstate(all="ignore"):
                     npcompile.jit(fn, **{"device": DEVICE, **jit_options})(*copy.deepcopy(args))
         return Raised(e)
-    got, exp, a_jit, a_eager = run_both(fn, *args, **jit_options)
-    same(got, exp, ulp)
-    for g, e in zip(a_jit, a_eager):  # in-place updates land in the caller's arrays
-        if isinstance(e, np.ndarray):
-            same(g, e, ulp)
-    return got
+    calls, exp, a_eager = run_both(fn, *args, **jit_options)
+    for got, a_jit in calls:
+        same(got, exp, ulp)
+        for g, e in zip(a_jit, a_eager):  # in-place updates land in the caller's arrays
+            if isinstance(e, np.ndarray):
+                same(g, e, ulp)
+    return calls[0][0]
 
 
 @pytest.fixture(autouse=True)

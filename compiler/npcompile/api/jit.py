@@ -2,14 +2,24 @@
 structure and guards, so a repeated call only re-traces (microseconds) and runs."""
 import functools
 import inspect
+import os
+import sys
+import types
 
 from ..exec.engine import ENGINE, SiteInfo
 from ..records import SESSION
 from ..trace.breaks import user_frame
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import Tracer, concretize, current, is_traceable
+from .purity import Watch
+from .replay import arg_key, make_plan
 
 DEVICES = ("cpu", "cuda")
+
+
+# Plans kept per function: one per argument layout seen (exact shapes), the oldest
+# dropped first, so a function called on ever-new sizes does not grow without bound.
+MAX_PLANS = 64
 
 
 def check_options(device, fullgraph, dynamic):
@@ -20,13 +30,23 @@ def check_options(device, fullgraph, dynamic):
     return {"device": device, "fullgraph": bool(fullgraph), "dynamic": dynamic}
 
 
+def replay_default():
+    return os.environ.get("NPC_REPLAY", "1") != "0"
+
+
 class Jitted:
-    def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None):
+    def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None, replay=None):
         if not callable(fn):
             raise TypeError(f"npcompile.jit needs a function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.options = check_options(device, fullgraph, dynamic)
+        self._site_name = getattr(fn, "__qualname__", repr(fn))
+        # replay needs a plain Python function: its code is what purity.py inspects
+        self.replay = (replay_default() if replay is None else bool(replay)) and \
+            isinstance(fn, types.FunctionType)
+        self._plans = {}        # argument key -> replay.Plan
+        self.replay_refusals = {}  # argument key -> why calls like it are traced every time
         try:
             self._params = list(inspect.signature(fn).parameters.values())
         except (TypeError, ValueError):
@@ -53,8 +73,29 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         if current() is not None:  # called from traced code: inline into that trace
             return self.fn(*args, **kwargs)
-        result, _ = self.trace_call(args, kwargs)
+        watch = key = None
+        if self.replay:
+            key, values = arg_key(args, kwargs)
+            if key is not None:
+                plan = self._plans.get(key)
+                if plan is not None and plan.holds(self.fn, ENGINE.generation):
+                    done, result = replay_call(self, plan, values)
+                    if done:
+                        return result
+                elif key not in self.replay_refusals:
+                    watch = Watch(self.fn)
+        result, tracer = self.trace_call(args, kwargs, watch)
+        if watch is not None:
+            self._keep_plan(key, tracer.plan)
         return result
+
+    def _keep_plan(self, key, plan):
+        if isinstance(plan, str):
+            self.replay_refusals[key] = plan
+        elif plan is not None:
+            if len(self._plans) >= MAX_PLANS:
+                del self._plans[next(iter(self._plans))]
+            self._plans[key] = plan
 
     def lower(self, *args, **kwargs):
         """Run once on these arguments and return what was compiled: `.kernels`, each with
@@ -63,9 +104,11 @@ class Jitted:
         _, tracer = self.trace_call(args, kwargs)
         return Lowered(ENGINE, tracer.graph_ids)
 
-    def trace_call(self, args, kwargs):
+    def trace_call(self, args, kwargs, watch=None):
+        """Trace one call. With a watch (api/purity.py), tracer.plan is then the replay
+        plan this call makes, a refusal in words, or None."""
         frame = user_frame(2)
-        site = SiteInfo(("fn", self.fn), getattr(self.fn, "__qualname__", repr(self.fn)),
+        site = SiteInfo(("fn", self.fn), self._site_name,
                         frame.f_code.co_filename if frame else "<unknown>",
                         frame.f_lineno if frame else 0)
         tracer = Tracer(site, self.options, ENGINE)
@@ -77,12 +120,18 @@ class Jitted:
             wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) else v
                        for k, v in kwargs.items()}
             try:
-                result = self.fn(*wargs, **wkwargs)
+                if watch is None:
+                    result = self.fn(*wargs, **wkwargs)
+                else:
+                    with watch:
+                        result = self.fn(*wargs, **wkwargs)
             except BaseException:
                 finish_after_error(tracer)
                 raise
             del wargs, wkwargs
             tracer.flush()
+            tracer.plan = None if watch is None else make_plan(
+                self.fn, arg_key(args, kwargs)[1], tracer, result, watch, ENGINE.generation)
             result = concretize(result)  # plain NumPy values leave the trace
         return result, tracer
 
@@ -132,11 +181,32 @@ def finish_after_error(tracer):
         pass
 
 
-def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None):
-    """Compile a NumPy function: `@npcompile.jit` or `npcompile.jit(fn, device=...)`."""
+def replay_call(jitted, plan, values):
+    """(True, result) when the plan ran; (False, None) when this call must be traced
+    (a kernel flagged values NumPy must handle, or aliased arguments)."""
+    try:
+        result = plan.run(values)
+    except Exception:
+        return False, None
+    f = sys._getframe(2)
+    SESSION.add("traces", {"function": jitted._site_name, "filename": f.f_code.co_filename,
+                           "lineno": f.f_lineno, "replay": True})
+    program = plan.program
+    target = getattr(program, "target", "cpu")
+    for name, ms in program.last_timings:
+        SESSION.add("kernels", {"name": name, "graph_id": plan.graph_id, "target": target,
+                                "function": jitted._site_name, "wall_ms": ms})
+    return True, result
+
+
+def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None):
+    """Compile a NumPy function: `@npcompile.jit` or `npcompile.jit(fn, device=...)`.
+    replay (default on, NPC_REPLAY=0 turns it off): calls whose arguments match an
+    earlier call run its compiled program without re-running the Python body, when
+    that body was seen to have no effects outside the graph (see api/replay.py)."""
     if fn is None:
-        return lambda f: Jitted(f, device, fullgraph, dynamic)
-    return Jitted(fn, device, fullgraph, dynamic)
+        return lambda f: Jitted(f, device, fullgraph, dynamic, replay)
+    return Jitted(fn, device, fullgraph, dynamic, replay)
 
 
 __all__ = ["jit", "Jitted", "LazyArray"]

@@ -10,6 +10,7 @@ from ..codegen.cpp import (Buffer, Kernel, module_source, render_kernel, render_
                            top_reductions)
 from ..codegen.cpp_ops import CTYPE
 from ..fusion.partition import returns_scalar
+from ..trace import np_base as _nb  # the creation functions, unwrapped (trace/creation.py)
 
 try:
     from .._native import cpu as _cpu
@@ -149,10 +150,10 @@ class Program(ProgramBase):
                 bufs.append(v)
             k = ck.kernel
             if ck.part_address is not None:
-                bufs.extend(np.empty(k.chunks, NUMPY_OF_CTYPE[t]) for t in k.part_types)
+                bufs.extend(_nb.empty(k.chunks, NUMPY_OF_CTYPE[t]) for t in k.part_types)
             flag = None
             if k.flag_index is not None:
-                flag = np.zeros(1, np.int32)
+                flag = _nb.zeros(1, np.int32)
                 bufs.append(flag)
             if ck.part_address is not None:
                 _cpu.run_kernel(ck.part_address, bufs, params or [0], k.chunks, 1)
@@ -203,7 +204,7 @@ def _empty(shape, dtype):
         n *= d
     if n >= POOL_MIN_BYTES:
         return _cpu.empty(shape, dtype)
-    return np.empty(shape, dtype)
+    return _nb.empty(shape, dtype)
 
 
 def _c_contiguous(v):

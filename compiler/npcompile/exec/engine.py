@@ -25,9 +25,11 @@ class Engine:
     def __init__(self, session=SESSION):
         self.cache = GraphCache()
         self.session = session
+        self.generation = 0  # bumped by reset(): replay plans (api/replay.py) expire
 
     def reset(self):
         self.cache.clear()
+        self.generation += 1
 
     def record_break(self, tracer, rec):
         d = rec.as_dict()
@@ -70,6 +72,7 @@ class Engine:
             if entry.compiled is not None and not exact_layout:
                 try:
                     values = entry.compiled.run(nodes)
+                    tracer.runs.append((entry, leaves, outputs, True))
                     target = getattr(entry.compiled, "target", "cpu")
                     for name, ms in entry.compiled.last_timings:
                         self.session.add("kernels", {
@@ -81,6 +84,7 @@ class Engine:
                         "graph_id": entry.graph_id, "function": site.function,
                         "reason": f"run failed: {e}"})
             values = reference.execute(pending, outputs)
+            tracer.runs.append((entry, leaves, outputs, False))
         self.session.add("kernels", {
             "name": f"graph{entry.graph_id}", "graph_id": entry.graph_id, "target": "reference",
             "function": site.function, "wall_ms": (time.perf_counter() - t1) * 1e3})

@@ -56,6 +56,8 @@ class Tracer:
         self.breaks = []
         self.ops = []
         self.graph_ids = []       # graphs run, by cache entry id
+        self.runs = []            # (entry, leaves, outputs, ran compiled) per graph run
+        self.writebacks = []      # (output node, user's array) per write into an input
         self._outer = None
 
     # ----- activation -------------------------------------------------------
@@ -198,6 +200,7 @@ class Tracer:
             self.flush_index += 1
         for st in pending:
             if st.target is not None:
+                self.writebacks.append((st.base, st.target))
                 value = st.base.value
                 if value is not st.target:
                     np.copyto(st.target, value, casting="unsafe")

@@ -1,0 +1,283 @@
+"""Can a jitted function's next calls skip tracing? Watches one traced call.
+
+A call replays its captured graph (api/replay.py) only if re-running the Python body
+could not do anything else: the body's only effects are the ones the graph records, and
+everything it reads besides its arguments is guarded. That is decided here, while the
+body runs once under sys.setprofile:
+
+* every Python function it runs that is the user's own is scanned: no global, attribute
+  or nonlocal stores;
+* every global it reads is a value that cannot change behind a guard's back (a number,
+  a string, a function, a class, the numpy or math module, ...) and is guarded by
+  identity; a global array, list or object refuses replay;
+* every C function the user's code calls directly is known to be pure (ufuncs, numpy
+  outside numpy.random and file I/O, math, methods of builtin containers and numbers,
+  len/isinstance/min/...); print, time, random, I/O refuse replay;
+* library Python code (the standard library, site packages) called from the user's code
+  refuses replay: it is not scanned.
+
+The first refusal is kept in words for the report ("calls print", "reads the global
+W, an ndarray")."""
+import builtins
+import dis
+import os
+import sys
+import sysconfig
+import types
+
+import numpy as np
+
+_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
+# NumPy code with hidden state or effects: random generators, files, error settings.
+_NUMPY_IMPURE = tuple(os.path.join(_NUMPY_DIR, p) for p in (
+    "random", os.path.join("lib", "npyio.py"), os.path.join("lib", "format.py"),
+    os.path.join("core", "_ufunc_config.py"), os.path.join("core", "arrayprint.py"),
+    os.path.join("core", "memmap.py")))
+_LIBRARY_DIRS = tuple({os.path.abspath(p) for p in (
+    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
+    sysconfig.get_paths()["platlib"]) if p} | {os.path.dirname(os.__file__)})
+_LIBRARY_MARKERS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+
+_PURE_BUILTINS = frozenset((
+    "len", "isinstance", "issubclass", "abs", "min", "max", "round", "divmod", "pow",
+    "hasattr", "getattr", "hash", "callable", "sum", "any", "all", "sorted", "format",
+    "chr", "ord", "iter", "next", "repr", "ascii", "bin", "hex", "oct"))
+_PURE_MODULES = frozenset(("math", "cmath", "operator", "_operator", "itertools", "functools",
+                           "_functools"))
+_CONTAINERS = (list, dict, set, frozenset, tuple, str, bytes, int, float, complex, bool,
+               range, slice)
+# In-place NumPy functions are fine: the only arrays the body can reach are its traced
+# arguments (their writes are in the graph) and arrays it made itself. These are not:
+# files and process-wide settings.
+_IMPURE_NUMPY_NAMES = frozenset((
+    "fromfile", "tofile", "save", "savez", "savez_compressed", "load", "loadtxt", "savetxt",
+    "genfromtxt", "fromregex", "seterr", "seterrcall", "setbufsize", "set_printoptions",
+    "dump", "dumps"))
+_STORE_OPS = frozenset(("STORE_GLOBAL", "DELETE_GLOBAL", "STORE_ATTR", "DELETE_ATTR",
+                        "IMPORT_STAR", "STORE_NAME", "DELETE_NAME"))
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, async (generator)
+_MISSING = object()
+
+_zones = {}     # co_filename -> "ours" | "numpy" | "library" | "user"
+_scans = {}     # code -> (refusal or None, names of globals read)
+
+
+def zone_of(filename):
+    z = _zones.get(filename)
+    if z is None:
+        path = os.path.abspath(filename) if not filename.startswith("<") else filename
+        if path.startswith(_OWN_DIR) or filename.startswith("<__array_function__"):
+            z = "ours"
+        elif path.startswith(_NUMPY_DIR):
+            z = "library" if path.startswith(_NUMPY_IMPURE) else "numpy"
+        elif path.startswith(_LIBRARY_DIRS) or any(m in path for m in _LIBRARY_MARKERS):
+            z = "library"
+        else:
+            z = "user"  # the user's files, notebook cells (<ipython-input-...>), stdin
+        _zones[filename] = z
+    return z
+
+
+def scan(code):
+    """(refusal or None, global names read) of one code object, cached."""
+    got = _scans.get(code)
+    if got is None:
+        refusal, names = None, []
+        if code.co_flags & _GENERATOR_FLAGS and code.co_name not in (
+                "<genexpr>", "<listcomp>", "<setcomp>", "<dictcomp>"):
+            refusal = f"{code.co_name} is a generator or coroutine"
+        for ins in dis.get_instructions(code):
+            op = ins.opname
+            if op in _STORE_OPS and refusal is None:
+                what = "global" if "GLOBAL" in op or "NAME" in op else "attribute"
+                refusal = f"{code.co_name} sets the {what} {ins.argval!r} (line {_line(ins)})"
+            elif op in ("STORE_DEREF", "DELETE_DEREF") and ins.argval in code.co_freevars \
+                    and refusal is None:
+                refusal = (f"{code.co_name} rebinds the enclosing function's variable "
+                           f"{ins.argval!r} (line {_line(ins)})")
+            elif op == "LOAD_GLOBAL":
+                names.append(ins.argval)
+        got = _scans[code] = (refusal, tuple(dict.fromkeys(names)))
+    return got
+
+
+def _line(ins):
+    return ins.positions.lineno if getattr(ins, "positions", None) else ins.starts_line
+
+
+def stable_value(value, depth=0):
+    """None when a value read from a global or a closure cannot change without its
+    identity changing (or is a module whose attributes we trust), else why not."""
+    t = type(value)
+    if value is None or value is Ellipsis or value is NotImplemented or \
+            t in (int, float, complex, bool, str, bytes, range, slice) or \
+            isinstance(value, (np.generic, np.dtype, type, types.FunctionType,
+                               types.BuiltinFunctionType, np.ufunc)):
+        return None
+    if t in (tuple, frozenset):
+        if depth > 3:
+            return "a deeply nested tuple"
+        for v in value:
+            why = stable_value(v, depth + 1)
+            if why:
+                return why
+        return None
+    if t is types.ModuleType:
+        name = value.__name__
+        if name in _PURE_MODULES or ((name == "numpy" or name.startswith("numpy.")) and
+                                     not name.startswith("numpy.random")):
+            return None
+        if name == "npcompile" or name.startswith("npcompile."):
+            return None
+        return f"the module {name} (its attributes are not guarded)"
+    if getattr(t, "__module__", "").startswith("npcompile") and t.__name__ == "Jitted":
+        return None
+    return f"a {t.__name__}"
+
+
+class Watch:
+    """sys.setprofile hook for one call of the user's function: refusal (None when the
+    call is replayable), and the guards on globals it read."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.refusal = None
+        self.transient = False  # the refusal says nothing about later calls
+        self.globals = {}     # (id(dict), name) -> (dict, name, value or _MISSING)
+        self.stack = []
+        self.code_tree = _nested_codes(fn.__code__)
+
+    def refuse(self, why, transient=False):
+        if self.refusal is None:
+            self.refusal = why
+            self.transient = transient
+
+    def __enter__(self):
+        if sys.getprofile() is not None:
+            self.refuse("a profiler or debugger is active", transient=True)
+            return self
+        sys.setprofile(self._event)
+        return self
+
+    def __exit__(self, *exc):
+        if sys.getprofile() == self._event:
+            sys.setprofile(None)
+        if exc[0] is not None:
+            self.refuse("the call raised", transient=True)
+        return False
+
+    def _event(self, frame, event, arg):
+        if self.refusal is not None:
+            return
+        if event == "call":
+            code = frame.f_code
+            zone = zone_of(code.co_filename)
+            parent = self.stack[-1] if self.stack else "user"
+            if zone == "user":
+                self._user_code(frame, code)
+            elif zone == "library" and parent == "user":
+                self.refuse(f"calls {code.co_name} from {os.path.basename(code.co_filename)}, "
+                            "library code replay does not look into")
+            self.stack.append(zone)
+        elif event == "return":
+            if self.stack:
+                self.stack.pop()
+        elif event == "c_call":
+            if self.stack and self.stack[-1] == "user":
+                why = _impure_c_call(arg)
+                if why:
+                    self.refuse(why)
+
+    def _user_code(self, frame, code):
+        refusal, names = scan(code)
+        if refusal:
+            self.refuse(refusal)
+            return
+        if code.co_freevars and code is not self.fn.__code__ and code not in self.code_tree:
+            self.refuse(f"calls {code.co_name}, a closure defined outside the function")
+            return
+        g = frame.f_globals
+        b = g.get("__builtins__", builtins)
+        b = b.__dict__ if type(b) is types.ModuleType else b
+        for name in names:
+            if name in g:
+                value = g[name]
+                why = stable_value(value)
+                if why:
+                    self.refuse(f"reads the global {name}, {why}: replay would not see it change")
+                    return
+                self.globals[(id(g), name)] = (g, name, value)
+            else:
+                self.globals[(id(g), name)] = (g, name, _MISSING)
+                if name in b:
+                    self.globals[(id(b), name)] = (b, name, b[name])
+
+    def guards(self):
+        """[(dict, name, value or MISSING)]: the globals a replay checks by identity."""
+        return list(self.globals.values())
+
+
+def _impure_c_call(fn):
+    """None when a C function called from the user's code is pure, else why not."""
+    if isinstance(fn, np.ufunc):
+        return None
+    owner = getattr(fn, "__self__", None)
+    name = getattr(fn, "__name__", "?")
+    if type(owner) is types.ModuleType:
+        mod = owner.__name__
+    elif owner is not None:
+        if isinstance(owner, _CONTAINERS):
+            return None
+        mod = getattr(type(owner), "__module__", "") or ""
+        if mod == "builtins" and isinstance(owner, type):
+            mod = owner.__module__
+    else:
+        mod = getattr(fn, "__module__", "") or ""
+    if mod == "builtins":
+        return None if name in _PURE_BUILTINS else f"calls {name}()"
+    if mod in _PURE_MODULES:
+        return None
+    if (mod == "numpy" or mod.startswith("numpy.")) and not mod.startswith("numpy.random") \
+            and name not in _IMPURE_NUMPY_NAMES:
+        return None
+    return f"calls {mod + '.' if mod else ''}{name}(), which may read or change state"
+
+
+def _nested_codes(code):
+    """The code objects defined inside a function (its nested defs, lambdas,
+    comprehensions): their closures are the function's own variables."""
+    out, stack = set(), [code]
+    while stack:
+        c = stack.pop()
+        for k in c.co_consts:
+            if isinstance(k, types.CodeType) and k not in out:
+                out.add(k)
+                stack.append(k)
+    return out
+
+
+def closure_guards(fn):
+    """[(cell, value)] for the function's closure, or a refusal string."""
+    out = []
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            return f"its closure variable {name} is unbound"
+        why = stable_value(value)
+        if why:
+            return f"reads the closure variable {name}, {why}: replay would not see it change"
+        out.append((cell, value))
+    return out
+
+
+def defaults_refusal(fn):
+    for v in (fn.__defaults__ or ()) + tuple((fn.__kwdefaults__ or {}).values()):
+        why = stable_value(v)
+        if why:
+            return f"a default argument is {why}"
+    return None
+
+
+MISSING = _MISSING

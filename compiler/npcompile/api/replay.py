@@ -1,0 +1,234 @@
+"""Replay: a jitted call whose arguments look exactly like those of a call watched before
+(api/purity.py) runs that call's compiled program on the new arguments, without running
+the Python body again. This is what makes a cached call cost microseconds: no tracing,
+no graph key, no flush.
+
+A plan is made from one traced call that had exactly one graph, compiled, no graph
+break, and a body api/purity.py found free of effects the graph does not record. The
+plan maps the graph's leaves to argument positions, the graph outputs written back
+into arguments (in-place updates), and the returned structure to outputs, arguments
+and constants. It is keyed by everything the trace could have depended on in the
+arguments: array types, dtypes, shapes, strides, and the values of scalar arguments.
+Before running, its guards are checked: the globals and closure variables the body
+read are the same objects."""
+import math
+
+import numpy as np
+
+from ..graph import calls
+from ..trace.lazy_array import LazyArray
+from ..trace.tracer import TRACED_KINDS
+from .purity import MISSING, stable_value
+
+_EXACT = (int, bool, str, complex, bytes, type(None))
+
+
+def arg_key(args, kwargs):
+    """A hashable description of the arguments (None when one cannot be described: the
+    call is then traced) and the flat list of argument values a plan indexes."""
+    key = []
+    for a in args:
+        k = _key(a)
+        if k is None:
+            return None, None
+        key.append(k)
+    if not kwargs:
+        return tuple(key), args
+    values = list(args)
+    for name in sorted(kwargs):
+        v = kwargs[name]
+        k = _key(v)
+        if k is None:
+            return None, None
+        key.append((name, k))
+        values.append(v)
+    return tuple(key), values
+
+
+def _key(a):
+    t = type(a)
+    if t is np.ndarray:
+        dt = a.dtype
+        return (dt, a.shape, a.strides) if dt.kind in TRACED_KINDS else None
+    if t is float:
+        # 0.0 == -0.0 as keys, but not as constants (1 / x)
+        return (t, a) if a != 0.0 else (t, a, math.copysign(1.0, a))
+    if t in _EXACT:
+        return (t, a)
+    if t is tuple:
+        parts = tuple(_key(x) for x in a)
+        return None if None in parts else (t, parts)
+    if t.__name__ == "DeviceArray" and t.__module__.endswith("device_array"):
+        dt = a.dtype
+        return (t, dt, a.shape, a.strides) if dt.kind in TRACED_KINDS else None
+    if isinstance(a, np.generic):
+        return (t, a.item()) if not (a != a) else None
+    if isinstance(a, (type, np.dtype)):
+        return (t, a)
+    return None
+
+
+class Plan:
+    __slots__ = ("program", "graph_id", "leaf_src", "writebacks", "template", "globals",
+                 "cells", "defaults", "kwdefaults", "generation", "arrays")
+
+    def holds(self, fn, generation):
+        """Are the guards on what the body read (besides its arguments) still true?"""
+        if generation != self.generation:
+            return False
+        for d, name, v in self.globals:
+            if d.get(name, MISSING) is not v:
+                return False
+        for cell, v in self.cells:
+            try:
+                if cell.cell_contents is not v:
+                    return False
+            except ValueError:
+                return False
+        if fn.__defaults__ is not self.defaults:
+            return False
+        kw = fn.__kwdefaults__
+        if self.kwdefaults is not None:
+            if kw is None or len(kw) != len(self.kwdefaults) or \
+                    any(kw.get(k, MISSING) is not v for k, v in self.kwdefaults):
+                return False
+        elif kw:
+            return False
+        return True
+
+    def run(self, values):
+        """The call's result, or raises (the caller then traces the call instead)."""
+        if self.writebacks and _overlap([values[i] for i in self.arrays]):
+            raise _NotNow()
+        outs = self.program.run_values([values[i] for i in self.leaf_src])
+        for oi, ai in self.writebacks:
+            v, target = outs[oi], values[ai]
+            if v is not target:
+                np.copyto(target, v, casting="unsafe")
+        return build(self.template, outs, values)
+
+
+class _NotNow(Exception):
+    """This call cannot replay (aliased arguments with in-place writes): trace it."""
+
+
+def build(t, outs, values):
+    kind = t[0]
+    if kind == 0:   # a graph output seen through a chain of views
+        v = outs[t[1]]
+        return calls.apply_chain(v, t[2]) if t[2] else v
+    if kind == 1:   # an argument (or a view of it)
+        v = values[t[1]]
+        return calls.apply_chain(v, t[2]) if t[2] else v
+    if kind == 2:
+        return t[1]
+    items = [build(x, outs, values) for x in t[1]]
+    if kind == 3:
+        return tuple(items)
+    if kind == 4:
+        return items
+    return dict(zip(t[2], items))
+
+
+def make_plan(fn, values, tracer, result, watch, generation):
+    """A Plan from one watched, traced call, or a refusal in words."""
+    from .purity import closure_guards, defaults_refusal
+    if watch.refusal:
+        return None if watch.transient else watch.refusal
+    if tracer.breaks:
+        return f"the call had {len(tracer.breaks)} graph break(s)"
+    if len(tracer.runs) != 1:
+        return "the call computed nothing" if not tracer.runs else \
+            f"the call ran {len(tracer.runs)} graphs"
+    entry, leaves, outputs, compiled = tracer.runs[0]
+    if not compiled:
+        return "its graph did not run compiled"
+    cells = closure_guards(fn)
+    if isinstance(cells, str):
+        return cells
+    why = defaults_refusal(fn)
+    if why:
+        return why
+    by_value = {}
+    for i, v in enumerate(values):
+        if id(v) in by_value and not isinstance(v, _EXACT + (float, tuple)):
+            return None  # one array passed twice: which leaf is which is ambiguous
+        by_value[id(v)] = i
+    leaf_src = []
+    for leaf in leaves:
+        i = by_value.get(id(leaf.value))
+        if i is None:
+            return "it reads an array that is not one of its arguments"
+        leaf_src.append(i)
+    out_pos = {id(o): i for i, o in enumerate(outputs)}
+    writebacks = []
+    for node, target in tracer.writebacks:
+        oi, ai = out_pos.get(id(node)), by_value.get(id(target))
+        if oi is None or ai is None:
+            return "it writes into an array that is not one of its arguments"
+        writebacks.append((oi, ai))
+    arrays = sorted({i for i in leaf_src})
+    if writebacks and _overlap([values[i] for i in arrays]):
+        return None  # aliased arguments: no plan from this call, and no verdict either
+    template = template_of(result, out_pos, by_value)
+    if isinstance(template, str):
+        return template
+    plan = Plan()
+    plan.program = entry.compiled
+    plan.graph_id = entry.graph_id
+    plan.leaf_src = leaf_src
+    plan.writebacks = writebacks
+    plan.template = template
+    plan.globals = watch.guards()
+    plan.cells = cells
+    plan.defaults = fn.__defaults__
+    kw = fn.__kwdefaults__
+    plan.kwdefaults = tuple(kw.items()) if kw else None
+    plan.generation = generation
+    plan.arrays = arrays
+    return plan
+
+
+def template_of(obj, out_pos, by_value, depth=0):
+    """How to rebuild the returned value from a run's outputs, or why it cannot be."""
+    t = type(obj)
+    if t is LazyArray:
+        st = obj._st
+        if st.target is not None:
+            i = by_value.get(id(st.target))
+            return (1, i, tuple(obj._chain)) if i is not None else \
+                "it returns an array that is not one of its arguments"
+        i = out_pos.get(id(st.base))
+        return (0, i, tuple(obj._chain)) if i is not None else \
+            "it returns a view NumPy had to copy"
+    if depth > 8:
+        return "it returns a deeply nested structure"
+    if t in (tuple, list):
+        items = []
+        for x in obj:
+            got = template_of(x, out_pos, by_value, depth + 1)
+            if isinstance(got, str):
+                return got
+            items.append(got)
+        return (3 if t is tuple else 4, items)
+    if t is dict:
+        items = []
+        for x in obj.values():
+            got = template_of(x, out_pos, by_value, depth + 1)
+            if isinstance(got, str):
+                return got
+            items.append(got)
+        return (5, items, list(obj.keys()))
+    why = stable_value(obj)
+    return (2, obj) if why is None else f"it returns {why}"
+
+
+def _overlap(arrays):
+    for i in range(len(arrays)):
+        for j in range(i + 1, len(arrays)):
+            if np.may_share_memory(arrays[i], arrays[j]):
+                return True
+    return False
+
+
+NotNow = _NotNow

@@ -1,0 +1,294 @@
+"""Replayed calls (api/replay.py): a call whose arguments match an earlier call runs its
+compiled program without the Python body, only when the body could not have done
+anything else. Every test compares with eager NumPy, call after call."""
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.records import SESSION
+
+ALPHA = 2.0
+G = np.arange(4.0)
+LOG = []
+
+
+def replays():
+    return sum(1 for t in SESSION.traces if t.get("replay"))
+
+
+def jit(fn, **kw):
+    return npcompile.jit(fn, replay=True, **kw)
+
+
+def test_pure_function_replays_with_numpy_results():
+    def f(x, y):
+        return np.sqrt(np.abs(np.sin(x) * y + 1.0)).sum(axis=0)
+    j = jit(f)
+    rng = np.random.default_rng(0)
+    for i in range(4):
+        x, y = rng.standard_normal((2, 50, 3))
+        got = j(x, y)
+        np.testing.assert_allclose(got, f(x, y), rtol=1e-13)
+    assert replays() == 3
+    assert not j.replay_refusals
+
+
+def test_global_scalar_is_guarded():
+    global ALPHA
+
+    def f(x):
+        return x * ALPHA
+    j = jit(f)
+    x = np.ones(5)
+    assert j(x)[0] == 2.0 and j(x)[0] == 2.0
+    assert replays() == 1
+    try:
+        ALPHA = 3.0
+        assert j(x)[0] == 3.0   # the guard failed: traced again, a new plan
+        assert j(x)[0] == 3.0
+    finally:
+        ALPHA = 2.0
+    assert j(x)[0] == 2.0
+
+
+def test_global_array_refuses_replay_and_sees_its_updates():
+    def f(x):
+        return x + G
+    j = jit(f)
+    x = np.zeros(4)
+    assert np.array_equal(j(x), G)
+    G[0] = 100.0
+    try:
+        assert j(x)[0] == 100.0
+    finally:
+        G[0] = 0.0
+    assert replays() == 0
+    (why,) = j.replay_refusals.values()
+    assert "global G" in why and "ndarray" in why
+
+
+def test_print_runs_on_every_call(capsys):
+    def f(x):
+        print("called")
+        return x * 2
+    j = jit(f)
+    x = np.ones(3)
+    for _ in range(3):
+        j(x)
+    assert capsys.readouterr().out.count("called") == 3
+    assert "print" in next(iter(j.replay_refusals.values()))
+
+
+def test_appending_to_a_global_list_happens_every_call():
+    def f(x):
+        LOG.append(1)
+        return x + 1
+    LOG.clear()
+    j = jit(f)
+    for _ in range(3):
+        j(np.ones(2))
+    assert len(LOG) == 3
+
+
+def test_nonlocal_counter_counts_every_call():
+    count = 0
+
+    def f(x):
+        nonlocal count
+        count += 1
+        return x - 1
+    j = jit(f)
+    for _ in range(3):
+        j(np.ones(2))
+    assert count == 3
+    assert "count" in next(iter(j.replay_refusals.values()))
+
+
+def test_attribute_store_is_not_skipped():
+    class Box:
+        n = 0
+    box = Box()
+
+    def f(x, b):
+        b.n += 1
+        return x
+    j = jit(f)
+    for _ in range(3):
+        j(np.ones(2), box)
+    assert box.n == 3
+
+
+def test_in_place_update_of_an_argument_lands_on_every_call():
+    def f(x, v):
+        x += 0.5 * v
+        return x
+    j = jit(f)
+    x, v = np.zeros(6), np.arange(6.0)
+    for _ in range(3):
+        r = j(x, v)
+        assert r is x
+    assert replays() == 2
+    np.testing.assert_array_equal(x, 1.5 * np.arange(6.0))
+
+
+def test_aliased_arguments_with_writes_are_traced():
+    def f(x, y):
+        x += y
+        return x
+    j = jit(f)
+    a, b = np.ones(4), np.ones(4)
+    j(a, b)
+    j(a, b)
+    assert replays() == 1
+    c = np.ones(4)
+    exp = np.ones(4)
+    exp += exp
+    np.testing.assert_array_equal(j(c, c), exp)   # same layout key, but aliased
+    np.testing.assert_array_equal(c, exp)
+
+
+def test_scalar_arguments_and_signed_zero_are_part_of_the_key():
+    def f(x, s):
+        return x / s
+    j = jit(f)
+    x = np.ones(3)
+    with np.errstate(divide="ignore"):
+        for s in (2.0, 2.0, 4.0, 0.0, -0.0, -0.0):
+            np.testing.assert_array_equal(j(x, s), x / s)
+
+
+def test_shapes_and_dtypes_make_new_plans():
+    def f(x):
+        return (x * 3).sum()
+    j = jit(f)
+    for shape in [(3,), (3,), (5,), (5,), (3,)]:
+        for dt in (np.float64, np.float32, np.int8):
+            x = np.arange(np.prod(shape)).reshape(shape).astype(dt)
+            got, exp = j(x), f(x)
+            assert type(got) is type(exp) and got.dtype == exp.dtype and got == exp
+
+
+def test_random_numbers_are_fresh_each_call():
+    def f(x):
+        return x + np.random.rand(3)
+    j = jit(f)
+    x = np.zeros(3)
+    assert not np.array_equal(j(x), j(x))
+    assert replays() == 0
+
+
+def test_time_and_library_calls_refuse_replay():
+    def f(x):
+        return x * time.time()
+    j = jit(f)
+    j(np.ones(2))
+    assert "time" in next(iter(j.replay_refusals.values()))
+
+
+def test_returned_structures_are_rebuilt():
+    def f(x, y):
+        s = x + y
+        return {"sum": s, "first": s[0], "view": x[::-1], "n": x.shape[0], "pair": [s, 1]}
+    j = jit(f)
+    x, y = np.arange(4.0), np.ones(4)
+    for _ in range(3):
+        got, exp = j(x, y), f(x, y)
+        assert got.keys() == exp.keys()
+        np.testing.assert_array_equal(got["sum"], exp["sum"])
+        assert type(got["first"]) is type(exp["first"]) and got["first"] == exp["first"]
+        assert np.shares_memory(got["view"], x)
+        assert got["n"] == 4 and got["pair"][1] == 1 and type(got["pair"]) is list
+    assert replays() == 2
+
+
+def test_reset_expires_plans():
+    def f(x):
+        return x * 2
+    j = jit(f)
+    x = np.ones(2)
+    j(x)
+    j(x)
+    npcompile.reset()
+    j(x)
+    assert replays() == 0   # reset cleared the records, and the call after it traced
+
+
+def test_replay_off_by_option_and_environment(monkeypatch):
+    def f(x):
+        return x * 2
+    x = np.ones(2)
+    j = npcompile.jit(f, replay=False)
+    j(x)
+    j(x)
+    assert replays() == 0
+    monkeypatch.setenv("NPC_REPLAY", "0")
+    j = npcompile.jit(f)
+    j(x)
+    j(x)
+    assert replays() == 0
+
+
+def test_values_numpy_must_handle_fall_back_on_replay():
+    def f(x):
+        return (x * 1e30).astype(np.int32)
+    j = jit(f)
+    ok = np.ones(3)
+    bad = np.array([1.0, np.nan, 3.0])
+    j(ok)
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning) if False else _nothing():
+        got = j(bad)    # same key as ok: the replay's kernel flags it, the call is traced
+    with np.errstate(invalid="ignore"):
+        exp = f(bad)
+    np.testing.assert_array_equal(got, exp)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+def helper_reading_log(x):
+    return x + len(LOG)
+
+
+def test_helpers_are_checked_too():
+    def f(x):
+        return helper_reading_log(x)
+    j = jit(f)
+    LOG.clear()
+    x = np.zeros(2)
+    assert j(x)[0] == 0
+    LOG.append(1)
+    assert j(x)[0] == 1
+    assert "LOG" in next(iter(j.replay_refusals.values()))
+
+
+def test_profiler_active_means_no_plan():
+    def f(x):
+        return x + 1
+    j = jit(f)
+    sys.setprofile(lambda *a: None)
+    try:
+        j(np.ones(2))
+    finally:
+        sys.setprofile(None)
+    assert not j._plans and not j.replay_refusals  # no verdict: the next call may plan
+    j(np.ones(2))
+    assert j._plans
+
+
+def test_replayed_calls_report_kernel_timings():
+    def f(x):
+        return np.exp(x) + 1
+    j = jit(f)
+    x = np.ones(1000)
+    for _ in range(3):
+        j(x)
+    kernels = [k for k in SESSION.kernels if k["function"].endswith("f")]
+    assert len(kernels) >= 3 and all(k["wall_ms"] >= 0 for k in kernels)
