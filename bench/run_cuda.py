@@ -142,6 +142,10 @@ def main():
                     # the kernels alone (CUDA events): the rest of npc_s is the call overhead
                     ks = [k["wall_ms"] for k in npcompile.report()["kernels"] if k["target"] == "cuda"]
                     row["kernel_s"] = statistics.median(ks) * 1e-3 * (len(ks) / opts.reps) if ks else None
+                    # the same calls traced every time (replay off): what replay saves
+                    ft = npcompile.jit(fn, device="cuda", replay=False)
+                    ft(*dargs)
+                    row["npc_traced_s"] = timeit(lambda: ft(*dargs), cu.synchronize, opts.reps)
                 except Exception as ex:
                     row["error"] = f"{type(ex).__name__}: {str(ex)[:300]}"
                 moved = sum(a.nbytes for a in args) + np.asarray(expected).nbytes
@@ -188,6 +192,8 @@ def _line(r):
              f"npc {_ms(npc)} ms"]
     if npc:
         parts.append(f"x{r['numpy_s'] / npc:8.1f} vs NumPy")
+        if r.get("npc_traced_s"):
+            parts.append(f"traced {_ms(r['npc_traced_s'])} ms")
         parts.append(f"{r['roofline_pct']:5.1f}% copy BW")
         parts.append(f"cold {r['npc_cold_s'] * 1e3:7.1f} ms")
         if r.get("kernel_s"):
