@@ -292,3 +292,17 @@ def test_replayed_calls_report_kernel_timings():
         j(x)
     kernels = [k for k in SESSION.kernels if k["function"].endswith("f")]
     assert len(kernels) >= 3 and all(k["wall_ms"] >= 0 for k in kernels)
+
+
+def test_explain_says_whether_calls_replay():
+    def pure(x):
+        return x * 2
+
+    def noisy(x):
+        print("hi")
+        return x * 2
+    assert repr(npcompile.explain(pure)(np.ones(2))).endswith(
+        "replay: on: later calls with the same argument layout run the compiled program "
+        "without tracing")
+    assert "replay: off for calls like this one: calls print()" in \
+        repr(npcompile.explain(noisy)(np.ones(2)))

@@ -1,16 +1,18 @@
 """npcompile.explain(fn)(*args): what tracing saw (graphs, breaks with lines and hints,
 captured operations), without changing what fn computes."""
 from .jit import Jitted
+from .purity import Watch
 
 
 class Explanation:
-    def __init__(self, tracer, result, report=None):
+    def __init__(self, tracer, result, report=None, replay=""):
         self.graph_count = tracer.flush_index
         self.graph_break_count = len(tracer.breaks)
         self.breaks = list(tracer.breaks)
         self.ops = list(tracer.ops)
         self.result = result
         self.report = report  # the profiler's report of this call alone (a dict), or None
+        self.replay = replay  # whether calls like this one skip tracing, and why not
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         """In a notebook: the same report as %%npcompile --report, of this call only."""
@@ -28,6 +30,8 @@ class Explanation:
             if b.code:
                 lines.append(f"      {b.code}")
             lines.append(f"      hint: {b.hint}")
+        if self.replay:
+            lines.append(f"replay: {self.replay}")
         return "\n".join(lines)
 
 
@@ -36,6 +40,19 @@ def explain(fn):
 
     def run(*args, **kwargs):
         from ..report import last_trace_report
-        result, tracer = jitted.trace_call(args, kwargs)
-        return Explanation(tracer, result, last_trace_report())
+        watch = Watch(jitted.fn) if jitted.replay else None
+        result, tracer = jitted.trace_call(args, kwargs, watch)
+        return Explanation(tracer, result, last_trace_report(), replay_note(jitted, tracer.plan))
     return run
+
+
+def replay_note(jitted, plan):
+    """Whether later calls like this one replay (api/replay.py), in words."""
+    if not jitted.replay:
+        return "off (replay=False, NPC_REPLAY=0, or not a plain Python function)"
+    if isinstance(plan, str):
+        return f"off for calls like this one: {plan}"
+    if plan is None:
+        return "not decided by this call (it ran under a profiler, or with aliased arguments)"
+    return "on: later calls with the same argument layout run the compiled program " \
+           "without tracing"
