@@ -306,3 +306,51 @@ def test_explain_says_whether_calls_replay():
         "without tracing")
     assert "replay: off for calls like this one: calls print()" in \
         repr(npcompile.explain(noisy)(np.ones(2)))
+
+
+class Config:
+    scale = 2.0
+
+
+def test_class_attributes_are_not_trusted():
+    def f(x):
+        return x * Config.scale
+    j = jit(f)
+    x = np.ones(2)
+    assert j(x)[0] == 2.0
+    Config.scale = 5.0
+    try:
+        assert j(x)[0] == 5.0
+    finally:
+        Config.scale = 2.0
+    assert "class Config" in next(iter(j.replay_refusals.values()))
+
+
+def test_arrays_inside_tuples_are_not_keyed_by_layout_alone():
+    def f(x, pair):
+        return x * 2 if pair[0][0] > 0 else x * 3
+    j = jit(f)
+    x = np.ones(2)
+    assert j(x, (np.array([1.0]), 0))[0] == 2.0
+    assert j(x, (np.array([-1.0]), 0))[0] == 3.0
+
+
+def test_a_new_code_object_is_traced():
+    def f(x):
+        return x * 2
+    j = jit(f)
+    x = np.ones(2)
+    j(x)
+    j(x)
+    f.__code__ = (lambda x: x * 7).__code__
+    assert j(x)[0] == 7.0
+
+
+def test_numpy_scalar_arguments_keep_their_sign():
+    def f(x, s):
+        return x / s
+    j = jit(f)
+    x = np.ones(2)
+    with np.errstate(divide="ignore"):
+        assert j(x, np.float64(0.0))[0] == np.inf
+        assert j(x, np.float64(-0.0))[0] == -np.inf

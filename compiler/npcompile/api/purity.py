@@ -112,9 +112,15 @@ def stable_value(value, depth=0):
     t = type(value)
     if value is None or value is Ellipsis or value is NotImplemented or \
             t in (int, float, complex, bool, str, bytes, range, slice) or \
-            isinstance(value, (np.generic, np.dtype, type, types.FunctionType,
+            isinstance(value, (np.generic, np.dtype, types.FunctionType,
                                types.BuiltinFunctionType, np.ufunc)):
         return None
+    if isinstance(value, type):
+        # builtin and NumPy types only: a class of the user's has attributes anyone can
+        # set (Config.scale = 3) that an identity guard would not see
+        mod = getattr(value, "__module__", "") or ""
+        return None if mod == "builtins" or mod == "numpy" or mod.startswith("numpy.") \
+            else f"the class {value.__name__} (its attributes are not guarded)"
     if t in (tuple, frozenset):
         if depth > 3:
             return "a deeply nested tuple"

@@ -50,31 +50,42 @@ def _key(a):
     if t is np.ndarray:
         dt = a.dtype
         return (dt, a.shape, a.strides) if dt.kind in TRACED_KINDS else None
-    if t is float:
-        # 0.0 == -0.0 as keys, but not as constants (1 / x)
-        return (t, a) if a != 0.0 else (t, a, math.copysign(1.0, a))
-    if t in _EXACT:
-        return (t, a)
-    if t is tuple:
-        parts = tuple(_key(x) for x in a)
-        return None if None in parts else (t, parts)
     if t.__name__ == "DeviceArray" and t.__module__.endswith("device_array"):
         dt = a.dtype
         return (t, dt, a.shape, a.strides) if dt.kind in TRACED_KINDS else None
+    return _value_key(a)
+
+
+def _value_key(a):
+    """Scalars and tuples of them, by value. Arrays inside a tuple are not traced (only
+    direct arguments are): their values could steer the body unseen, so no key."""
+    t = type(a)
+    if t is float or isinstance(a, np.floating):
+        v = float(a)
+        if v != v:
+            return None
+        # 0.0 == -0.0 as keys, but not as constants (1 / x)
+        return (t, v) if v != 0.0 else (t, v, math.copysign(1.0, v))
+    if t in _EXACT:
+        return (t, a)
+    if t is tuple:
+        parts = tuple(_value_key(x) for x in a)
+        return None if None in parts else (t, parts)
     if isinstance(a, np.generic):
-        return (t, a.item()) if not (a != a) else None
-    if isinstance(a, (type, np.dtype)):
+        v = a.item()
+        return (t, v) if v == v else None
+    if isinstance(a, np.dtype) or (isinstance(a, type) and a.__module__ in ("builtins", "numpy")):
         return (t, a)
     return None
 
 
 class Plan:
     __slots__ = ("program", "graph_id", "leaf_src", "writebacks", "template", "globals",
-                 "cells", "defaults", "kwdefaults", "generation", "arrays")
+                 "cells", "code", "defaults", "kwdefaults", "generation", "arrays")
 
     def holds(self, fn, generation):
         """Are the guards on what the body read (besides its arguments) still true?"""
-        if generation != self.generation:
+        if generation != self.generation or fn.__code__ is not self.code:
             return False
         for d, name, v in self.globals:
             if d.get(name, MISSING) is not v:
@@ -181,6 +192,7 @@ def make_plan(fn, values, tracer, result, watch, generation):
     plan.template = template
     plan.globals = watch.guards()
     plan.cells = cells
+    plan.code = fn.__code__
     plan.defaults = fn.__defaults__
     kw = fn.__kwdefaults__
     plan.kwdefaults = tuple(kw.items()) if kw else None
