@@ -20,9 +20,9 @@ class Session:
                 setattr(self, k, [])
 
     def add(self, kind, record):
-        record.setdefault("ts_us", (time.perf_counter() - self.start) * 1e6)
-        with self._lock:
-            getattr(self, kind).append(record)
+        if "ts_us" not in record:
+            record["ts_us"] = (time.perf_counter() - self.start) * 1e6
+        getattr(self, kind).append(record)  # one append is atomic under the GIL
         for sink in self.sinks:
             try:
                 sink(kind, record)

@@ -26,9 +26,10 @@ class ProgramBase:
                       for n in pending}
         self.metas = [(n.shape, n.dtype) for n in self.nodes]
 
-    @staticmethod
-    def shapes_of(nodes):
-        return tuple(n.shape for n in nodes)
+    def shapes_of(self, nodes):
+        """The leaves' shapes: with the structure and constants the cache key fixes, they
+        decide every other node's shape (a kernel is specialized to all of them)."""
+        return tuple(n.shape for n in nodes[:self.n_leaves])
 
     def _view_examples(self, pending):
         """Views of leaves cost nothing to take now: their strides become constants in
