@@ -162,6 +162,7 @@ void npc::bindings::bind_cuda_backend(py::module_& m) {
     py::gil_scoped_release release;
     return npc::cuda::take_timings();
   });
+  m.def("take_ready_timings", []() { return npc::cuda::take_ready_timings(); });
   m.def("synchronize", []() {
     py::gil_scoped_release release;
     npc::cuda::Device::get().synchronize();

@@ -12,6 +12,9 @@ class Session:
         self._lock = threading.Lock()
         self.start = time.perf_counter()
         self.sinks = []  # callables(kind, record): e.g. the native profiler
+        # callables(session) run before the records are read: CUDA kernel times still
+        # in flight are waited for and recorded (backends/cuda_runtime.py)
+        self.before_read = []
         self.clear()
 
     def clear(self):
@@ -29,7 +32,12 @@ class Session:
             except Exception:  # a broken viewer never breaks the user's code
                 pass
 
+    def settle(self):
+        for hook in self.before_read:
+            hook(self)
+
     def as_dict(self):
+        self.settle()
         with self._lock:
             return {k: [dict(r) for r in getattr(self, k)] for k in self.KINDS}
 

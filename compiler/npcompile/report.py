@@ -55,6 +55,7 @@ def mime_bundle(since_trace=None, last=True):
     """{'text/html', 'text/plain', 'application/vnd.npcompile.report+json'} for the last
     traced cell or call, the traces since index `since_trace`, or the whole session."""
     prof = _require()
+    SESSION.settle()
     if since_trace is not None:
         n = max(1, len(SESSION.traces) - since_trace)
     else:
@@ -65,6 +66,7 @@ def mime_bundle(since_trace=None, last=True):
 def last_trace_report():
     """The report (a dict) of the last traced call alone, kept by whoever wants to show that
     call later (npcompile.explain); None without the native profiler."""
+    SESSION.settle()
     return _prof.report(last_n_traces=1) if _prof is not None else None
 
 
@@ -93,10 +95,12 @@ def display_report(since_trace=None, last=True, as_json=False):
 
 def export_chrome_trace(path):
     """Write the session as Chrome trace JSON (opens in Perfetto or chrome://tracing)."""
+    SESSION.settle()
     return _require().chrome_trace(str(path))
 
 
 def session_file(directory):
+    SESSION.settle()
     return _require().session_file(str(directory))
 
 

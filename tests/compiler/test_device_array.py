@@ -77,3 +77,23 @@ def test_to_device_records_the_upload():
     assert npcompile.to_device(d) is d
     up = [t for t in npcompile.report()["transfers"] if t["direction"] == "h2d"]
     assert [t["bytes"] for t in up] == [8000]
+
+
+class SlowKernels(FakeCuda):
+    """Kernels that are still running until someone waits for them."""
+
+    def take_ready_timings(self):
+        return []
+
+
+def test_calls_do_not_wait_for_their_kernels_and_reports_do(monkeypatch):
+    slow = SlowKernels(cuda_runtime._cuda.real)
+    monkeypatch.setattr(cuda_runtime, "_cuda", slow)
+    f = npcompile.jit(lambda v: np.sin(v) * 2, device="cuda")
+    d = npcompile.to_device(host((64, 64)))
+    for _ in range(3):
+        f(d)
+    assert len(slow.launches) == 3
+    assert not [k for k in npcompile.SESSION.kernels if k["target"] == "cuda"]  # in flight
+    runs = [k for k in npcompile.report()["kernels"] if k["target"] == "cuda"]
+    assert len(runs) == 3 and all(k["graph_id"] and k["function"] for k in runs)

@@ -16,7 +16,7 @@ namespace npc::cuda {
   X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemHostAlloc) X(cuMemFreeHost)             \
   X(cuStreamCreate) X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord)               \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)          \
+  X(cuEventSynchronize) X(cuEventQuery) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)          \
   X(cuGetErrorString) X(cuFuncGetAttribute)
 
 struct DriverApi {

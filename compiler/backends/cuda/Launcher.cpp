@@ -95,6 +95,30 @@ void launch(CUfunction f, unsigned grid, unsigned block, const std::vector<uint6
   }
 }
 
+std::vector<double> take_ready_timings() {
+  Device& dev = Device::get();
+  dev.make_current();
+  const auto& a = dev.api;
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mu);
+  std::vector<double> out;
+  std::size_t n = 0;
+  for (auto& [start, stop] : s.pending) {
+    CUresult r = a.cuEventQuery(stop);
+    if (r == CUDA_ERROR_NOT_READY)
+      break; // launches finish in stream order: the rest are not done either
+    a.check(r, "cuEventQuery");
+    float ms = 0.f;
+    a.check(a.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+    out.push_back(ms);
+    s.spare.push_back(start);
+    s.spare.push_back(stop);
+    ++n;
+  }
+  s.pending.erase(s.pending.begin(), s.pending.begin() + static_cast<std::ptrdiff_t>(n));
+  return out;
+}
+
 std::vector<double> take_timings() {
   Device& dev = Device::get();
   dev.make_current();

@@ -28,4 +28,8 @@ void launch(CUfunction f, unsigned grid, unsigned block, const std::vector<uint6
 // Milliseconds of each timed launch since the last call, in launch order (synchronizes).
 std::vector<double> take_timings();
 
+// The same for the launches that have finished, oldest first; never waits, so calls
+// return while their kernels run (the rest are read later).
+std::vector<double> take_ready_timings();
+
 } // namespace npc::cuda

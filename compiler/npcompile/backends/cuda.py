@@ -9,6 +9,7 @@ import numpy as np
 
 from ..codegen.cpp import Buffer, Kernel
 from ..codegen.cuda import CudaKernelInfo, Unsupported, render_cuda_kernel
+from ..records import SESSION
 from ..trace import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
 from .cuda_schedule import index_type, launch_shape, schedule
@@ -76,7 +77,8 @@ class Program(ProgramBase):
                 self.compile_ms["load"] += ck.load(self._sm_count)
         self.signature = self.shapes_of(self.nodes)
         self._examples = None  # strides are in the kernels now; do not keep arrays alive
-        self.last_timings = []
+        self.last_timings = []   # kernel times reach the session through cuda_runtime
+        self.graph_id, self.function = None, ""  # set by the engine: who the times are of
 
     def _build(self, roots, shape, pos):
         t0 = time.perf_counter()
@@ -163,8 +165,9 @@ class Program(ProgramBase):
                 launched.append(ck.kernel.name)
             for p, o in zip(ck.output_pos, outs):
                 vals[p] = o
-        times = cu.take_timings() if launched else []
-        self.last_timings = list(zip(launched, times))
+        # the times are recorded by cuda_runtime once the kernels finish: no wait here
+        rt.launched(launched, self.graph_id, self.function)
+        rt.record_timings(SESSION)
         return [vals[p] for p in self.output_pos]
 
 

@@ -2,6 +2,8 @@
 
 The native module opens the driver and NVRTC when first needed: importing npcompile on
 a machine without them works, and `available()` says in words why CUDA is off."""
+import collections
+
 try:
     from .._native import cuda as _cuda
     _IMPORT_ERROR = ""
@@ -58,3 +60,40 @@ def arch():
     """The architecture kernels are compiled for: the GPU's, or the H200's without one."""
     ok, _ = available()
     return device_info()["arch"] if ok else DEFAULT_ARCH
+
+
+# Timed launches whose CUDA-event times are not read yet, oldest first: (kernel name,
+# graph id, function). A call returns while its kernels run; their times are read when
+# they have finished (at the next call) or when a report asks (settle_timings).
+_launched = collections.deque()
+
+
+def launched(names, graph_id, function):
+    _launched.extend((name, graph_id, function) for name in names)
+
+
+def record_timings(session, wait=False):
+    """Record the times of finished launches (all of them when wait: a sync point)."""
+    if not _launched or _cuda is None:
+        return
+    times = _cuda.take_timings() if wait else _cuda.take_ready_timings()
+    for ms in times:
+        if not _launched:
+            break
+        name, graph_id, function = _launched.popleft()
+        session.add("kernels", {"name": name, "graph_id": graph_id, "target": "cuda",
+                                "function": function, "wall_ms": ms})
+
+
+def _settle(session):
+    if _launched:
+        record_timings(session, wait=True)
+
+
+def _register():
+    from ..records import SESSION
+    if _settle not in SESSION.before_read:
+        SESSION.before_read.append(_settle)
+
+
+_register()

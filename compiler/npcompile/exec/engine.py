@@ -108,6 +108,12 @@ class Engine:
 
     def _compile(self, tracer, entry, leaves, pending, outputs):
         """(Program or None, target). A failure is recorded and the graph runs in NumPy."""
+        program, target = self._compile_program(tracer, entry, leaves, pending, outputs)
+        if program is not None:  # whose kernel times a deferred timing record carries
+            program.graph_id, program.function = entry.graph_id, tracer.site.function
+        return program, target
+
+    def _compile_program(self, tracer, entry, leaves, pending, outputs):
         from ..backends import cpu
         if os.environ.get("NPC_BACKEND") == "reference":
             return None, "reference"
