@@ -114,17 +114,29 @@ class Program(ProgramBase):
         return ck
 
     def _plan_view(self, node, pos):
-        """A view of a device leaf is the same arithmetic on every call with the same
-        leaf layout: remember it, so a call builds the view without asking NumPy."""
+        """A view of a device leaf, or of an array one of our kernels writes (C order,
+        known shape), is the same arithmetic on every call with the same input layout:
+        remember it, so a call builds the view without asking NumPy."""
         ex = self._examples.get(id(node))
-        leaf = node.inputs[0] if len(node.inputs) == 1 else None
-        if not isinstance(ex, DeviceArray) or leaf is None or not leaf.is_leaf or \
-                not isinstance(leaf.value, DeviceArray) or ex.buffer is not leaf.value.buffer:
+        src = node.inputs[0] if len(node.inputs) == 1 else None
+        if src is None or ex is None:
             return
-        v = leaf.value
-        self._views[pos[id(node)]] = (pos[id(leaf)], (v.shape, v.strides, v.dtype),
-                                      (ex.shape, ex.dtype, ex.strides, ex.offset - v.offset,
-                                       ex._writeable))
+        if src.is_leaf:
+            v = src.value
+            if not isinstance(ex, DeviceArray) or not isinstance(v, DeviceArray) or \
+                    ex.buffer is not v.buffer:
+                return
+            delta, writeable = ex.offset - v.offset, ex._writeable
+        else:
+            # ex is a view of the host stand-in of a kernel output (program_base)
+            v = self._examples.get(id(src))
+            if id(src) not in self._written or type(v) is not np.ndarray or \
+                    type(ex) is not np.ndarray or not np.may_share_memory(ex, v):
+                return
+            delta = ex.__array_interface__["data"][0] - v.__array_interface__["data"][0]
+            writeable = True
+        self._views[pos[id(node)]] = (pos[id(src)], (v.shape, v.strides, v.dtype),
+                                      (ex.shape, ex.dtype, ex.strides, delta, writeable))
 
     def _example_of(self, node):
         """(example value or None, written by one of our kernels)."""
