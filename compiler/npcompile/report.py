@@ -14,7 +14,7 @@ except Exception:  # the package still traces and runs without its native half
 
 # record kind -> (profiler event type, the fields that event takes)
 _EVENTS = {
-    "traces": ("trace_start", ("function", "filename", "lineno")),
+    "traces": ("trace_start", ("function", "filename", "lineno", "replay")),
     "graph_breaks": ("graph_break", ("reason", "filename", "lineno", "hint", "function", "code")),
     "compiles": ("compile", ("graph_id", "function", "target", "kernels", "phases", "total_ms", "cache")),
     "recompiles": ("recompile", ("reason", "function", "filename", "lineno", "graph_id")),

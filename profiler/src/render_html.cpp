@@ -413,6 +413,8 @@ std::string render_html(const Report& r) {
   o += "<div class=\"npc-head\"><span class=\"npc-title\">npcompile report</span>";
   std::string sub =
       std::to_string(r.summary.traces) + (r.summary.traces == 1 ? " trace" : " traces");
+  if (r.summary.replays)
+    sub += " (" + std::to_string(r.summary.replays) + " replayed without tracing)";
   if (r.summary.compiles)
     sub += " · " + std::to_string(r.summary.compiles) +
            (r.summary.compiles == 1 ? " compile" : " compiles");

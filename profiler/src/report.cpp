@@ -60,8 +60,9 @@ Report Report::from_events(const std::vector<Event>& events, std::optional<int> 
   for (std::size_t i = begin; i < events.size(); ++i) {
     const Event& e = events[i];
     if (auto* p = e.get<TraceStart>()) {
-      (void)p;
       ++r.summary.traces;
+      if (p->replay)
+        ++r.summary.replays;
     } else if (auto* p = e.get<TraceEnd>()) {
       r.traces.push_back(*p);
     } else if (auto* p = e.get<GraphBreak>()) {

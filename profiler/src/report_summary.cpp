@@ -5,6 +5,7 @@
 namespace npc::prof {
 void to_json(nlohmann::json& j, const ReportSummary& v) {
   j = nlohmann::json{{"traces", v.traces},
+                     {"replays", v.replays},
                      {"graphs", v.graphs},
                      {"compiles", v.compiles},
                      {"cache_hits", v.cache_hits},
@@ -28,6 +29,7 @@ void from_json(const nlohmann::json& j, ReportSummary& v) {
   detail::expect_object(j, ctx);
   ReportSummary r;
   detail::optional(j, ctx, "traces", r.traces);
+  detail::optional(j, ctx, "replays", r.replays);
   detail::optional(j, ctx, "graphs", r.graphs);
   detail::optional(j, ctx, "compiles", r.compiles);
   detail::optional(j, ctx, "cache_hits", r.cache_hits);

@@ -26,6 +26,8 @@ std::string summary_line(const ReportSummary& s) {
          Units::ms(s.eager_ms) + " eager vs " + Units::ms(s.compiled_ms) + " compiled)";
   if (s.fallbacks)
     o += " · " + plural(s.fallbacks, "fallback", "fallbacks");
+  if (s.replays)
+    o += " · " + plural(s.replays, "call", "calls") + " replayed without tracing";
   return o;
 }
 } // namespace npc::prof

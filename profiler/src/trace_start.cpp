@@ -5,6 +5,8 @@
 namespace npc::prof {
 void to_json(nlohmann::json& j, const TraceStart& v) {
   j = nlohmann::json{{"function", v.function}, {"filename", v.filename}, {"lineno", v.lineno}};
+  if (v.replay)
+    j["replay"] = true;
 }
 
 void from_json(const nlohmann::json& j, TraceStart& v) {
@@ -14,6 +16,7 @@ void from_json(const nlohmann::json& j, TraceStart& v) {
   detail::required(j, ctx, "function", r.function);
   detail::optional(j, ctx, "filename", r.filename);
   detail::optional(j, ctx, "lineno", r.lineno);
+  detail::optional(j, ctx, "replay", r.replay);
   v = std::move(r);
 }
 } // namespace npc::prof

@@ -354,3 +354,13 @@ def test_numpy_scalar_arguments_keep_their_sign():
     with np.errstate(divide="ignore"):
         assert j(x, np.float64(0.0))[0] == np.inf
         assert j(x, np.float64(-0.0))[0] == -np.inf
+
+
+def test_the_report_counts_replayed_calls():
+    prof = pytest.importorskip("npcompile._native").profiler
+    f = jit(lambda x: np.sin(x) + 1)
+    for _ in range(5):
+        f(np.ones(10))
+    summary = prof.report()["summary"]
+    assert summary["traces"] == 5 and summary["replays"] == 4
+    assert "4 calls replayed without tracing" in npcompile.mime_bundle(last=False)["text/plain"]

@@ -37,6 +37,20 @@ TEST(Report, SameReasonOtherLineIsAnotherBreak) {
   EXPECT_EQ(r.breaks[0].count, 2);
 }
 
+TEST(Report, CountsReplayedCalls) {
+  Session s;
+  s.append(Event{1, 1, TraceStart{.function = "f", .filename = "a.py", .lineno = 3}});
+  s.append(Event{2, 1, TraceStart{.function = "f", .filename = "a.py", .lineno = 3, .replay = true}});
+  s.append(Event{3, 1, TraceStart{.function = "f", .filename = "a.py", .lineno = 3, .replay = true}});
+  const Report r = Report::from_session(s);
+  EXPECT_EQ(r.summary.traces, 3);
+  EXPECT_EQ(r.summary.replays, 2);
+  const json j = r;
+  EXPECT_EQ(j["summary"]["replays"], 2);
+  EXPECT_EQ(json(s.snapshot()[1])["replay"], true);
+  EXPECT_FALSE(json(s.snapshot()[0]).contains("replay")); // old sessions read the same
+}
+
 TEST(Report, SummaryAndKernelTimings) {
   Session s;
   test::fill_sample(s);

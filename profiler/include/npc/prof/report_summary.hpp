@@ -6,7 +6,8 @@
 
 namespace npc::prof {
 struct ReportSummary {
-  std::int64_t traces = 0;
+  std::int64_t traces = 0;  // calls and cells, replayed calls included
+  std::int64_t replays = 0; // calls that ran a compiled program without tracing
   std::int64_t graphs = 0; // distinct graph ids compiled or run
   std::int64_t compiles = 0;
   std::int64_t cache_hits = 0;    // compiles served from memory or disk

@@ -1,5 +1,6 @@
 #pragma once
-// The tracer started tracing a function (or a %%npcompile cell).
+// The tracer started tracing a function (or a %%npcompile cell), or a jitted call replayed
+// an earlier trace's compiled program without tracing (replay).
 #include <array>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -9,10 +10,12 @@
 namespace npc::prof {
 struct TraceStart {
   static constexpr std::string_view kType = "trace_start";
-  static constexpr std::array<std::string_view, 3> kFields{"function", "filename", "lineno"};
+  static constexpr std::array<std::string_view, 4> kFields{"function", "filename", "lineno",
+                                                            "replay"};
   std::string function{}; // required
   std::string filename{};
   std::int64_t lineno = 0;
+  bool replay = false;
   bool operator==(const TraceStart&) const = default;
 };
 
