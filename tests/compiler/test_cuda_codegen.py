@@ -62,6 +62,48 @@ def test_row_sum_is_split_across_a_warp_and_full_mean_across_the_grid():
     assert _scheme(k) == "grid" and "atomicAdd(ticket" in k.source
 
 
+def test_int8_row_sum_reads_16_byte_words_summed_by_dp4a():
+    (k,), _ = lowered("ga_fitness_sum", "int8")
+    # the head and tail around the 16-byte-aligned words: rows of 1000 bytes start at 0 or 8 mod 16
+    assert "const uint4* w" in k.source and "npc_sum16_i8(q" in k.source and "hd" in k.source
+    assert "__dp4a" in k.ptx or "dp4a" in k.ptx
+
+
+def lowered_fn(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        low = npcompile.jit(fn, device="cuda").lower(*args)
+    return [k for k in low.kernels if k.target == "cuda"]
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.bool_, np.int16, np.uint16])
+def test_packed_sums_of_other_narrow_integers(dtype):
+    (k,) = lowered_fn(lambda v: v.sum(axis=1), np.zeros((64, 1000), dtype))
+    name = {np.uint8: "u8", np.bool_: "b", np.int16: "i16", np.uint16: "u16"}[dtype]
+    assert f"npc_sum16_{name}(q" in k.source
+    # a cast that changes values (int8 -> uint8 wraps) is not read as packed bytes
+    (k,) = lowered_fn(lambda v: v.astype(np.uint8).sum(axis=1), np.zeros((64, 1000), np.int8))
+    assert "npc_sum16" not in k.source
+
+
+def test_pointwise_kernels_load_a_tile_before_the_math():
+    (k,), _ = lowered("sincos", "float32", scale=0.05)
+    src = k.source
+    # sin and cos of one value: one sincosf; the math once, in a loop not unrolled
+    assert "sincosf(ld" in src and "sinf(" not in src and "#pragma unroll 1" in src
+    assert src.index("ld1_1 = in1[") < src.index("sincosf(")
+    (k,), _ = lowered("mul", "float32", scale=0.05)  # float64 is 16 bytes: one per trip
+    assert "#pragma unroll\n" in k.source and "ld1_1 = in1[" in k.source
+
+
+def test_grid_reduction_tiles_keep_each_lanes_order():
+    (k,), _ = lowered("mc_pi", "float32", scale=0.05)
+    src = k.source
+    assert "ld2_1 = in1[" in src and "npc_down(" in src
+    # the terms of one trip are added in index order: the loop over u is the lane's order
+    assert "for (int ut" in src and "ut1 * (gridDim.x * blockDim.x)" in src
+
+
 def test_normalize_outer_never_materializes_the_product():
     kernels, args = lowered("normalize_outer", "float32", scale=1.0)
     n = args[0].shape[0]

@@ -151,6 +151,54 @@ def test_packed_row_sums(dtype, offset):
     np.testing.assert_array_equal(got.get(), np.sum(host, axis=1))
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int16, np.uint16])
+@pytest.mark.parametrize("n", [1, 7, 15, 16, 17, 31, 33, 1000, 4099])
+def test_packed_row_sums_of_any_length_and_offset(dtype, n):
+    # rows shorter than a 16-byte word, and heads and tails of every length
+    rng = np.random.default_rng(n)
+    lo = -128 if np.dtype(dtype).kind == "i" else 0
+    full = rng.integers(lo, 127, 40 * n + 16).astype(dtype)
+    d = npcompile.to_device(full)
+    f = npcompile.jit(lambda v: np.sum(v, axis=1), device="cuda")
+    for offset in (0, 3, 8):
+        got = f(d[offset:offset + 40 * n].reshape(40, n)).get()
+        np.testing.assert_array_equal(got, np.sum(full[offset:offset + 40 * n].reshape(40, n), axis=1))
+    # a full sum: the grid's lanes split one long row
+    got = npcompile.jit(lambda v: np.sum(v), device="cuda")(d[1:]).get()
+    assert got == np.sum(full[1:]) and got.dtype == np.sum(full[1:]).dtype
+
+
+@pytest.mark.parametrize("n", [1, 255, 256 * 8 + 1, 1_000_003])
+def test_tiled_pointwise_and_tails(n):
+    x = np.random.default_rng(n).standard_normal(n)
+    for dt in (np.float32, np.float64):
+        v = x.astype(dt)
+        got = npcompile.jit(lambda a: np.sin(a) + np.cos(a) * a, device="cuda")(npcompile.to_device(v)).get()
+        np.testing.assert_allclose(got, np.sin(v) + np.cos(v) * v, rtol=1e-5 if dt == np.float32 else 1e-13,
+                                   atol=1e-6 if dt == np.float32 else 1e-14)
+
+
+def test_sincos_has_the_bits_of_sin_and_cos():
+    x = np.concatenate([np.random.default_rng(2).uniform(-1e7, 1e7, 100_000),
+                        [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-310, 3e38, np.pi]])
+    for dt in (np.float32, np.float64):
+        d = npcompile.to_device(x.astype(dt))
+        s_c = npcompile.jit(lambda a: (np.sin(a), np.cos(a)), device="cuda")
+        both = [r.get() for r in s_c(d)]
+        alone = [npcompile.jit(f, device="cuda")(d).get() for f in (lambda a: np.sin(a), lambda a: np.cos(a))]
+        for a, b in zip(both, alone):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_grid_argmax_ties_and_tails_take_the_first():
+    for n in (1_000_003, 5_000_000):
+        x = np.zeros(n, np.float32)
+        x[[n - 1, 777_777, 123_457]] = 5
+        f = npcompile.jit(lambda v: (np.argmax(v), np.argmin(-v), v.sum()), device="cuda")
+        got = [r.get() for r in f(npcompile.to_device(x))]
+        assert got[0] == 123_457 and got[1] == 123_457 and got[2] == 15
+
+
 def test_cell_results_stay_on_device():
     ns = {"np": np, "x": npcompile.to_device(np.arange(10.0))}
     npcompile.run_cell("y = np.sin(x) * 2\nz = y + x", ns, device="cuda")

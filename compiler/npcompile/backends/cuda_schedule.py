@@ -3,9 +3,11 @@ block, blocks per launch, and whether 32-bit index arithmetic is safe (64-bit di
 which every element index needs, costs several times more on the GPU)."""
 import math
 
-from ..codegen.cuda import _top_reduces
+from ..codegen.cuda import _top_reduces, nodes
 
-INT32_LIMIT = 2 ** 31 - 2 ** 27   # headroom: grid-stride loops step past the end once
+# headroom: grid-stride loops step past the end once, by up to 8 (unrolled) strides of
+# at most 64 * 132 SMs * 512 threads
+INT32_LIMIT = 2 ** 31 - 2 ** 27
 
 
 def _extent(e):
@@ -37,15 +39,18 @@ def launch_shape(info, sm_count):
     grid-stride loops take the rest."""
     block = info.block
     if info.scheme == "thread":
-        groups_per_block = block
+        # each thread takes `unroll` elements per trip: one trip per thread where the
+        # grid allows (a second trip for a few threads is a wave of its own)
+        groups_per_block = block * info.unroll
+        cap = 64 if info.unroll > 1 else 32
     elif info.scheme == "warp":
-        groups_per_block = block // 32
+        groups_per_block, cap = block // 32, 32
     elif info.scheme == "block":
-        groups_per_block = 1
+        groups_per_block, cap = 1, 32
     else:  # grid: one output; blocks split its reductions
         return 4 * sm_count, block
     blocks = -(-max(info.n_out, 1) // groups_per_block)
-    return max(1, min(blocks, 32 * sm_count)), block
+    return max(1, min(blocks, cap * sm_count)), block
 
 
 def index_type(kernel, example_of):
@@ -68,13 +73,4 @@ def index_type(kernel, example_of):
 
 
 def _loaded_nodes(roots):
-    out, seen, stack = [], set(), list(roots)
-    while stack:
-        e = stack.pop()
-        if id(e) in seen:
-            continue
-        seen.add(id(e))
-        if e.kind == "load":
-            out.append(e.op)
-        stack.extend(e.inputs)
-    return out
+    return [e.op for e in nodes(*roots) if e.kind == "load"]
