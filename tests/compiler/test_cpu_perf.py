@@ -178,3 +178,17 @@ def test_mean_and_the_mean_inside_std_are_one_sum(dtype):
     sums = sum(len(re.findall(r"\bdouble acc\d+ = 0;", s)) for s in sources(p))
     assert sums == 2  # the mean (both uses) and the squared deviations
     check(f, X)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mean_of_a_comparison_is_an_integer_count(dtype):
+    x = make((700, 300), dtype)
+
+    def f(a):
+        return (np.mean(a <= 1), np.mean(a > 0, axis=1), np.mean(a < 2, axis=0, keepdims=True),
+                (a > 3).astype(np.float32).sum(axis=1))
+    p, _ = program_of(f, x)
+    text = "".join(sources(p))
+    assert "i64 acc" in text and "lane" not in text  # counted exactly, no float lanes
+    assert len(_split_kernels(p)) == 1  # the full mean still runs as parallel partials
+    check(f, x)

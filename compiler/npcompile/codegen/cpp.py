@@ -250,8 +250,14 @@ class Emitter:
         # of double lanes: two independent add chains instead of one
         narrow = x.dtype.itemsize <= 4 or (x.kind == "cast" and x.inputs[0].dtype.itemsize <= 4)
         L = 2 * LANES if narrow else LANES
-        lanes = op == "sum" and e.dtype.kind == "f" and rvars and rvars[-1][1] >= L
-        AT = "double" if (op == "sum" and e.dtype.kind == "f") else T
+        # a float sum of booleans (np.mean(x <= 1)) is a count: integers add exactly and
+        # in any order, so the plain loop vectorizes; the count converts exactly after
+        count = op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
+            x.inputs[0].dtype.kind == "b"
+        lanes = op == "sum" and e.dtype.kind == "f" and rvars and rvars[-1][1] >= L and not count
+        AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind == "f") else T)
+        if count:
+            x = x.inputs[0]
         # the accumulator lives where idx is bound; a per-chunk partial lives in the
         # chunk loop, and its outermost reduced axis covers only the chunk's slice
         home = self._home(idx) if split is None else self.cur
