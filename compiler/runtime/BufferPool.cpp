@@ -78,6 +78,7 @@ void* BufferPool::acquire(size_t nbytes) {
     if (it != free_.end() && !it->second.empty()) {
       void* p = it->second.back();
       it->second.pop_back();
+      age_.erase(std::find(age_.begin(), age_.end(), std::make_pair(bytes, p)));
       cached_ -= bytes;
       return p;
     }
@@ -89,15 +90,28 @@ void BufferPool::release(void* p, size_t nbytes) {
   if (p == nullptr)
     return;
   size_t bytes = rounded(nbytes);
+  std::vector<std::pair<size_t, void*>> evicted;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (cached_ + bytes <= limit_) {
+    if (bytes > limit_) {
+      evicted.emplace_back(bytes, p);
+    } else {
+      size_t old = 0;
+      while (cached_ + bytes > limit_) { // the least recently released blocks go
+        auto [size, q] = age_[old++];
+        auto& same = free_[size];
+        same.erase(std::find(same.begin(), same.end(), q));
+        cached_ -= size;
+        evicted.emplace_back(size, q);
+      }
+      age_.erase(age_.begin(), age_.begin() + static_cast<std::ptrdiff_t>(old));
       free_[bytes].push_back(p);
+      age_.emplace_back(bytes, p);
       cached_ += bytes;
-      return;
     }
   }
-  unmap_block(p, bytes);
+  for (auto [size, q] : evicted) // outside the lock: munmap of a large block is slow
+    unmap_block(q, size);
 }
 
 size_t BufferPool::cached_bytes() const {
@@ -110,6 +124,7 @@ void BufferPool::clear() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     blocks.swap(free_);
+    age_.clear();
     cached_ = 0;
   }
   for (auto& [bytes, ps] : blocks)

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace npc {
@@ -42,6 +43,10 @@ private:
   size_t cached_ = 0;
   // rounded size -> cached blocks of exactly that size (most recent last: warm in cache)
   std::map<size_t, std::vector<void*>> free_;
+  // every cached block, least recently released first: over budget, the oldest go, not
+  // the block just released (a call that repeats needs that one; dropping it faulted
+  // a fresh 200 MB output in every call of mul once blocks of other sizes filled the pool)
+  std::vector<std::pair<size_t, void*>> age_;
 };
 
 } // namespace npc

@@ -42,5 +42,24 @@ TEST(BufferPool, KeepsNoMoreThanItsBudget) {
   EXPECT_EQ(pool.cached_bytes(), 0u);
 }
 
+TEST(BufferPool, OverBudgetTheOldestBlocksGoNotTheOneJustReleased) {
+  BufferPool pool(size_t(8) << 20);
+  void* a = pool.acquire(4 << 20);
+  void* b = pool.acquire(2 << 20);
+  void* c = pool.acquire(6 << 20);
+  pool.release(a, 4 << 20);
+  pool.release(b, 2 << 20);
+  pool.release(c, 6 << 20); // 12 MB cached would be over: a (oldest) goes, b stays
+  EXPECT_EQ(pool.cached_bytes(), size_t(8) << 20);
+  EXPECT_EQ(pool.acquire(6 << 20), c);
+  EXPECT_EQ(pool.acquire(2 << 20), b);
+  EXPECT_EQ(pool.cached_bytes(), 0u);
+  pool.release(b, 2 << 20);
+  pool.release(c, 6 << 20);
+  void* big = pool.acquire(10 << 20);
+  pool.release(big, 10 << 20); // larger than the whole budget: kept out, nothing evicted
+  EXPECT_EQ(pool.cached_bytes(), size_t(8) << 20);
+}
+
 } // namespace
 } // namespace npc
