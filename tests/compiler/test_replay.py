@@ -1,6 +1,7 @@
 """Replayed calls (api/replay.py): a call whose arguments match an earlier call runs its
 compiled program without the Python body, only when the body could not have done
 anything else. Every test compares with eager NumPy, call after call."""
+import os
 import sys
 import time
 
@@ -8,7 +9,13 @@ import numpy as np
 import pytest
 
 import npcompile
+from npcompile.backends import cpu
 from npcompile.records import SESSION
+
+# Plans are made from compiled graphs only; the GPU machine builds without the CPU
+# backend, and test_cuda_device.py covers replay on the device there.
+pytestmark = pytest.mark.skipif(not cpu.AVAILABLE or os.environ.get(
+    "NPC_BACKEND") == "reference", reason="replay needs the compiled CPU backend")
 
 ALPHA = 2.0
 G = np.arange(4.0)
