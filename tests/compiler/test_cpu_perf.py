@@ -145,17 +145,36 @@ def test_std_over_everything_stays_serial_and_right():
     np.testing.assert_allclose(out, np.std(a), rtol=1e-12)
 
 
-def test_kernels_of_a_graph_compile_as_one_module():
+def test_kernels_of_a_graph_compile_as_a_few_modules():
+    from npcompile.backends import cpu_units
     from npcompile.codegen.cpp_ops import PRELUDE
     X, Y = workloads.make_inputs("normalize_outer", np.float64)
     X, Y = X[:40, :24], Y[:40, :24]
-    p, _ = program_of(workloads.normalize_outer, X, Y)
+    p, out = program_of(workloads.normalize_outer, X, Y)
     kernels = [step.kernel for kind, step in p.steps if kind == "kernel"]
     assert len(kernels) >= 2
-    assert p.module_source.count(PRELUDE) == 1
-    for k in kernels:
-        assert k.body in p.module_source and k.body in k.source  # what users read
-    assert p.module_source.count('extern "C" double sqrt(double);') == 1
+    assert 1 <= len(p.module_sources) <= min(len(kernels), cpu_units._cores())
+    for src in p.module_sources:
+        assert src.count(PRELUDE) == 1
+        assert src.count('extern "C" double sqrt(double);') <= 1
+    for k in kernels:  # each kernel in exactly one unit, as users read it
+        assert sum(k.body in src for src in p.module_sources) == 1 and k.body in k.source
+    np.testing.assert_allclose(out, workloads.normalize_outer(X, Y), rtol=1e-12)
+
+
+def test_units_balance_source_length_and_keep_kernel_order():
+    from npcompile.backends.cpu_units import units_of
+
+    class K:
+        def __init__(self, n):
+            self.body = "x" * n
+    ks = [K(10), K(50), K(30), K(25)]
+    assert units_of(ks, 1) == [ks]
+    two = units_of(ks, 2)
+    assert sorted(sum(len(k.body) for k in g) for g in two) == [55, 60]
+    for g in two:
+        assert g == sorted(g, key=ks.index)
+    assert len(units_of(ks[:1], 8)) == 1
 
 
 def test_reduction_work_splits_few_rows_across_threads():

@@ -81,21 +81,31 @@ CpuJit* g_instance = nullptr;
 
 } // namespace
 
+// What one build (source -> object) uses alone: a TargetMachine is not thread-safe, so
+// builds running at once (a graph's kernel groups, compiled from several threads) each
+// lease their own; errors the LLVMContext reports during the build.
+struct Builder {
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::string backend_errors;
+};
+
 struct CpuJit::Impl {
-  std::mutex mutex; // one compile at a time: the TargetMachine is not thread-safe
+  // Guards the caches, the JIT session and the spare builders; builds run outside it.
+  std::mutex mutex;
   std::string triple, cpu;
   std::vector<std::string> features; // sorted "+x"/"-x"
   std::string enabled_features;      // "+a,+b"
   std::unique_ptr<LibmvecTable> mvec;
   std::vector<llvm::VecDesc> vec_descs; // point into *mvec's strings
   std::unique_ptr<llvm::TargetLibraryInfoImpl> tlii;
-  std::unique_ptr<llvm::TargetMachine> tm;
+  std::unique_ptr<llvm::orc::JITTargetMachineBuilder> jtmb;
+  std::vector<std::unique_ptr<Builder>> spare; // idle builders, under mutex
+  llvm::DataLayout layout{""};
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<ClangFrontend> frontend;
   std::string key_salt; // everything but the source that shapes the object
   std::map<std::string, llvm::orc::JITDylib*> memory;
   std::string session_errors; // filled by the session's error reporter, under mutex
-  std::string backend_errors; // error diagnostics from the LLVMContext of the current compile
   uint64_t next_dylib = 0;
 
   Impl() {
@@ -128,7 +138,11 @@ struct CpuJit::Impl {
     jtmb.setRelocationModel(llvm::Reloc::PIC_);
     jtmb.setCodeModel(llvm::CodeModel::Small);
     jtmb.getOptions().AllowFPOpFusion = llvm::FPOpFusion::Strict; // match NumPy's rounding
-    tm = take(jtmb.createTargetMachine(), "npcompile: cannot create the host TargetMachine");
+    this->jtmb = std::make_unique<llvm::orc::JITTargetMachineBuilder>(jtmb);
+    spare.push_back(std::make_unique<Builder>());
+    spare.back()->tm =
+        take(jtmb.createTargetMachine(), "npcompile: cannot create the host TargetMachine");
+    layout = spare.back()->tm->createDataLayout();
 
     jit = take(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(),
                "npcompile: cannot create the ORC JIT");
@@ -179,20 +193,42 @@ struct CpuJit::Impl {
     return key;
   }
 
-  std::unique_ptr<llvm::Module> build_ir(const std::string& source, llvm::LLVMContext& ctx,
-                                         std::string& diags, CompileResult* timing) {
+  // A builder for one build: a spare one, or a new one (a few hundred microseconds).
+  std::unique_ptr<Builder> lease() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!spare.empty()) {
+        auto b = std::move(spare.back());
+        spare.pop_back();
+        return b;
+      }
+    }
+    auto b = std::make_unique<Builder>();
+    b->tm = take(jtmb->createTargetMachine(), "npcompile: cannot create the host TargetMachine");
+    return b;
+  }
+
+  void give_back(std::unique_ptr<Builder> b) {
+    b->backend_errors.clear();
+    std::lock_guard<std::mutex> lock(mutex);
+    spare.push_back(std::move(b));
+  }
+
+  std::unique_ptr<llvm::Module> build_ir(Builder& b, const std::string& source,
+                                         llvm::LLVMContext& ctx, std::string& diags,
+                                         CompileResult* timing) {
     auto t0 = Clock::now();
-    backend_errors.clear();
+    b.backend_errors.clear();
     std::unique_ptr<llvm::Module> module = frontend->emit(source, ctx, diags);
     if (timing)
       timing->ms_frontend = ms_since(t0);
 
     auto t1 = Clock::now();
     // After clang: its code generator installs (and then restores) its own handler.
-    ctx.setDiagnosticHandlerCallBack(context_diagnostic, &backend_errors);
+    ctx.setDiagnosticHandlerCallBack(context_diagnostic, &b.backend_errors);
     module->setTargetTriple(triple);
-    module->setDataLayout(tm->createDataLayout());
-    optimize(*module);
+    module->setDataLayout(layout);
+    optimize(*b.tm, *module);
     std::string verify;
     llvm::raw_string_ostream vos(verify);
     if (llvm::verifyModule(*module, &vos))
@@ -202,7 +238,7 @@ struct CpuJit::Impl {
     return module;
   }
 
-  void optimize(llvm::Module& module) {
+  void optimize(llvm::TargetMachine& tm, llvm::Module& module) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -212,7 +248,7 @@ struct CpuJit::Impl {
     pto.SLPVectorization = true;
     pto.LoopUnrolling = true;
     pto.LoopInterleaving = true;
-    llvm::PassBuilder pb(tm.get(), pto);
+    llvm::PassBuilder pb(&tm, pto);
     // Registered before the defaults so the vectorizer sees the libmvec mappings.
     fam.registerPass([&] { return llvm::TargetLibraryAnalysis(*tlii); });
     pb.registerModuleAnalyses(mam);
@@ -224,17 +260,17 @@ struct CpuJit::Impl {
     mpm.run(module, mam);
   }
 
-  std::string emit_object(llvm::Module& module) {
+  std::string emit_object(Builder& b, llvm::Module& module) {
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream os(buffer);
     llvm::legacy::PassManager pm;
     // No second verifier run: build_ir verified the module after O3.
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile, /*DisableVerify=*/true))
+    if (b.tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile, /*DisableVerify=*/true))
       throw CompileError("npcompile: the host target cannot emit object files", "");
     pm.run(module);
-    if (!backend_errors.empty()) {
-      std::string why = std::move(backend_errors);
-      backend_errors.clear();
+    if (!b.backend_errors.empty()) {
+      std::string why = std::move(b.backend_errors);
+      b.backend_errors.clear();
       throw CompileError("npcompile: LLVM code generation failed", why);
     }
     return std::string(buffer.data(), buffer.size());
@@ -308,7 +344,7 @@ std::string CpuJit::cache_dir() {
 
 CompileResult CpuJit::compile(const std::string& source, const std::vector<std::string>& symbols) {
   auto t0 = Clock::now();
-  std::lock_guard<std::mutex> lock(impl_->mutex);
+  std::unique_lock<std::mutex> lock(impl_->mutex);
   CompileResult r;
   r.cache_key = impl_->cache_key(source);
 
@@ -339,15 +375,25 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
     }
   }
 
-  llvm::LLVMContext ctx;
+  lock.unlock(); // the build needs no shared state: other threads' builds run meanwhile
   std::string object;
   {
-    auto module = impl_->build_ir(source, ctx, r.diagnostics, &r);
+    auto builder = impl_->lease();
+    llvm::LLVMContext ctx;
+    auto module = impl_->build_ir(*builder, source, ctx, r.diagnostics, &r);
     auto t_cg = Clock::now();
-    object = impl_->emit_object(*module);
+    object = impl_->emit_object(*builder, *module);
     r.ms_codegen = ms_since(t_cg);
+    module.reset(); // before its context
+    impl_->give_back(std::move(builder));
   }
+  lock.lock();
   auto t_link = Clock::now();
+  if (auto it = impl_->memory.find(r.cache_key); it != impl_->memory.end()) {
+    r.addresses = impl_->lookup(*it->second, symbols); // another thread built it meanwhile
+    r.ms_total = ms_since(t0);
+    return r;
+  }
   auto& jd = impl_->link(object, r.cache_key);
   try {
     r.addresses = impl_->lookup(jd, symbols);
@@ -365,13 +411,15 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
 }
 
 std::string CpuJit::optimized_ir(const std::string& source) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto builder = impl_->lease();
   llvm::LLVMContext ctx;
   std::string diags;
-  auto module = impl_->build_ir(source, ctx, diags, nullptr);
+  auto module = impl_->build_ir(*builder, source, ctx, diags, nullptr);
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, nullptr);
+  module.reset();
+  impl_->give_back(std::move(builder));
   return os.str();
 }
 

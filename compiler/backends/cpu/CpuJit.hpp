@@ -30,7 +30,8 @@ public:
   CpuJit& operator=(const CpuJit&) = delete;
 
   // Compiles source and returns the addresses of symbols (extern "C" names).
-  // Throws CompileError with clang's diagnostics on failure. Thread-safe.
+  // Throws CompileError with clang's diagnostics on failure. Thread-safe; calls from
+  // several threads build (front end, O3, object) at the same time.
   CompileResult compile(const std::string& source, const std::vector<std::string>& symbols);
 
   // Debug hook: the module after our O3 pipeline, as text. No cache, no JIT.

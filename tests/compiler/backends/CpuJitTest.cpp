@@ -309,6 +309,26 @@ TEST_F(CpuJitTest, ConcurrentCompiles) {
   check_pointwise(got[0], 50);
 }
 
+TEST_F(CpuJitTest, ConcurrentBuildsOfDifferentSources) {
+  // Builds run outside the JIT's lock, each with its own TargetMachine: four sources
+  // built at once all link and compute.
+  CpuJit jit;
+  std::vector<std::thread> threads;
+  std::vector<void*> got(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::string source = std::string(kPointwise) + "\n// unit " + std::to_string(t) + "\n";
+      got[t] = jit.compile(source, {"pointwise"}).addresses[0];
+    });
+  for (auto& t : threads)
+    t.join();
+  for (int t = 0; t < 4; ++t) {
+    for (int u = 0; u < t; ++u)
+      EXPECT_NE(got[t], got[u]);
+    check_pointwise(got[t], 50);
+  }
+}
+
 TEST_F(CpuJitTest, HostCpu) {
   CpuJit jit;
   std::string cpu = jit.host_cpu();
