@@ -2,8 +2,8 @@
 at most. One unit per graph parses the prelude once and runs the optimizer once (about
 30% less work than kernel by kernel); on several cores, units built side by side cost
 the longest one (normalize_outer, warm JIT, 2 cores: 42 -> 26 ms float64, 52 -> 28 ms
-float32). The native
-compile releases the GIL and builds outside its lock, so plain threads overlap."""
+float32). The native compile releases the GIL and builds outside its lock, so plain
+threads overlap."""
 import os
 from concurrent.futures import ThreadPoolExecutor
 
