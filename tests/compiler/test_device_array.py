@@ -1,6 +1,8 @@
 """DeviceArray without a GPU, over fake_cuda (device memory as host bytes): views keep
 NumPy's layouts, copies and writes land where NumPy's would, transfers are recorded,
 NumPy functions consume device arrays through the host."""
+import os
+
 import numpy as np
 import pytest
 
@@ -86,6 +88,8 @@ class SlowKernels(FakeCuda):
         return []
 
 
+@pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference",
+                    reason="the reference path launches no kernels")
 def test_calls_do_not_wait_for_their_kernels_and_reports_do(monkeypatch):
     slow = SlowKernels(cuda_runtime._cuda.real)
     monkeypatch.setattr(cuda_runtime, "_cuda", slow)
