@@ -211,3 +211,23 @@ def test_mean_of_a_comparison_is_an_integer_count(dtype):
     assert "i64 acc" in text and "lane" not in text  # counted exactly, no float lanes
     assert len(_split_kernels(p)) == 1  # the full mean still runs as parallel partials
     check(f, x)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_units_compile_in_a_forked_child():
+    X, Y = workloads.make_inputs("normalize_outer", np.float64)
+    X, Y = X[:30, :20], Y[:30, :20]
+    program_of(workloads.normalize_outer, X, Y)  # the parent's compile threads exist now
+    pid = os.fork()
+    if pid == 0:  # the child compiles a new multi-kernel graph: its own threads
+        import signal
+        signal.alarm(10)  # a child waiting on its parent's threads dies instead of hanging
+        try:
+            npcompile.reset()
+            got = npcompile.jit(workloads.normalize_outer)(X[:, :19], Y[:, :19])
+            ok = np.allclose(got, workloads.normalize_outer(X[:, :19], Y[:, :19]), rtol=1e-12)
+            os._exit(0 if ok else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status

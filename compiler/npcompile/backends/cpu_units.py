@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..codegen.cpp import module_source
 
-_EXECUTOR = None
+_EXECUTOR = None  # (pid, executor): a forked child has none of its parent's threads
 
 
 def _cores():
@@ -45,10 +45,11 @@ def compile_units(native, kernels):
     if len(jobs) == 1:
         group, source, symbols = jobs[0]
         return [(group, source, native.compile(source, symbols))]
-    if _EXECUTOR is None:
-        _EXECUTOR = ThreadPoolExecutor(max_workers=max(1, _cores() - 1),
-                                       thread_name_prefix="npc-compile")
-    futures = [_EXECUTOR.submit(native.compile, source, symbols) for _, source, symbols in jobs[1:]]
+    if _EXECUTOR is None or _EXECUTOR[0] != os.getpid():
+        _EXECUTOR = (os.getpid(), ThreadPoolExecutor(max_workers=max(1, _cores() - 1),
+                                                     thread_name_prefix="npc-compile"))
+    futures = [_EXECUTOR[1].submit(native.compile, source, symbols)
+               for _, source, symbols in jobs[1:]]
     first = native.compile(jobs[0][1], jobs[0][2])  # this thread builds one unit too
     results = [first] + [f.result() for f in futures]
     return [(group, source, r) for (group, source, _), r in zip(jobs, results)]
