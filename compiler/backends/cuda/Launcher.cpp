@@ -95,31 +95,11 @@ void launch(CUfunction f, unsigned grid, unsigned block, const std::vector<uint6
   }
 }
 
-std::vector<double> take_ready_timings() {
-  Device& dev = Device::get();
-  dev.make_current();
-  const auto& a = dev.api;
-  State& s = state();
-  std::lock_guard<std::mutex> lock(s.mu);
-  std::vector<double> out;
-  std::size_t n = 0;
-  for (auto& [start, stop] : s.pending) {
-    CUresult r = a.cuEventQuery(stop);
-    if (r == CUDA_ERROR_NOT_READY)
-      break; // launches finish in stream order: the rest are not done either
-    a.check(r, "cuEventQuery");
-    float ms = 0.f;
-    a.check(a.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-    out.push_back(ms);
-    s.spare.push_back(start);
-    s.spare.push_back(stop);
-    ++n;
-  }
-  s.pending.erase(s.pending.begin(), s.pending.begin() + static_cast<std::ptrdiff_t>(n));
-  return out;
-}
-
-std::vector<double> take_timings() {
+namespace {
+// The times of pending launches, oldest first. With wait, every one (synchronizing);
+// without, only those finished: launches finish in stream order, so the first one not
+// done ends the list.
+std::vector<double> drain_timings(bool wait) {
   Device& dev = Device::get();
   dev.make_current();
   const auto& a = dev.api;
@@ -128,15 +108,27 @@ std::vector<double> take_timings() {
   std::vector<double> out;
   out.reserve(s.pending.size());
   for (auto& [start, stop] : s.pending) {
-    a.check(a.cuEventSynchronize(stop), "cuEventSynchronize");
+    if (wait) {
+      a.check(a.cuEventSynchronize(stop), "cuEventSynchronize");
+    } else {
+      CUresult r = a.cuEventQuery(stop);
+      if (r == CUDA_ERROR_NOT_READY)
+        break;
+      a.check(r, "cuEventQuery");
+    }
     float ms = 0.f;
     a.check(a.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
     out.push_back(ms);
     s.spare.push_back(start);
     s.spare.push_back(stop);
   }
-  s.pending.clear();
+  s.pending.erase(s.pending.begin(), s.pending.begin() + static_cast<std::ptrdiff_t>(out.size()));
   return out;
 }
+} // namespace
+
+std::vector<double> take_ready_timings() { return drain_timings(false); }
+
+std::vector<double> take_timings() { return drain_timings(true); }
 
 } // namespace npc::cuda
