@@ -22,22 +22,11 @@ import builtins
 import dis
 import os
 import sys
-import sysconfig
 import types
 
 import numpy as np
 
-_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
-# NumPy code with hidden state or effects: random generators, files, error settings.
-_NUMPY_IMPURE = tuple(os.path.join(_NUMPY_DIR, p) for p in (
-    "random", os.path.join("lib", "npyio.py"), os.path.join("lib", "format.py"),
-    os.path.join("core", "_ufunc_config.py"), os.path.join("core", "arrayprint.py"),
-    os.path.join("core", "memmap.py")))
-_LIBRARY_DIRS = tuple({os.path.abspath(p) for p in (
-    sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
-    sysconfig.get_paths()["platlib"]) if p} | {os.path.dirname(os.__file__)})
-_LIBRARY_MARKERS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+from ..trace.code_zones import zone_of
 
 _PURE_BUILTINS = frozenset((
     "len", "isinstance", "issubclass", "abs", "min", "max", "round", "divmod", "pow",
@@ -59,24 +48,7 @@ _STORE_OPS = frozenset(("STORE_GLOBAL", "DELETE_GLOBAL", "STORE_ATTR", "DELETE_A
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, async (generator)
 _MISSING = object()
 
-_zones = {}     # co_filename -> "ours" | "numpy" | "library" | "user"
 _scans = {}     # code -> (refusal or None, names of globals read)
-
-
-def zone_of(filename):
-    z = _zones.get(filename)
-    if z is None:
-        path = os.path.abspath(filename) if not filename.startswith("<") else filename
-        if path.startswith(_OWN_DIR) or filename.startswith("<__array_function__"):
-            z = "ours"
-        elif path.startswith(_NUMPY_DIR):
-            z = "library" if path.startswith(_NUMPY_IMPURE) else "numpy"
-        elif path.startswith(_LIBRARY_DIRS) or any(m in path for m in _LIBRARY_MARKERS):
-            z = "library"
-        else:
-            z = "user"  # the user's files, notebook cells (<ipython-input-...>), stdin
-        _zones[filename] = z
-    return z
 
 
 def scan(code):

@@ -1,16 +1,10 @@
 """Graph breaks: why tracing had to stop, on which line of the user's code, and a hint."""
 import linecache
-import os
 import sys
 
-import numpy as np
-
+from .code_zones import INTERNAL_PREFIXES
 from .native import core
 
-_OWN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__))
-# NumPy 1.x's dispatcher runs in frames named "<__array_function__ internals>".
-INTERNAL_PREFIXES = (_OWN_DIR, _NUMPY_DIR, "<__array_function__")
 _internal_codes = {}
 
 

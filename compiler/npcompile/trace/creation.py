@@ -8,6 +8,8 @@ import threading
 
 import numpy as np
 
+from .code_zones import zone_of
+
 _lock = threading.Lock()
 _originals = {}
 
@@ -47,7 +49,6 @@ def called_by_user(frame, name):
 
 
 def _names_call(frame, name):
-    from ..api.purity import zone_of
     code = frame.f_code
     if zone_of(code.co_filename) != "user":
         return False
