@@ -371,3 +371,11 @@ def test_the_report_counts_replayed_calls():
     summary = prof.report()["summary"]
     assert summary["traces"] == 5 and summary["replays"] == 4
     assert "4 calls replayed without tracing" in npcompile.mime_bundle(last=False)["text/plain"]
+
+
+def test_explain_with_arguments_replay_cannot_key():
+    def f(x, items):
+        return x * len(items)
+    e = npcompile.explain(f)(np.ones(2), [1, 2])
+    np.testing.assert_array_equal(e.result, [2.0, 2.0])
+    assert "replay: off for calls like this one: an argument is neither" in repr(e)

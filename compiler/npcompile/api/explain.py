@@ -2,6 +2,7 @@
 captured operations), without changing what fn computes."""
 from .jit import Jitted
 from .purity import Watch
+from .replay import arg_key
 
 
 class Explanation:
@@ -40,9 +41,12 @@ def explain(fn):
 
     def run(*args, **kwargs):
         from ..report import last_trace_report
-        watch = Watch(jitted.fn) if jitted.replay else None
+        key, values = arg_key(args, kwargs)
+        watch = Watch(jitted.fn, values) if jitted.replay and key is not None else None
         result, tracer = jitted.trace_call(args, kwargs, watch)
-        return Explanation(tracer, result, last_trace_report(), replay_note(jitted, tracer.plan))
+        plan = tracer.plan if key is not None else \
+            "an argument is neither an array nor a number, string or tuple of them"
+        return Explanation(tracer, result, last_trace_report(), replay_note(jitted, plan))
     return run
 
 

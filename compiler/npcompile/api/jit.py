@@ -6,7 +6,7 @@ import os
 import sys
 import types
 
-from ..exec.engine import ENGINE, SiteInfo
+from ..exec.engine import ENGINE, SiteInfo, record_kernel_times
 from ..records import SESSION
 from ..trace.breaks import user_frame
 from ..trace.lazy_array import LazyArray
@@ -83,7 +83,7 @@ class Jitted:
                     if done:
                         return result
                 elif key not in self.replay_refusals:
-                    watch = Watch(self.fn)
+                    watch = Watch(self.fn, values)
         result, tracer = self.trace_call(args, kwargs, watch)
         if watch is not None:
             self._keep_plan(key, tracer.plan)
@@ -131,7 +131,7 @@ class Jitted:
             del wargs, wkwargs
             tracer.flush()
             tracer.plan = None if watch is None else make_plan(
-                self.fn, arg_key(args, kwargs)[1], tracer, result, watch, ENGINE.generation)
+                self.fn, tracer, result, watch, ENGINE.generation)
             result = concretize(result)  # plain NumPy values leave the trace
         return result, tracer
 
@@ -191,11 +191,7 @@ def replay_call(jitted, plan, values):
     f = sys._getframe(2)
     SESSION.add("traces", {"function": jitted._site_name, "filename": f.f_code.co_filename,
                            "lineno": f.f_lineno, "replay": True})
-    program = plan.program
-    target = getattr(program, "target", "cpu")
-    for name, ms in program.last_timings:
-        SESSION.add("kernels", {"name": name, "graph_id": plan.graph_id, "target": target,
-                                "function": jitted._site_name, "wall_ms": ms})
+    record_kernel_times(SESSION, plan.program)
     return True, result
 
 

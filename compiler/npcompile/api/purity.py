@@ -115,11 +115,13 @@ def stable_value(value, depth=0):
 
 
 class Watch:
-    """sys.setprofile hook for one call of the user's function: refusal (None when the
-    call is replayable), and the guards on globals it read."""
+    """sys.setprofile hook for one call of the user's function on these argument values
+    (replay.arg_key's flat list): refusal (None when the call is replayable), and the
+    guards on globals it read."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, values):
         self.fn = fn
+        self.values = values
         self.refusal = None
         self.transient = False  # the refusal says nothing about later calls
         self.globals = {}     # (id(dict), name) -> (dict, name, value or _MISSING)

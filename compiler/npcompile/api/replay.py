@@ -18,7 +18,7 @@ import numpy as np
 from ..graph import calls
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import TRACED_KINDS
-from .purity import MISSING, stable_value
+from .purity import MISSING, closure_guards, defaults_refusal, stable_value
 
 _EXACT = (int, bool, str, complex, bytes, type(None))
 
@@ -80,7 +80,7 @@ def _value_key(a):
 
 
 class Plan:
-    __slots__ = ("program", "graph_id", "leaf_src", "writebacks", "template", "globals",
+    __slots__ = ("program", "leaf_src", "writebacks", "template", "globals",
                  "cells", "code", "defaults", "kwdefaults", "generation", "arrays")
 
     def holds(self, fn, generation):
@@ -141,9 +141,9 @@ def build(t, outs, values):
     return dict(zip(t[2], items))
 
 
-def make_plan(fn, values, tracer, result, watch, generation):
+def make_plan(fn, tracer, result, watch, generation):
     """A Plan from one watched, traced call, or a refusal in words."""
-    from .purity import closure_guards, defaults_refusal
+    values = watch.values
     if watch.refusal:
         return None if watch.transient else watch.refusal
     if tracer.breaks:
@@ -186,7 +186,6 @@ def make_plan(fn, values, tracer, result, watch, generation):
         return template
     plan = Plan()
     plan.program = entry.compiled
-    plan.graph_id = entry.graph_id
     plan.leaf_src = leaf_src
     plan.writebacks = writebacks
     plan.template = template
@@ -242,5 +241,3 @@ def _overlap(arrays):
                 return True
     return False
 
-
-NotNow = _NotNow

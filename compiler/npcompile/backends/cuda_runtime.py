@@ -64,7 +64,7 @@ def arch():
 
 # Timed launches whose CUDA-event times are not read yet, oldest first: (kernel name,
 # graph id, function). A call returns while its kernels run; their times are read when
-# they have finished (at the next call) or when a report asks (settle_timings).
+# they have finished (at the next call) or when the records are read (SESSION.settle).
 _launched = collections.deque()
 
 

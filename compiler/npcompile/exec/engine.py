@@ -73,11 +73,7 @@ class Engine:
                 try:
                     values = entry.compiled.run(nodes)
                     tracer.runs.append((entry, leaves, outputs, True))
-                    target = getattr(entry.compiled, "target", "cpu")
-                    for name, ms in entry.compiled.last_timings:
-                        self.session.add("kernels", {
-                            "name": name, "graph_id": entry.graph_id, "target": target,
-                            "function": site.function, "wall_ms": ms})
+                    record_kernel_times(self.session, entry.compiled)
                     return values
                 except Exception as e:  # never a wrong answer: the reference path
                     self.session.add("fallbacks", {
@@ -133,6 +129,17 @@ class Engine:
                                            "function": tracer.site.function,
                                            "reason": f"compile failed: {type(e).__name__}: {e}"})
             return None, "reference"
+
+
+def record_kernel_times(session, program):
+    """The kernel times of the run that just ended (CPU programs time their kernels as
+    they run; CUDA programs have none here: cuda_runtime records them as they finish)."""
+    if program.last_timings:
+        target = getattr(program, "target", "cpu")
+        for name, ms in program.last_timings:
+            session.add("kernels", {"name": name, "graph_id": program.graph_id,
+                                    "target": target, "function": program.function,
+                                    "wall_ms": ms})
 
 
 def cpu_worthy(node):
