@@ -411,8 +411,11 @@ std::string render_html(const Report& r) {
   o += kCss;
   o += "</style>";
   o += "<div class=\"npc-head\"><span class=\"npc-title\">npcompile report</span>";
-  std::string sub =
-      std::to_string(r.summary.traces) + (r.summary.traces == 1 ? " trace" : " traces");
+  // replayed calls are counted with the traces; "5 traces (4 replayed without tracing)"
+  // would contradict itself, so a session with replays counts calls
+  std::string sub = std::to_string(r.summary.traces) +
+                    (r.summary.replays ? (r.summary.traces == 1 ? " call" : " calls")
+                                       : (r.summary.traces == 1 ? " trace" : " traces"));
   if (r.summary.replays)
     sub += " (" + std::to_string(r.summary.replays) + " replayed without tracing)";
   if (r.summary.compiles)
