@@ -5,6 +5,7 @@
 
 #include "CudaError.hpp"
 #include "Device.hpp"
+#include "LaunchGraph.hpp"
 #include "Launcher.hpp"
 #include "MemoryPool.hpp"
 #include "NvrtcCompiler.hpp"
@@ -158,6 +159,21 @@ void npc::bindings::bind_cuda_backend(py::module_& m) {
       },
       py::arg("function"), py::arg("grid"), py::arg("block"), py::arg("pointers"),
       py::arg("params"), py::arg("timed") = true);
+  py::class_<npc::cuda::LaunchGraph>(m, "LaunchGraph",
+                                     "A run of kernels launched as one CUDA graph.")
+      .def(py::init([](const std::vector<std::tuple<uintptr_t, unsigned, unsigned, std::vector<uint64_t>,
+                                                    std::vector<int64_t>>>& kernels,
+                       bool timed) {
+             std::vector<npc::cuda::GraphKernel> ks;
+             for (const auto& [f, grid, block, pointers, params] : kernels)
+               ks.push_back({reinterpret_cast<CUfunction>(f), grid, block, pointers, params});
+             return std::make_unique<npc::cuda::LaunchGraph>(ks, timed);
+           }),
+           py::arg("kernels"), py::arg("timed") = true,
+           "kernels: (function, grid, block, pointers, params) each, in launch order.")
+      .def("launch", &npc::cuda::LaunchGraph::launch, py::arg("pointers"), py::arg("params"))
+      .def_property_readonly("size", &npc::cuda::LaunchGraph::size)
+      .def_property_readonly("updates", &npc::cuda::LaunchGraph::updates);
   m.def("take_timings", []() {
     py::gil_scoped_release release;
     return npc::cuda::take_timings();

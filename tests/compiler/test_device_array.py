@@ -101,3 +101,71 @@ def test_calls_do_not_wait_for_their_kernels_and_reports_do(monkeypatch):
     assert not [k for k in npcompile.SESSION.kernels if k["target"] == "cuda"]  # in flight
     runs = [k for k in npcompile.report()["kernels"] if k["target"] == "cuda"]
     assert len(runs) == 3 and all(k["graph_id"] and k["function"] for k in runs)
+
+
+class GraphRecorder(FakeCuda):
+    """Counts the launch graphs made, and may refuse them as an old driver would."""
+
+    def __init__(self, real, refuse=False):
+        super().__init__(real)
+        self.graphs, self.refuse = [], refuse
+
+    def LaunchGraph(self, kernels, timed=True):
+        if self.refuse:
+            raise RuntimeError("cuGraphInstantiate: CUDA_ERROR_NOT_SUPPORTED")
+        g = super().LaunchGraph(kernels, timed)
+        self.graphs.append(g)
+        return g
+
+
+def normalize(X):
+    m = X.mean(axis=0)
+    return (X - m) / X.std(axis=0) + X.sum()
+
+
+needs_kernels = pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference",
+                                   reason="the reference path launches no kernels")
+
+
+@needs_kernels
+def test_runs_of_kernels_become_one_graph_from_the_second_run(monkeypatch):
+    rec = GraphRecorder(cuda_runtime._cuda.real)
+    monkeypatch.setattr(cuda_runtime, "_cuda", rec)
+    f = npcompile.jit(normalize, device="cuda")
+    X = host((64, 32), np.float64)
+    d = npcompile.to_device(X)
+    first = f(d).get()
+    assert not rec.graphs                                # the first run launches directly
+    n_direct = len(rec.launches)
+    second, third = f(d).get(), f(npcompile.to_device(X + 1)).get()
+    assert len(rec.graphs) == 1 and rec.graphs[0].size == n_direct > 1
+    assert rec.graphs[0].launches == 2
+    # the third call's input is a new buffer: only the kernels reading it were re-pointed
+    assert 0 < rec.graphs[0].updates < rec.graphs[0].size + n_direct
+    assert first.shape == second.shape == third.shape == X.shape  # fake kernels compute nothing
+    runs = [k for k in npcompile.report()["kernels"] if k["target"] == "cuda"]
+    assert len(runs) == 3 * n_direct and all(k["graph_id"] for k in runs)
+
+
+@needs_kernels
+def test_a_refused_graph_falls_back_to_direct_launches(monkeypatch):
+    rec = GraphRecorder(cuda_runtime._cuda.real, refuse=True)
+    monkeypatch.setattr(cuda_runtime, "_cuda", rec)
+    f = npcompile.jit(normalize, device="cuda")
+    X = host((16, 8), np.float64)
+    for _ in range(3):
+        f(npcompile.to_device(X))
+    assert not rec.graphs and len(rec.launches) > 3
+    program = f._plans[next(iter(f._plans))].program
+    assert "CUDA_ERROR_NOT_SUPPORTED" in program.graph_refusal
+
+
+@needs_kernels
+def test_graphs_can_be_turned_off(monkeypatch):
+    rec = GraphRecorder(cuda_runtime._cuda.real)
+    monkeypatch.setattr(cuda_runtime, "_cuda", rec)
+    monkeypatch.setattr(cuda_runtime, "GRAPHS", False)
+    f = npcompile.jit(normalize, device="cuda")
+    for _ in range(3):
+        f(npcompile.to_device(host((16, 8), np.float64)))
+    assert not rec.graphs

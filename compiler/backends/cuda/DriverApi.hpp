@@ -17,7 +17,9 @@ namespace npc::cuda {
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemHostAlloc) X(cuMemFreeHost)             \
   X(cuStreamCreate) X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord)               \
   X(cuEventSynchronize) X(cuEventQuery) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)          \
-  X(cuGetErrorString) X(cuFuncGetAttribute)
+  X(cuGetErrorString) X(cuFuncGetAttribute) X(cuGraphCreate) X(cuGraphAddKernelNode)            \
+  X(cuGraphAddEventRecordNode) X(cuGraphInstantiate) X(cuGraphExecKernelNodeSetParams)     \
+  X(cuGraphExecEventRecordNodeSetEvent) X(cuGraphLaunch) X(cuGraphExecDestroy) X(cuGraphDestroy)
 
 struct DriverApi {
 #define NPC_CUDA_DECLARE(name) decltype(&::name) name = nullptr;

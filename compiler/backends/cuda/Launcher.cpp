@@ -1,6 +1,7 @@
 #include "Launcher.hpp"
 
 #include "Device.hpp"
+#include "KernelTimes.hpp"
 
 #include <chrono>
 #include <mutex>
@@ -9,41 +10,38 @@
 namespace npc::cuda {
 namespace {
 
-struct State {
+struct Modules {
   std::mutex mu;
-  std::unordered_map<std::string, CUmodule> modules;  // PTX text -> module
-  std::vector<std::pair<CUevent, CUevent>> pending;   // timed launches not yet read
-  std::vector<CUevent> spare;                         // events to reuse
+  std::unordered_map<std::string, CUmodule> by_ptx;
 };
 
-State& state() {
-  static State* s = new State; // leaked: modules live as long as the process
-  return *s;
-}
-
-CUevent take_event(State& s, const DriverApi& a) {
-  if (!s.spare.empty()) {
-    CUevent e = s.spare.back();
-    s.spare.pop_back();
-    return e;
-  }
-  CUevent e = nullptr;
-  a.check(a.cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
-  return e;
+Modules& modules() {
+  static Modules* m = new Modules; // leaked: modules live as long as the process
+  return *m;
 }
 
 } // namespace
+
+KernelArgs::KernelArgs(const std::vector<uint64_t>& pointers_, const std::vector<int64_t>& params_)
+    : pointers(pointers_), params(params_) {
+  if (params.empty())
+    params.push_back(0);
+  slots.reserve(pointers.size() + 1);
+  for (uint64_t& p : pointers)
+    slots.push_back(&p);
+  slots.push_back(params.data());
+}
 
 LoadedKernel load_kernel(const std::string& ptx, const std::string& name) {
   Device& dev = Device::get();
   dev.make_current();
   const auto& a = dev.api;
-  State& s = state();
-  std::lock_guard<std::mutex> lock(s.mu);
+  Modules& m = modules();
+  std::lock_guard<std::mutex> lock(m.mu);
   LoadedKernel k;
-  auto it = s.modules.find(ptx);
+  auto it = m.by_ptx.find(ptx);
   CUmodule mod = nullptr;
-  if (it != s.modules.end()) {
+  if (it != m.by_ptx.end()) {
     mod = it->second;
     k.cached = true;
   } else {
@@ -56,7 +54,7 @@ LoadedKernel load_kernel(const std::string& ptx, const std::string& name) {
       a.check(r, (std::string("cuModuleLoadDataEx: ") + log).c_str());
     a.check(r, "cuModuleLoadDataEx");
     k.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    s.modules.emplace(ptx, mod);
+    m.by_ptx.emplace(ptx, mod);
   }
   a.check(a.cuModuleGetFunction(&k.function, mod, name.c_str()), "cuModuleGetFunction");
   a.check(a.cuFuncGetAttribute(&k.max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.function),
@@ -71,64 +69,33 @@ void launch(CUfunction f, unsigned grid, unsigned block, const std::vector<uint6
   Device& dev = Device::get();
   dev.make_current();
   const auto& a = dev.api;
-  std::vector<int64_t> block_params = params;
-  if (block_params.empty())
-    block_params.push_back(0);
-  std::vector<void*> args;
-  args.reserve(pointers.size() + 1);
-  for (const uint64_t& p : pointers)
-    args.push_back(const_cast<uint64_t*>(&p));
-  args.push_back(block_params.data());
-  State& s = state();
-  std::lock_guard<std::mutex> lock(s.mu);
+  KernelArgs args(pointers, params);
+  KernelTimes& t = KernelTimes::get();
+  std::lock_guard<std::mutex> lock(t.mu);
   CUevent start = nullptr, stop = nullptr;
   if (timed) {
-    start = take_event(s, a);
-    stop = take_event(s, a);
+    start = t.take_event();
+    stop = t.take_event();
     a.check(a.cuEventRecord(start, dev.stream), "cuEventRecord");
   }
-  a.check(a.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, dev.stream, args.data(), nullptr),
+  a.check(a.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, dev.stream, args.slots.data(), nullptr),
           "cuLaunchKernel");
   if (timed) {
     a.check(a.cuEventRecord(stop, dev.stream), "cuEventRecord");
-    s.pending.emplace_back(start, stop);
+    t.add_pending(start, stop, true);
   }
 }
 
-namespace {
-// The times of pending launches, oldest first. With wait, every one (synchronizing);
-// without, only those finished: launches finish in stream order, so the first one not
-// done ends the list.
-std::vector<double> drain_timings(bool wait) {
-  Device& dev = Device::get();
-  dev.make_current();
-  const auto& a = dev.api;
-  State& s = state();
-  std::lock_guard<std::mutex> lock(s.mu);
-  std::vector<double> out;
-  out.reserve(s.pending.size());
-  for (auto& [start, stop] : s.pending) {
-    if (wait) {
-      a.check(a.cuEventSynchronize(stop), "cuEventSynchronize");
-    } else {
-      CUresult r = a.cuEventQuery(stop);
-      if (r == CUDA_ERROR_NOT_READY)
-        break;
-      a.check(r, "cuEventQuery");
-    }
-    float ms = 0.f;
-    a.check(a.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-    out.push_back(ms);
-    s.spare.push_back(start);
-    s.spare.push_back(stop);
-  }
-  s.pending.erase(s.pending.begin(), s.pending.begin() + static_cast<std::ptrdiff_t>(out.size()));
-  return out;
+std::vector<double> take_ready_timings() {
+  KernelTimes& t = KernelTimes::get();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.take(false);
 }
-} // namespace
 
-std::vector<double> take_ready_timings() { return drain_timings(false); }
-
-std::vector<double> take_timings() { return drain_timings(true); }
+std::vector<double> take_timings() {
+  KernelTimes& t = KernelTimes::get();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.take(true);
+}
 
 } // namespace npc::cuda

@@ -39,6 +39,10 @@ class CudaKernel:
         self.output_pos = output_pos
         self.function = None       # loaded on first run: lower() needs no GPU
         self.scratch = []          # device buffers of the grid scheme
+        # per input: (shape, strides, dtype) last checked by _on_device, and the stride
+        # parameters it gave; a call whose input has that layout skips the checks
+        self.layouts = [None] * len(input_pos)
+        self.out_layouts = None    # per output: (nbytes, shape, dtype, strides)
 
     def load(self, sm_count):
         r = rt.native().load(self.ptx, self.kernel.name)
@@ -78,6 +82,11 @@ class Program(ProgramBase):
         self.signature = self.shapes_of(self.nodes)
         self._examples = None  # strides are in the kernels now; do not keep arrays alive
         self.last_timings = []   # kernel times reach the session through cuda_runtime
+        self.runs = 0
+        # segment number -> LaunchGraph; None when graphs are off (NPC_CUDA_GRAPHS=0) or
+        # the driver refused one (graph_refusal says why)
+        self._graphs = {} if rt.GRAPHS else None
+        self.graph_refusal = "" if rt.GRAPHS else "CUDA graphs are off (NPC_CUDA_GRAPHS=0)"
         self.graph_id, self.function = None, ""  # set by the engine: who the times are of
 
     def _build(self, roots, shape, pos):
@@ -144,10 +153,12 @@ class Program(ProgramBase):
         return ex, id(node) in self._written
 
     def run_values(self, leaf_values):
-        """Run on this call's leaf values (the graph's inputs, in graph order)."""
+        """Run on this call's leaf values (the graph's inputs, in graph order). Runs of
+        kernels between NumPy steps are launched together: directly on the first run,
+        as one CUDA graph from the second (LaunchGraph: no host gaps between kernels,
+        no launch latency in their times)."""
         vals = list(leaf_values) + [None] * (len(self.metas) - self.n_leaves)
-        cu = rt.native()
-        launched = []
+        run, segment = [], 0
         for kind, step in self.steps:
             if kind == "numpy":
                 fast = self._views.get(step)
@@ -155,32 +166,76 @@ class Program(ProgramBase):
                     v = vals[fast[0]]
                     if type(v) is DeviceArray and (v.shape, v.strides, v.dtype) == fast[1]:
                         shape, dtype, strides, delta, writeable = fast[2]
-                        vals[step] = DeviceArray(v.buffer, shape, dtype, strides, v.offset + delta,
-                                                 writeable)
+                        vals[step] = DeviceArray.with_layout(v.buffer, shape, dtype, strides,
+                                                         v.offset + delta, writeable)
                         continue
+                if run:
+                    self._launch(segment, run)
+                    run, segment = [], segment + 1
                 vals[step] = self.run_numpy_step(step, vals)
                 continue
             ck = step
-            outs = [DeviceArray.empty(*self.metas[p]) for p in ck.output_pos]
-            pointers = [o.pointer for o in outs]
-            params = []
-            keep = []
-            for b, p in zip(ck.kernel.inputs, ck.input_pos):
-                v = _on_device(vals[p], b)
-                keep.append(v)
-                if b.param is not None:
-                    params.extend(s // v.itemsize for s in v.strides)
-                pointers.append(v.pointer)
+            outs = _outputs(ck, self.metas)
+            pointers, params = [o.buffer.ptr for o in outs], []
+            keep = []   # inputs copied to the device live until the launch is queued
+            for i, (b, p) in enumerate(zip(ck.kernel.inputs, ck.input_pos)):
+                v, layout = vals[p], ck.layouts[i]
+                if type(v) is not DeviceArray or layout is None or \
+                        (v.shape, v.strides, v.dtype) != layout[0]:
+                    v = _on_device(v, b)
+                    keep.append(v)
+                    layout = ck.layouts[i] = ((v.shape, v.strides, v.dtype), [
+                        s // v.itemsize for s in v.strides] if b.param is not None else [])
+                params.extend(layout[1])
+                pointers.append(v.buffer.ptr + v.offset)
             pointers.extend(buf.ptr for buf in ck.scratch)
             if ck.info.n_out > 0:
-                cu.launch(ck.function, ck.grid, ck.block, pointers, params, True)
-                launched.append(ck.kernel.name)
+                run.append((ck, pointers, params))
             for p, o in zip(ck.output_pos, outs):
                 vals[p] = o
-        # the times are recorded by cuda_runtime once the kernels finish: no wait here
-        rt.launched(launched, self.graph_id, self.function)
-        rt.record_timings(SESSION)
+        if run:
+            self._launch(segment, run)
+        self.runs += 1
+        rt.record_timings(SESSION)  # finished kernels only: a call does not wait for its own
         return [vals[p] for p in self.output_pos]
+
+    def _launch(self, segment, run):
+        """Queue a run of kernels; their times are recorded by cuda_runtime when done."""
+        graph = self._graphs.get(segment) if self._graphs is not None else None
+        if graph is None and self._graphs is not None and self.runs > 0:
+            graph = self._make_graph(segment, run)
+        if graph is not None:
+            graph.launch([r[1] for r in run], [r[2] for r in run])
+        else:
+            cu = rt.native()
+            for ck, pointers, params in run:
+                cu.launch(ck.function, ck.grid, ck.block, pointers, params, True)
+        rt.launched([ck.kernel.name for ck, _, _ in run], self.graph_id, self.function)
+
+    def _make_graph(self, segment, run):
+        """The run as a CUDA graph, or None (launched directly from now on, saying why)."""
+        try:
+            graph = rt.native().LaunchGraph(
+                [(ck.function, ck.grid, ck.block, pointers, params) for ck, pointers, params in run])
+        except Exception as e:
+            self._graphs = None
+            self.graph_refusal = f"CUDA graph not used: {e}"
+            return None
+        self._graphs[segment] = graph
+        return graph
+
+
+def _outputs(ck, metas):
+    """New device arrays for a kernel's outputs (their layouts are worked out once)."""
+    if ck.out_layouts is None:
+        ck.out_layouts = []
+        for p in ck.output_pos:
+            shape, dtype = metas[p]
+            d = DeviceArray(None, shape, dtype)
+            ck.out_layouts.append((d.nbytes, d.shape, d.dtype, d.strides))
+    buf = rt.native().Buffer
+    return [DeviceArray.with_layout(buf(n), shape, dtype, strides, 0, True)
+            for n, shape, dtype, strides in ck.out_layouts]
 
 
 def _on_device(v, b):

@@ -3,6 +3,7 @@
 The native module opens the driver and NVRTC when first needed: importing npcompile on
 a machine without them works, and `available()` says in words why CUDA is off."""
 import collections
+import os
 
 try:
     from .._native import cuda as _cuda
@@ -13,6 +14,8 @@ except Exception as e:  # built without the CUDA toolkit, or no native module at
 
 DEFAULT_ARCH = "compute_90"   # the H200: what lower() compiles for when there is no GPU
 NVRTC_OPTIONS = ["--fmad=false", "--std=c++17"]  # no FMA contraction: NumPy rounds each op
+# Runs of kernels are launched as CUDA graphs from a program's second run (backends/cuda.py)
+GRAPHS = os.environ.get("NPC_CUDA_GRAPHS", "1") != "0"
 
 
 class CudaUnavailable(RuntimeError):

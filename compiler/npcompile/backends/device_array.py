@@ -67,6 +67,15 @@ class DeviceArray(NDArrayOperatorsMixin):
         return cls(native().Buffer(n), shape, dtype)
 
     @classmethod
+    def with_layout(cls, buffer, shape, dtype, strides, offset, writeable):
+        """A view whose layout is already normalized (tuples of ints, an np.dtype): the
+        per-call path of compiled programs, which checked the layout once."""
+        self = cls.__new__(cls)
+        self.buffer, self.shape, self.dtype, self.strides = buffer, shape, dtype, strides
+        self.offset, self._writeable, self._flags = offset, writeable, None
+        return self
+
+    @classmethod
     def from_host(cls, array):
         """A copy of a host array on the device (a recorded host-to-device transfer)."""
         a = np.ascontiguousarray(array)

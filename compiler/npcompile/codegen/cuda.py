@@ -9,26 +9,35 @@ Schemes (chosen by codegen/cuda_schedule.py):
   block   one block per output element, combined through shared memory (long reductions)
   grid    one output element, its reductions split across the whole grid: each block
           writes a partial, the last block to finish combines them in block order, so
-          the result is deterministic for a given launch shape (np.mean over 10M values)
+          the result is deterministic for a given launch shape (np.mean over 10M values).
+          Full reductions nested in it (the mean inside np.std) are levels of one
+          launch: the blocks of level l + 1 wait for level l's result (see _grid)
 
 Kernel signature: extern "C" __global__ void k(outputs..., inputs..., [scratch...,]
 NpcP P) where P.v[] holds the element strides of inputs whose layout is only known at
 run time."""
 import hashlib
+import math
 
 import numpy as np
 
 from . import cpp_ops, cuda_packed
-from .cpp import Emitter, _contains_reduce, _render
+from .cpp import Emitter, Scope, _render
 from .cpp_ops import ctype
 
 EMPTY = "0x7fffffffffffffffLL"   # the index of an argmin/argmax lane that saw nothing
+# 32-bit indices below this (backends/cuda_schedule.index_type): grid-stride loops step
+# past the end once, by up to 8 (unrolled) strides of at most 64 * 132 SMs * 512 threads
+INT32_LIMIT = 2 ** 31 - 2 ** 27
 # Bytes each thread loads per loop trip before its first use: a thread that waits for one
 # 4-byte load before asking for the next leaves HBM idle. Measured on the H200 (kernel
 # times, 16 / 32 / 64): mc_pi float32 26.2 / 27.6 / 28.6 us, mul float32 292 / 303 / 314
 # us, sincos within 5%. 0: one element per trip, the loops as they were.
 TILE_BYTES = 16
 MAX_UNROLL = 8
+# Grid levels after the first walk the data backwards (see _tiled_lanes); False: every
+# level forwards.
+REVERSE_LEVELS = True
 
 PRELUDE = """\
 // The scalar operations are cpp_ops' C++: its GCC builtins spelled for NVRTC.
@@ -58,6 +67,7 @@ class CudaKernelInfo:
         self.n_out = n_out           # output elements (the iteration space)
         self.scratch = []            # (name, C type, elements per block)
         self.unroll = 1              # thread scheme: output elements per thread per trip
+        self.levels = 1              # grid scheme: passes over the data, each its own blocks
 
 
 class Unsupported(Exception):
@@ -71,6 +81,8 @@ class CudaEmitter(Emitter):
         self.IT = index_type
         self.group_scope = None    # the scope of one output element (the grid-stride body)
         self.grid_reduces = {}     # grid scheme: id(reduce Expr) -> prepared result name
+        self.blk, self.nblk = "blockIdx.x", "gridDim.x"   # grid scheme: this level's blocks
+        self.reverse = False       # grid scheme: this level's lanes walk the data backwards
         self.packed = False        # cuda_packed's helpers are used
         self.rotate = None         # while emitting a tile's step (see _tile)
         self.sincos = _sincos_operands(kernel.roots, self._signature)
@@ -117,7 +129,7 @@ class CudaEmitter(Emitter):
         # the loops that read it (the emitter hoists it there): all lanes of the group
         # reach it together, so they can share its work.
         top = self._home(idx) in (self.group_scope, self.root)
-        if self.info.scheme == "grid" and top:
+        if self.info.scheme == "grid" and (top or id(e) in self.grid_reduces):
             name = self.grid_reduces.get(id(e))
             if name is None:
                 raise Unsupported("a reduction the grid scheme cannot combine in one pass")
@@ -144,8 +156,9 @@ class CudaEmitter(Emitter):
             self.cur.emit(f"double comp{rid} = 0;")
         if cooperative and len(rvars) == 1 and self._packed_sum(e, rid, acc, AT, rvars, xidx, grid):
             pass
-        elif cooperative and len(rvars) == 1 and not _contains_reduce(x) and \
-                _unroll(_load_bytes(x)) > 1:
+        elif cooperative and not self._computes_reduce(x) and (
+                _unroll(_load_bytes(x)) > 1 or len(rvars) > 1) and (
+                self.IT == "i64" or math.prod(n for _, n in rvars) < INT32_LIMIT):
             self._tiled_lanes(e, rid, acc, rvars, xidx, grid, kahan)
         else:
             for depth, (v, n) in enumerate(rvars):
@@ -166,6 +179,11 @@ class CudaEmitter(Emitter):
             return acc  # the grid's combine happens later (_grid_prepare)
         return self._narrow(acc, AT, T, arg, home)
 
+    def _computes_reduce(self, x):
+        """Whether x holds a reduction run in place (one of an earlier grid level is a
+        name already: x is as light as a pointwise operand)."""
+        return any(e.kind == "reduce" and id(e) not in self.grid_reduces for e in nodes(x))
+
     def _accumulate(self, op, acc, val, rid, rvars, xdt, kahan):
         if kahan:
             # float64 terms: a serial run of thousands of terms per lane would lose to
@@ -176,16 +194,35 @@ class CudaEmitter(Emitter):
 
     def _tiled_lanes(self, e, rid, acc, rvars, xidx, grid, kahan):
         """The lane loop of a split reduction in tiles (see _tile): each lane adds the
-        same terms in the same order as one element per trip did."""
+        same terms in the same order as one element per trip did. Several reduced axes
+        are walked as one flat index: a lane per row of a C-ordered array read nothing
+        coalesced, and only as many lanes worked as there were rows (np.std of 1000 x
+        2000 values on the grid kept 1000 of 270k threads busy)."""
         x = e.inputs[0]
-        (v, n), = rvars
+        names = [v for v, _ in rvars]
+        n = math.prod(m for _, m in rvars)
+        flat = names[0] if len(rvars) == 1 else f"f{rid}"
         lane, width = self._lane(grid)
+        # a later grid level walks the data from the end: the last megabytes the level
+        # before it read are still in L2. Not an arg reduction: a lane's first extreme
+        # must be its lowest index, as NumPy's
+        reverse = self.reverse and e.op not in ("argmin", "argmax")
+
+        def index_lines(at):
+            lines = [f"const {self.IT} {flat} = {f'{n - 1} - ({at})' if reverse else at};"]
+            if len(rvars) > 1:
+                inner = n
+                for d, (v, m) in enumerate(rvars):
+                    inner //= m
+                    expr = flat if inner == 1 else f"{flat} / {inner}"
+                    lines.append(f"const {self.IT} {v} = {expr if d == 0 else f'({expr}) % {m}'};")
+            return lines
 
         def body():
             val = self.value(x, tuple(xidx))
             self.cur.emit(self._accumulate(e.op, acc, val, rid, rvars, x.dtype, kahan))
-        self._tile(f"t{rid}", lane, width, n, _unroll(_load_bytes(x)),
-                   lambda at: [f"const {self.IT} {v} = {at};"], [v], body, _heavy(x))
+        self._tile(f"t{rid}", lane, width, n, _unroll(_load_bytes(x)), index_lines,
+                   names + ([flat] if len(rvars) > 1 else []), body, _heavy(x))
 
     def _tile(self, t, first, width, n, U, index_lines, names, body, heavy, trip=None):
         """for (t = first; t < n; t += trip), elements t + k * width for k < U: the loads
@@ -242,7 +279,7 @@ class CudaEmitter(Emitter):
 
     def _lane(self, grid):
         if grid:
-            return "(blockIdx.x * blockDim.x + threadIdx.x)", "(gridDim.x * blockDim.x)"
+            return f"({self.blk} * blockDim.x + threadIdx.x)", f"({self.nblk} * blockDim.x)"
         if self.info.scheme == "warp":
             return "(threadIdx.x & 31)", "32"
         return "threadIdx.x", "blockDim.x"
@@ -314,32 +351,108 @@ class CudaEmitter(Emitter):
         return self._init(op, dt)
 
     # ----- the grid scheme's two phases ---------------------------------------------------
-    def _grid_prepare(self, reduces, idx):
-        """Phase 1: each block's partial of every top-level reduction; the last block to
-        finish reads them all back in block order and combines them the same way."""
+    def _grid(self, idx):
+        """One output element from reductions over the whole grid. A full reduction
+        nested in another (np.std's mean) must be known before any lane can add a term
+        of the outer one: each nesting depth is a level of the same launch, the grid
+        split in `levels` equal parts. Blocks take their level in the order they start
+        (a ticket, not blockIdx), so a block that waits for level l's result started
+        after every block of level l did: those are running or done, and the wait
+        ends whatever the GPU can hold at once. One launch, not a kernel per level: the
+        launch path and the fusion plan stay one kernel per step, there is no gap
+        between the levels, and the second pass finds part of the data in L2."""
+        levels = _grid_levels(self.k.roots, self._signature)
+        self.info.levels = L = len(levels)
+        top, published = self.root, []
+        if L > 1:
+            self.info.scratch.append(("npc_start", "unsigned int", 0))
+            self.info.scratch.append(("npc_level_done", "unsigned int", 0))
+            emit = self.root.emit
+            emit("__shared__ unsigned int npc_b;")
+            emit("if (threadIdx.x == 0) npc_b = atomicAdd(npc_start, 1u);  // the order blocks start in")
+            emit("__syncthreads();")
+            emit(f"const unsigned int npc_nb = gridDim.x / {L}u;")
+            emit("const unsigned int npc_level = npc_b / npc_nb, npc_blk = npc_b % npc_nb;")
+            self.blk, self.nblk = "npc_blk", "npc_nb"
+        for level, groups in enumerate(levels):
+            if L > 1:
+                self.root = self.cur = Scope(None)   # values of one level stay in its block
+                top.lines.append((f"if (npc_level == {level}u)", self.root))
+                self.reverse = REVERSE_LEVELS and level % 2 == 1
+            if level:
+                self._grid_wait(level, published)
+            done = self._grid_prepare([g[0] for g in groups], level, level == L - 1)
+            for group, (e, name) in zip(groups, done):
+                for other in group[1:]:
+                    self.grid_reduces[id(other)] = name
+                if level < L - 1:
+                    res = f"res{len(published)}"
+                    T = "i64" if e.op in ("argmin", "argmax") else ctype(e.dtype)
+                    self.info.scratch.append((res, T, 0))
+                    self.root.emit(f"if (threadIdx.x == 0) {res}[0] = {name};")
+                    published.append((group, T, res))
+            if level < L - 1:
+                self.root.emit("if (threadIdx.x == 0) { __threadfence(); "
+                               f"atomicExch(npc_level_done, {level + 1}u); }}")
+        self.group_scope = self.root
+        self._write_outputs(idx, "0", lane0=True)
+        if L > 1:
+            self.root.emit("if (threadIdx.x == 0) { *npc_start = 0u; *npc_level_done = 0u; }")
+        self.root = self.cur = top
+
+    def _grid_wait(self, level, published):
+        """A later level's blocks wait for the results of the levels before it, then
+        read them (volatile: other blocks wrote them during this launch)."""
+        emit = self.root.emit
+        emit("if (threadIdx.x == 0) {")
+        emit(f"  while (*(volatile unsigned int*)npc_level_done < {level}u) {{")
+        emit("#if __CUDA_ARCH__ >= 700")
+        emit("    __nanosleep(256);  // polls of one address, not a flood of them")
+        emit("#endif")
+        emit("  }")
+        emit("  __threadfence();")
+        emit("}")
+        emit("__syncthreads();")
+        for group, T, res in published:
+            name = self.fresh("pub")
+            emit(f"const {T} {name} = *(volatile {T}*){res};")
+            for e in group:
+                self.grid_reduces[id(e)] = name
+
+    def _grid_prepare(self, reduces, level=0, last=True):
+        """Phase 1: each block's partial of every reduction of this level; the last block
+        to finish reads them all back in block order and combines them the same way.
+        [(reduction, name of its result)] in the last block, which goes on alone."""
         done = []
         for e in reduces:
-            if any(_contains_reduce(x) for x in e.inputs):
-                raise Unsupported("nested reductions in a full reduction")
+            if any(x.kind == "reduce" and math.prod(x.shape) == 1 and id(x) not in self.grid_reduces
+                   for x in nodes(e.inputs[0])):
+                raise Unsupported("a full reduction nested in one of its own level")
             rid = str(self.counter + 1)
-            name = self._reduce_split(e, idx, True, grid=True)
+            # every index of a full reduction's result is 0
+            name = self._reduce_split(e, tuple("0" for _ in e.shape), True, grid=True)
             op = e.op
             arg = op in ("argmin", "argmax")
             AT, xT = _acc_type(e), ctype(e.inputs[0].dtype)
             self.info.scratch.append((f"part{rid}", "i64" if arg else AT, 1))
             if arg:
                 self.info.scratch.append((f"partb{rid}", xT, 1))
-            self.root.emit(f"if (threadIdx.x == 0) {{ part{rid}[blockIdx.x] = sh{rid}[32];"
-                           + (f" partb{rid}[blockIdx.x] = shb{rid}[32];" if arg else "") + " }")
+            self.root.emit(f"if (threadIdx.x == 0) {{ part{rid}[{self.blk}] = sh{rid}[32];"
+                           + (f" partb{rid}[{self.blk}] = shb{rid}[32];" if arg else "") + " }")
             done.append((e, rid, name, op, arg, AT, xT))
-        self.info.scratch.append(("ticket", "unsigned int", 0))
+        if level == 0:
+            self.info.scratch.append(("ticket", "unsigned int", 0))
+        # one ticket counts the blocks of every level: level l's last block draws the
+        # (l + 1) * blocks-per-level'th (the next level has not started drawing)
+        last_ticket = f"{self.nblk} - 1" if level == 0 else f"{level + 1}u * {self.nblk} - 1"
         self.root.emit("__threadfence();")
         self.root.emit("__shared__ bool npc_last;")
         self.root.emit("__syncthreads();")
-        self.root.emit("if (threadIdx.x == 0) npc_last = atomicAdd(ticket, 1u) == gridDim.x - 1;")
+        self.root.emit(f"if (threadIdx.x == 0) npc_last = atomicAdd(ticket, 1u) == {last_ticket};")
         self.root.emit("__syncthreads();")
         self.root.emit("if (!npc_last) return;")
         self.root.emit("__threadfence();")
+        results = []
         for e, rid, name, op, arg, AT, xT in done:
             acc = f"acc{rid}"
             xdt = e.inputs[0].dtype
@@ -348,7 +461,7 @@ class CudaEmitter(Emitter):
             else:
                 self.root.emit(f"{acc} = {self._identity(op, AT, xdt)};")
             # partials in block order, volatile: other blocks wrote them
-            self.root.emit(f"for (unsigned int p = threadIdx.x; p < gridDim.x; p += blockDim.x) {{")
+            self.root.emit(f"for (unsigned int p = threadIdx.x; p < {self.nblk}; p += blockDim.x) {{")
             if arg:
                 self.root.emit(f"  const i64 oa = ((volatile i64*)part{rid})[p]; "
                                f"const {xT} ob = ((volatile {xT}*)partb{rid})[p];")
@@ -361,8 +474,12 @@ class CudaEmitter(Emitter):
             self.cur = self.root
             self._combine_lanes(op, rid, acc, AT, xT, xdt, False, rid + "f")
             self.cur = saved
-            self.grid_reduces[id(e)] = self._narrow(name, AT, ctype(e.dtype), arg, self.root)
-        self.root.emit("if (threadIdx.x == 0) *ticket = 0u;  // ready for the next launch")
+            result = self._narrow(name, AT, ctype(e.dtype), arg, self.root)
+            self.grid_reduces[id(e)] = result
+            results.append((e, result))
+        if last:
+            self.root.emit("if (threadIdx.x == 0) *ticket = 0u;  // ready for the next launch")
+        return results
 
     # ----- the kernel ------------------------------------------------------------------------
     def build(self):
@@ -370,10 +487,7 @@ class CudaEmitter(Emitter):
         shape = k.shape
         n = info.n_out
         if info.scheme == "grid":
-            idx = tuple("0" for _ in shape)
-            self._grid_prepare(_top_reduces(k.roots), idx)
-            self.group_scope = self.root
-            self._write_outputs(idx, "0", lane0=True)
+            self._grid(tuple("0" for _ in shape))
             return
         if info.scheme == "thread":
             start, step = "(blockIdx.x * blockDim.x + threadIdx.x)", "(gridDim.x * blockDim.x)"
@@ -495,6 +609,29 @@ def _top_reduces(roots):
     for r in roots:
         walk(r)
     return out
+
+
+def _grid_levels(roots, signature):
+    """The full reductions of a grid kernel by nesting depth, innermost first: level l
+    holds those with a full reduction of level l - 1 inside, as groups of equal
+    reductions (computed once), each group in first-use order."""
+    level, out = {}, []
+
+    def depth(e):
+        # 1 + the deepest level of the full reductions under and at e; 0 without any
+        got = level.get(id(e))
+        if got is None:
+            got = max((depth(x) for x in e.inputs), default=0)
+            if e.kind == "reduce" and math.prod(e.shape) == 1:
+                while len(out) <= got:
+                    out.append({})
+                out[got].setdefault(signature(e), []).append(e)
+                got += 1
+            level[id(e)] = got
+        return got
+    for r in roots:
+        depth(r)
+    return [list(groups.values()) for groups in out] or [[]]
 
 
 def _device_declarations(need):
