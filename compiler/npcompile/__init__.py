@@ -24,6 +24,7 @@ from .report import clear as _clear_profiler  # noqa: E402
 def reset():
     """Forget compiled graphs and the session's records."""
     ENGINE.reset()
+    SESSION.settle()  # kernels still in flight are recorded now, so forgotten with the rest
     SESSION.clear()
     _clear_profiler()
 
