@@ -231,3 +231,18 @@ def test_pipelined_graph_launches_keep_every_kernel_time():
     assert all(np.array_equal(o.get(), outs[0].get()) for o in outs)
     program = f._plans[next(iter(f._plans))].program
     assert not program.graph_refusal and program._graphs
+
+
+def test_in_place_updates_of_strided_device_views():
+    def f(x):
+        x[:, 0] *= 2
+        x[::-1, 2] = x[:, 1] + 1
+        return x.sum(axis=1)
+    h = np.random.default_rng(3).standard_normal((1000, 3))
+    d = npcompile.to_device(h)
+    jf = npcompile.jit(f, device="cuda")
+    got = [jf(d).get() for _ in range(3)]   # the second and third replay
+    exp = [f(h) for _ in range(3)]
+    for g, e in zip(got, exp):
+        np.testing.assert_allclose(g, e, rtol=1e-12)
+    np.testing.assert_allclose(d.get(), h, rtol=1e-12)

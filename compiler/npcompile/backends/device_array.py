@@ -245,16 +245,30 @@ class DeviceArray(NDArrayOperatorsMixin):
             if self.nbytes:
                 native().copy(self.buffer, self.offset, value.buffer, value.offset, self.nbytes)
             return
-        host = np_base.empty(self.shape, self.dtype)
-        np.copyto(host, np.asarray(value), casting="unsafe")
         if self.flags.c_contiguous:
+            host = np_base.empty(self.shape, self.dtype)
+            np.copyto(host, np.asarray(value), casting="unsafe")
             t0 = time.perf_counter()
             if host.nbytes:
                 native().upload(self.buffer, self.offset, host)
             record_transfer("h2d", host.nbytes, t0)
             return
-        raise NotImplementedError("npcompile: writing into a strided DeviceArray view "
-                                  "is not supported yet")
+        # A strided view: read the span of bytes it covers, write the view's elements
+        # into it on the host, and put the span back. The bytes between the elements go
+        # back as they were read; the stream orders this after every kernel before it.
+        value = np.asarray(value)   # a device value (maybe of these very bytes) is read first
+        lo, hi = _byte_span(self.shape, self.strides, self.itemsize)
+        if hi == lo:
+            return
+        span = np_base.empty(hi - lo, np.uint8)
+        t0 = time.perf_counter()
+        native().download(span, self.buffer, self.offset + lo)
+        record_transfer("d2h", span.nbytes, t0)
+        np.copyto(np.ndarray(self.shape, self.dtype, span, -lo, self.strides), value,
+                  casting="unsafe")
+        t0 = time.perf_counter()
+        native().upload(self.buffer, self.offset + lo, span)
+        record_transfer("h2d", span.nbytes, t0)
 
     # ----- NumPy protocols: views stay on the device, everything else runs on the host --
     def __array_function__(self, func, types, args, kwargs):
