@@ -36,8 +36,11 @@ INT32_LIMIT = 2 ** 31 - 2 ** 27
 TILE_BYTES = 16
 MAX_UNROLL = 8
 # Grid levels after the first walk the data backwards (see _tiled_lanes); False: every
-# level forwards.
+# level forwards. H200, np.std of 10M values, kernel times forwards / backwards: float64
+# 52.5 / 45.8 us, float32 34.1 / 35.0 us.
 REVERSE_LEVELS = True
+# Nanoseconds a block waiting for an earlier grid level sleeps between polls; 0: spins.
+WAIT_NS = 256
 
 PRELUDE = """\
 // The scalar operations are cpp_ops' C++: its GCC builtins spelled for NVRTC.
@@ -406,9 +409,10 @@ class CudaEmitter(Emitter):
         emit = self.root.emit
         emit("if (threadIdx.x == 0) {")
         emit(f"  while (*(volatile unsigned int*)npc_level_done < {level}u) {{")
-        emit("#if __CUDA_ARCH__ >= 700")
-        emit("    __nanosleep(256);  // polls of one address, not a flood of them")
-        emit("#endif")
+        if WAIT_NS:
+            emit("#if __CUDA_ARCH__ >= 700")
+            emit(f"    __nanosleep({WAIT_NS});  // polls of one address, not a flood of them")
+            emit("#endif")
         emit("  }")
         emit("  __threadfence();")
         emit("}")
