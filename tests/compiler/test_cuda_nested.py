@@ -70,6 +70,15 @@ def test_two_dimensional_std_reads_a_flat_index():
     assert "const int r1_0 = f1 / 2000; const int r1_1 = (f1) % 2000;" in k.source
 
 
+@pytest.mark.parametrize("shape,scheme", [((64, 30, 40), "warp"), ((16, 100, 90), "block")])
+def test_multi_axis_row_reductions_read_a_flat_index(shape, scheme):
+    # the same flat walk serves a warp's or a block's lanes (one lane per row of the
+    # first reduced axis read strided, and left lanes idle where it was short)
+    (k,) = lowered(lambda v: v.sum(axis=(1, 2)), _data(math.prod(shape), np.float32).reshape(shape))
+    assert _scheme(k) == scheme
+    assert f"const int r1_1 = f1 / {shape[2]}; const int r1_2 = (f1) % {shape[2]};" in k.source
+
+
 def _four_levels(n, dtype):
     """var(x - var(x)): full reductions nested four deep (mean, squares, mean, squares),
     built as kernel IR (the fusion plan writes a broadcast reduction to memory, so NumPy
@@ -194,6 +203,19 @@ def test_nested_2d_and_several_outputs_on_device(dtype):
         warnings.simplefilter("ignore")
         got = npcompile.jit(fn, device="cuda")(npcompile.to_device(x))
     for g, e in zip(got, exp):
+        _check(np.asarray(g), e, dtype)
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(64, 30, 40), (16, 100, 90)])
+def test_multi_axis_row_reductions_on_device(shape, dtype):
+    x = _data(math.prod(shape), dtype).reshape(shape)
+    fn = lambda v: (v.sum(axis=(1, 2)), v.max(axis=(1, 2)), np.std(v, axis=(1, 2)))  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = npcompile.jit(fn, device="cuda")(npcompile.to_device(x))
+    for g, e in zip(got, fn(x)):
         _check(np.asarray(g), e, dtype)
 
 
