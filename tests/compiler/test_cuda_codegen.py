@@ -86,7 +86,13 @@ def test_packed_sums_of_other_narrow_integers(dtype):
     assert "npc_sum16" not in k.source
 
 
-def test_pointwise_kernels_load_a_tile_before_the_math():
+@pytest.fixture
+def scalar_tiles(monkeypatch):
+    from npcompile.codegen import cuda as cg
+    monkeypatch.setattr(cg, "VECTOR_ACCESS", False)
+
+
+def test_pointwise_kernels_load_a_tile_before_the_math(scalar_tiles):
     (k,), _ = lowered("sincos", "float32", scale=0.05)
     src = k.source
     # sin and cos of one value: one sincosf; the math once, in a loop not unrolled
@@ -96,12 +102,41 @@ def test_pointwise_kernels_load_a_tile_before_the_math():
     assert "#pragma unroll\n" in k.source and "ld1_1 = in1[" in k.source
 
 
-def test_grid_reduction_tiles_keep_each_lanes_order():
+def test_grid_reduction_tiles_keep_each_lanes_order(scalar_tiles):
     (k,), _ = lowered("mc_pi", "float32", scale=0.05)
     src = k.source
     assert "ld2_1 = in1[" in src and "npc_down(" in src
     # the terms of one trip are added in index order: the loop over u is the lane's order
     assert "for (int ut" in src and "ut1 * (gridDim.x * blockDim.x)" in src
+
+
+def test_contiguous_arrays_move_as_vectors_when_aligned():
+    (k,), _ = lowered("sincos", "float32", scale=0.05)
+    src = k.source
+    assert "((const float4*)in1)[lin]" in src and "((float4*)out0)[lin] = make_float4(" in src
+    assert "ld.global.v4.f32" in k.ptx or "ld.global.nc.v4.f32" in k.ptx
+    assert "st.global.v4.f32" in k.ptx
+    # whole vectors only where every such address is aligned; one scalar loop for the rest
+    assert "& 15) == 0" in src and "(npc_veclin ? " in src
+    (k,), _ = lowered("mul", "float64", scale=0.05)
+    assert "((const double2*)in1)" in k.source and "make_double2(" in k.source
+    (k,), _ = lowered("mc_pi", "float32", scale=0.05)
+    assert k.source.count("((const float4*)in") == 2 and "4 * t1 + ut1" in k.source
+
+
+def test_broadcast_and_strided_operands_are_read_element_by_element():
+    (k,) = lowered_fn(lambda a, b: a * b[None, :], np.ones((64, 32), np.float32),
+                      np.ones(32, np.float32))
+    src = k.source
+    assert "((const float4*)in" in src                 # a, laid out along the loop
+    assert src.count("((const float4*)in") == 1         # b is broadcast: element loads
+    (k,) = lowered_fn(lambda s: s[:, 0] * 2, np.ones((100, 3), np.float32))
+    assert "((const float4*)in" not in k.source and "make_float4(" in k.source
+
+
+def test_argmin_and_argmax_keep_scalar_lanes():
+    (k,) = lowered_fn(lambda v: np.argmax(v), np.ones(1 << 20, np.float32))
+    assert "float4" not in k.source
 
 
 def test_normalize_outer_never_materializes_the_product():

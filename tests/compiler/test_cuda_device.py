@@ -246,3 +246,27 @@ def test_in_place_updates_of_strided_device_views():
     for g, e in zip(got, exp):
         np.testing.assert_allclose(g, e, rtol=1e-12)
     np.testing.assert_allclose(d.get(), h, rtol=1e-12)
+
+
+@pytest.mark.parametrize("offset", [0, 1, 2])
+@pytest.mark.parametrize("n", [3, 4097, 1_000_003])
+def test_vector_access_with_misaligned_views_and_tails(offset, n):
+    # a view `offset` elements in is not 16-byte aligned: the kernel takes its scalar loop;
+    # the same program then runs on an aligned array (the vector loop) with equal results
+    rng = np.random.default_rng(n + offset)
+    for dt in (np.float32, np.float64, np.int32):
+        h = (rng.standard_normal(n + 2) * 100).astype(dt)
+        x, y = h[offset:offset + n], h[::-1][:n].copy()
+        f = npcompile.jit(lambda a, b: (a * 3 + b, (a * b).sum(), (a <= b).mean()), device="cuda")
+        for args in ((x, y), (x.copy(), y)):
+            d = [npcompile.to_device(a) for a in args]
+            if offset:
+                d[0] = npcompile.to_device(h)[offset:offset + n]
+            got = [np.asarray(r.get()) for r in f(*d)]
+            exp = [np.asarray(e) for e in (x * 3 + y, (x * y).sum(), (x <= y).mean())]
+            for g, e in zip(got, exp):
+                assert g.dtype == e.dtype and g.shape == e.shape
+                if dt == np.int32:
+                    assert np.array_equal(g, e)
+                else:
+                    np.testing.assert_allclose(g, e, rtol=2e-5 if dt == np.float32 else 1e-12)
