@@ -191,3 +191,11 @@ def test_unavailable_is_a_clear_message():
         pytest.skip("a GPU is present")
     with pytest.raises(RuntimeError, match="driver|GPU|CUDA"):
         npcompile.to_device(np.ones(3))
+
+
+def test_row_reductions_are_not_read_as_vectors_of_the_whole_array():
+    # the lane loop of a row walks one row: its loads add the row's offset
+    (k,) = lowered_fn(lambda v: (v * v).sum(axis=1), np.ones((64, 4096), np.float32))
+    assert "float4" not in k.source
+    (k,) = lowered_fn(lambda v: (v * v).sum(), np.ones(1 << 20, np.float32))
+    assert "((const float4*)in1)" in k.source

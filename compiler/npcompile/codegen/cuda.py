@@ -254,7 +254,9 @@ class CudaEmitter(Emitter):
             val = self.value(x, tuple(xidx))
             self.cur.emit(self._accumulate(e.op, acc, val, rid, rvars, x.dtype, kahan))
         bound = names + ([flat] if len(rvars) > 1 else [])
-        if len(rvars) == 1 and not reverse and e.op not in ("argmin", "argmax") and \
+        # vectors only when the lane loop walks the whole of a 1-D operand: a row of a
+        # larger array starts at the row's offset, which the vector index does not add
+        if len(rvars) == 1 and x.shape == (n,) and not reverse and e.op not in ("argmin", "argmax") and \
                 self._vector_tile(f"t{rid}", lane, width, n, index_lines, bound, body, _heavy(x),
                                   [x], x.shape):
             return
