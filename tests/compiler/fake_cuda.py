@@ -3,10 +3,14 @@ host bytearrays at made-up addresses, copies are real, launches are only recorde
 lets CI test DeviceArray's views, copies and transfers, and lets a profiler see the
 Python side of a CUDA call; kernels themselves need the GPU machine."""
 import itertools
+import weakref
 
 import numpy as np
 
 _addresses = itertools.count(1 << 40, 1 << 32)
+
+
+_live = weakref.WeakValueDictionary()   # address -> Buffer, while someone holds it
 
 
 class Buffer:
@@ -14,6 +18,15 @@ class Buffer:
         self.nbytes = int(nbytes)
         self.ptr = next(_addresses)
         self.data = bytearray(max(self.nbytes, 1))
+        _live[self.ptr] = self
+
+
+def _check_live(pointers):
+    """A launch reading memory nobody holds: a real pool would have handed it on."""
+    for p in pointers:
+        base = p - (p - (1 << 40)) % (1 << 32)
+        b = _live.get(base)
+        assert b is not None and p - base <= b.nbytes, f"launch reads freed device memory {p:#x}"
 
 
 class NvrtcError(RuntimeError):
@@ -64,6 +77,7 @@ class FakeCuda:
         return {"function": 1, "load_ms": 0.0, "cached": False, "max_threads": 1024, "registers": 32}
 
     def launch(self, function, grid, block, pointers, params, timed=True):
+        _check_live(pointers)
         self.launches.append((grid, block, list(pointers), list(params)))
         self._pending += 1
 

@@ -207,3 +207,14 @@ def test_jitted_in_place_update_of_a_strided_device_view():
     scale_first_column(exp)
     # fake kernels compute nothing; what matters is that the write-back is taken, not refused
     assert d.get().shape == exp.shape
+
+
+@needs_kernels
+def test_host_inputs_live_until_their_kernels_are_queued():
+    # each kernel of a run uploads its host inputs; the run is launched at its end, so the
+    # uploads must outlive the loop over kernels (fake_cuda checks every launched address)
+    f = npcompile.jit(normalize, device="cuda")
+    X = host((64, 32), np.float64)
+    for _ in range(3):
+        f(X)
+    assert cuda_runtime._cuda.launches

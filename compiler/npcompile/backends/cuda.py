@@ -159,6 +159,9 @@ class Program(ProgramBase):
         no launch latency in their times)."""
         vals = list(leaf_values) + [None] * (len(self.metas) - self.n_leaves)
         run, segment = [], 0
+        # inputs copied to the device live until their run is queued: freed before, the
+        # pool would hand their memory to a later kernel's output in the same run
+        keep = []
         for kind, step in self.steps:
             if kind == "numpy":
                 fast = self._views.get(step)
@@ -177,7 +180,6 @@ class Program(ProgramBase):
             ck = step
             outs = _outputs(ck, self.metas)
             pointers, params = [o.buffer.ptr for o in outs], []
-            keep = []   # inputs copied to the device live until the launch is queued
             for i, (b, p) in enumerate(zip(ck.kernel.inputs, ck.input_pos)):
                 v, layout = vals[p], ck.layouts[i]
                 if type(v) is not DeviceArray or layout is None or \
