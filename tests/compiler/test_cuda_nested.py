@@ -3,6 +3,7 @@ kernel whose levels run one after another in the same launch (codegen/cuda.py _g
 never the one-block fallback. Without a GPU: the kernels render and compile to PTX; on
 the GPU machine: NumPy's value, dtype and shape, deterministic over repeated calls."""
 import math
+import os
 import warnings
 
 import numpy as np
@@ -13,7 +14,9 @@ from npcompile.backends import cuda_runtime
 
 NVRTC, NVRTC_WHY = cuda_runtime.compiler_available()
 GPU, GPU_WHY = cuda_runtime.available()
-pytestmark = [pytest.mark.skipif(not NVRTC, reason=f"NVRTC unavailable: {NVRTC_WHY}")]
+pytestmark = [pytest.mark.skipif(not NVRTC, reason=f"NVRTC unavailable: {NVRTC_WHY}"),
+              pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference",
+                                 reason="NPC_BACKEND=reference compiles nothing")]
 needs_gpu = pytest.mark.skipif(not GPU, reason=f"no GPU: {GPU_WHY}")
 
 
