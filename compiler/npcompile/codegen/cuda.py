@@ -177,8 +177,7 @@ class CudaEmitter(Emitter):
         if cooperative and len(rvars) == 1 and self._packed_sum(e, rid, acc, AT, rvars, xidx, grid):
             pass
         elif cooperative and not self._computes_reduce(x) and (
-                _unroll(_load_bytes(x)) > 1 or self._flat_pays(rvars, grid)) and (
-                len(rvars) == 1 or self._flat_pays(rvars, grid)) and (
+                self._flat_pays(rvars, grid) or len(rvars) == 1 and _unroll(_load_bytes(x)) > 1) and (
                 self.IT == "i64" or math.prod(n for _, n in rvars) < INT32_LIMIT):
             self._tiled_lanes(e, rid, acc, rvars, xidx, grid, kahan)
         else:
@@ -275,25 +274,38 @@ class CudaEmitter(Emitter):
         self.open_loop(f"for ({IT} {t} = {first}; {t} < {n}; {t} += {trip or f'{U} * {width}'})", [])
         tile = self.cur
         u = f"u{t}"
-        self.open_loop(f"#pragma unroll{' 1' if heavy else ''}\n  "
-                       f"for (int {u} = 0; {u} < {U} && {t} + {u} * {width} < {n}; ++{u})", names)
-        for line in index_lines(f"{t} + {u} * {width}"):
-            self.cur.emit(line)
-        saved, self.rotate = self.rotate, {"scope": self.cur, "names": {}, "loads": []}
-        body()
-        loads, self.rotate = self.rotate["loads"], saved
-        for e, _, name in loads:
-            self.cur.emit(" ".join(f"{name}_{k} = {name}_{k + 1};" for k in range(U - 1)))
-        self.close_loop()
-        step = tile.lines.pop()
-        for e, _, name in loads:
-            tile.emit(f"{ctype(e.dtype)} " + ", ".join(f"{name}_{k}" for k in range(U)) + ";")
+        step, loads = self._tile_step(U, f"{u} < {U} && {t} + {u} * {width} < {n}", f"{t} + {u} * {width}",
+                                      index_lines, names, body, heavy)
         for k in range(U):
             at = t if k == 0 else f"({t} + {k} * {width} < {n} ? {t} + {k} * {width} : {n - 1})"
             tile.emit("{ " + " ".join(index_lines(at)) + " "
                       + " ".join(f"{name}_{k} = {self._load(e, idx)};" for e, idx, name in loads) + " }")
         tile.lines.append(step)
         self.close_loop()
+
+    def _tile_step(self, U, cond, at, index_lines, names, body, heavy, vstore=None):
+        """In an open tile loop: the loop over its U elements (`cond` bounds the counter
+        u<t>, `at` is the element's position), each step the body with the tile's loaded
+        values moving down a register. The step is taken out of the tile, so that the
+        caller can emit the loads (registers declared here) before putting it back.
+        (step, [(load Expr, index, register name)])"""
+        tile = self.cur
+        u = cond.split(" ", 1)[0]
+        self.open_loop(f"#pragma unroll{' 1' if heavy else ''}\n  for (int {u} = 0; {cond}; ++{u})", names)
+        for line in index_lines(at):
+            self.cur.emit(line)
+        saved = self.rotate, self.vstore
+        self.rotate, self.vstore = {"scope": self.cur, "names": {}, "loads": []}, vstore
+        body()
+        loads = self.rotate["loads"]
+        self.rotate, self.vstore = saved
+        for e, _, name in loads:
+            self.cur.emit(" ".join(f"{name}_{k} = {name}_{k + 1};" for k in range(U - 1)))
+        self.close_loop()
+        step = tile.lines.pop()
+        for e, _, name in loads:
+            tile.emit(f"{ctype(e.dtype)} " + ", ".join(f"{name}_{k}" for k in range(U)) + ";")
+        return step, loads
 
     def _vector_tile(self, t, first, width, n, index_lines, names, body, heavy, exprs, shape,
                      outputs=()):
@@ -328,23 +340,9 @@ class CudaEmitter(Emitter):
         self.open_loop(f"if (npc_vec{t}) for ({IT} {t} = {first}; {t} < {nv}; {t} += {width})", [t])
         tile = self.cur
         u = f"u{t}"
-        self.open_loop(f"#pragma unroll{' 1' if heavy else ''}\n  "
-                       f"for (int {u} = 0; {u} < {U}; ++{u})", names)
-        for line in index_lines(f"{U} * {t} + {u}"):
-            self.cur.emit(line)
-        saved = self.rotate, self.vstore
-        self.rotate = {"scope": self.cur, "names": {}, "loads": []}
-        self.vstore = {i: U for i in vec_out}
-        body()
-        loaded = self.rotate["loads"]
-        self.rotate, self.vstore = saved
-        for e, _, name in loaded:
-            self.cur.emit(" ".join(f"{name}_{k} = {name}_{k + 1};" for k in range(U - 1)))
-        self.close_loop()
-        step = tile.lines.pop()
+        step, loaded = self._tile_step(U, f"{u} < {U}", f"{U} * {t} + {u}", index_lines, names, body,
+                                       heavy, {i: U for i in vec_out})
         for e, idx, name in loaded:
-            T = ctype(e.dtype)
-            tile.emit(f"{T} " + ", ".join(f"{name}_{k}" for k in range(U)) + ";")
             b = self.buffer_of(e)
             if b.index in vec_in and vec_in[b.index].op is e.op:
                 w = self.fresh("w")
