@@ -179,7 +179,7 @@ class Program(ProgramBase):
                 continue
             ck = step
             outs = _outputs(ck, self.metas)
-            pointers, params = [o.buffer.ptr for o in outs], []
+            pointers, params = [o.pointer for o in outs], []
             for i, (b, p) in enumerate(zip(ck.kernel.inputs, ck.input_pos)):
                 v, layout = vals[p], ck.layouts[i]
                 if type(v) is not DeviceArray or layout is None or \
@@ -189,7 +189,7 @@ class Program(ProgramBase):
                     layout = ck.layouts[i] = ((v.shape, v.strides, v.dtype), [
                         s // v.itemsize for s in v.strides] if b.param is not None else [])
                 params.extend(layout[1])
-                pointers.append(v.buffer.ptr + v.offset)
+                pointers.append(v.pointer)
             pointers.extend(buf.ptr for buf in ck.scratch)
             if ck.info.n_out > 0:
                 run.append((ck, pointers, params))
@@ -203,9 +203,9 @@ class Program(ProgramBase):
 
     def _launch(self, segment, run):
         """Queue a run of kernels; their times are recorded by cuda_runtime when done."""
-        graph = self._graphs.get(segment) if self._graphs is not None else None
-        if graph is None and self._graphs is not None and self.runs > 0:
-            graph = self._make_graph(segment, run)
+        graph = None
+        if self._graphs is not None and self.runs > 0:
+            graph = self._graphs.get(segment) or self._make_graph(segment, run)
         if graph is not None:
             graph.launch([r[1] for r in run], [r[2] for r in run])
         else:

@@ -117,14 +117,18 @@ class DeviceArray(NDArrayOperatorsMixin):
             if out.nbytes:
                 native().download(out, self.buffer, self.offset)
         else:
-            # the smallest span of bytes that holds the view, then the view of it on the host
-            lo, hi = _byte_span(self.shape, self.strides, self.itemsize)
-            span = np_base.empty(hi - lo, np.uint8)
-            if span.nbytes:
-                native().download(span, self.buffer, self.offset + lo)
-            out = np.ndarray(self.shape, self.dtype, span, -lo, self.strides).copy()
+            out = self._span()[2].copy()
         record_transfer("d2h", out.nbytes, t0)
         return out
+
+    def _span(self):
+        """The smallest span of bytes that holds this view, copied to the host: (span, its
+        first byte's offset from element [0, ..., 0], this view of it as an ndarray)."""
+        lo, hi = _byte_span(self.shape, self.strides, self.itemsize)
+        span = np_base.empty(hi - lo, np.uint8)
+        if span.nbytes:
+            native().download(span, self.buffer, self.offset + lo)
+        return span, lo, np.ndarray(self.shape, self.dtype, span, -lo, self.strides)
 
     def __array__(self, dtype=None, copy=None):
         a = self.get()
@@ -257,15 +261,12 @@ class DeviceArray(NDArrayOperatorsMixin):
         # into it on the host, and put the span back. The bytes between the elements go
         # back as they were read; the stream orders this after every kernel before it.
         value = np.asarray(value)   # a device value (maybe of these very bytes) is read first
-        lo, hi = _byte_span(self.shape, self.strides, self.itemsize)
-        if hi == lo:
+        if 0 in self.shape:
             return
-        span = np_base.empty(hi - lo, np.uint8)
         t0 = time.perf_counter()
-        native().download(span, self.buffer, self.offset + lo)
+        span, lo, view = self._span()
         record_transfer("d2h", span.nbytes, t0)
-        np.copyto(np.ndarray(self.shape, self.dtype, span, -lo, self.strides), value,
-                  casting="unsafe")
+        np.copyto(view, value, casting="unsafe")
         t0 = time.perf_counter()
         native().upload(self.buffer, self.offset + lo, span)
         record_transfer("h2d", span.nbytes, t0)
