@@ -1,6 +1,20 @@
 # The two commands of the README: `make run` and `make test`. Both set up a fresh
 # Debian bookworm machine (as root) first; `make install` is that set-up alone.
 PY      := /usr/bin/python3
+# The project's virtual environment: Debian's interpreter and site packages (NumPy 1.24,
+# IPython, the xeus-python shell, numba) plus the pinned PyPI packages Debian lacks
+# (JupyterLab 4, Notebook 7, ipywidgets 8, anywidget, Dask). The kernel embeds it and
+# every test runs in it.
+VENV    ?= .venv
+VPY     := $(CURDIR)/$(VENV)/bin/python
+# The second test matrix: a current NumPy 2.x, nothing of Debian's site packages.
+NP2     ?= .venv-np2
+NP2PY   := $(CURDIR)/$(NP2)/bin/python
+PYSITE  := lib/python3.11/site-packages
+PIP     := -m pip install -q --disable-pip-version-check --no-input
+# A CUDA toolkit where the machine has one, else NVIDIA's wheels in the environment.
+CUDA_HOME ?= $(if $(wildcard /usr/local/cuda/include/cuda.h),/usr/local/cuda,$(CURDIR)/$(VENV)/$(PYSITE)/nvidia/cu13)
+CMAKE_ARGS := -DNPC_KERNEL_PYTHON=$(VPY) -DNPC_CUDA_HOME=$(CUDA_HOME)
 BUILD   ?= build
 ASAN_BUILD ?= build-asan
 JOBS    ?= 2
@@ -14,11 +28,11 @@ DEB_PKGS := build-essential cmake pkg-config ccache git \
   pybind11-dev pybind11-json-dev nlohmann-json3-dev xtl-dev cppzmq-dev libzmq3-dev uuid-dev libssl-dev \
   llvm-16-dev libclang-cpp16-dev libclang-16-dev clang-16 libopenblas-dev libgtest-dev \
   libimgui-dev libglfw3-dev libstb-dev fonts-dejavu-core \
-  python3-numpy python3-pytest python3-hypothesis python3-jupyter-kernel-test python3-nbclient jupyter-client \
+  python3-venv python3-numpy python3-pytest python3-hypothesis python3-jupyter-kernel-test python3-nbclient jupyter-client \
   python3-nbformat python3-nbconvert jupyter-notebook jupyter-console python3-numba python3-numexpr \
   python3-pil chromium xvfb
 
-.PHONY: all deps build build-asan install test test-cpp test-py run bench clean
+.PHONY: all deps venv venv-np2 build build-asan install test test-cpp test-py test-py-np2 run bench clean
 
 all: build
 
@@ -31,19 +45,38 @@ deps:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	else echo "npcompile: Debian packages present"; fi
 
-build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+# The environment is remade when a requirements file changes; pip is told the versions of
+# everything it pulls in (lab-constraints.txt), so two machines get the same packages.
+venv: $(VENV)/.installed
+$(VENV)/.installed: requirements/lab.txt requirements/lab-constraints.txt requirements/cuda.txt | deps
+	$(PY) -m venv --system-site-packages $(VENV)
+	$(VPY) $(PIP) -r requirements/lab.txt -c requirements/lab-constraints.txt
+	@if [ ! -f /usr/local/cuda/include/cuda.h ]; then \
+	  echo "npcompile: no CUDA toolkit in /usr/local/cuda: NVRTC and cuda.h from NVIDIA's wheels"; \
+	  $(VPY) $(PIP) -r requirements/cuda.txt; fi
+	touch $@
+
+# npcompile reaches this environment through a .pth naming the folder it is installed in.
+venv-np2: $(NP2)/.installed
+$(NP2)/.installed: requirements/numpy2.txt | deps
+	$(PY) -m venv $(NP2)
+	$(NP2PY) $(PIP) -r requirements/numpy2.txt
+	$(PY) -c "import site; print(site.getusersitepackages())" > $(NP2)/$(PYSITE)/npcompile.pth
+	touch $@
+
+build: venv
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j$(JOBS)
 
 # The sanitizer variant: the C++ libraries and their unit tests under ASan/UBSan.
-build-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DNPC_SANITIZE=ON
+build-asan: venv
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DNPC_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
 install: build
 	cmake --install $(BUILD)
-	@$(PY) -c "import npcompile, sys; print('npcompile', npcompile.__version__, 'importable from', npcompile.__file__)"
-	@jupyter kernelspec list | grep npcompile
+	@$(VPY) -c "import npcompile, sys; print('npcompile', npcompile.__version__, 'importable from', npcompile.__file__)"
+	@$(VPY) -m jupyter kernelspec list 2>/dev/null | grep npcompile
 
 test-cpp: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
@@ -52,23 +85,29 @@ test-cpp: build build-asan
 # Every Python test on the compiled path, then the tracer's suite again on the reference
 # path, where results must equal NumPy's bit for bit.
 test-py: install
-	$(PY) -m pytest -q -p no:cacheprovider tests
-	NPC_BACKEND=reference $(PY) -m pytest -q -p no:cacheprovider tests/compiler
+	$(VPY) -m pytest -q -p no:cacheprovider tests
+	NPC_BACKEND=reference $(VPY) -m pytest -q -p no:cacheprovider tests/compiler
 
-test: install test-cpp test-py
+# The differential suite (tracer, compiler, reports) again under NumPy 2.x: results follow
+# that version's promotion rules (NEP 50), the oracle being the NumPy that runs the test.
+test-py-np2: install venv-np2
+	$(NP2PY) -c "import numpy, npcompile; print('NumPy', numpy.__version__, '+ npcompile from', npcompile.__file__)"
+	$(NP2PY) -m pytest -q -p no:cacheprovider tests/compiler tests/profiler
+
+test: install test-cpp test-py test-py-np2
 
 run: install
 ifneq ($(HEADLESS),)
-	$(PY) notebooks/run_all.py
+	$(VPY) notebooks/run_all.py
 else
-	@token=$$($(PY) -c "import secrets; print(secrets.token_hex(16))"); \
-	echo "npcompile: open http://127.0.0.1:$(PORT)/?token=$$token (kernel: Python 3 (npcompile))"; \
-	cd notebooks && exec jupyter notebook --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
-	  --NotebookApp.token=$$token
+	@token=$$($(VPY) -c "import secrets; print(secrets.token_hex(16))"); \
+	echo "npcompile: open http://127.0.0.1:$(PORT)/lab?token=$$token (kernel: Python 3 (npcompile))"; \
+	cd notebooks && exec $(VPY) -m jupyter lab --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
+	  --IdentityProvider.token=$$token
 endif
 
 bench: install
-	$(PY) bench/run.py
+	$(VPY) bench/run.py
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(VENV) $(NP2)

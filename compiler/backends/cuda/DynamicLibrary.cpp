@@ -21,6 +21,10 @@ DynamicLibrary::~DynamicLibrary() {
   // Leave the library mapped for the life of the process.
 }
 
+bool DynamicLibrary::keep_global(const std::string& path) {
+  return dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr;
+}
+
 void* DynamicLibrary::symbol(const char* name) const {
   return handle_ ? dlsym(handle_, name) : nullptr;
 }

@@ -18,6 +18,9 @@ class DynamicLibrary {
   const std::string& error() const { return error_; }
   const std::string& path() const { return path_; }
   void* symbol(const char* name) const;
+  // Loads a library for the rest of the process with its symbols global, so that a later
+  // dlopen by its soname (from another library) finds it; false when it did not load.
+  static bool keep_global(const std::string& path);
 
  private:
   void* handle_ = nullptr;

@@ -6,6 +6,7 @@
 #include <nvrtc.h>
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 
@@ -23,15 +24,40 @@ struct NvrtcApi {
 #undef NPC_NVRTC_DECLARE
 };
 
+#ifdef NPC_CUDA_LIB_DIR
+// NVRTC opens its builtins library (libnvrtc-builtins.so.13.0) by name at its first
+// compile; the wheels' folder is on no loader path, so load it first, globally: the
+// loader then answers NVRTC's request with the copy already in the process.
+DynamicLibrary open_from_folder(const std::string& folder) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("libnvrtc-builtins.so.") && name.find(".alt.") == std::string::npos)
+      DynamicLibrary::keep_global(entry.path().string());
+  }
+  return DynamicLibrary({folder + "/libnvrtc.so.13", folder + "/libnvrtc.so.12"});
+}
+#endif
+
 const NvrtcApi& api() {
   static std::once_flag once;
   static std::unique_ptr<NvrtcApi> table;
   static std::string error;
   std::call_once(once, [] {
-    // The toolkit's copy first: it is the one CI and the GPU machine have.
-    static DynamicLibrary lib({"libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13",
-                               "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so.12",
-                               "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so"});
+    // The toolkit's copy first: it is the one the GPU machine has.
+    static DynamicLibrary toolkit({"libnvrtc.so.13", "/usr/local/cuda/lib64/libnvrtc.so.13",
+                                   "libnvrtc.so.12", "/usr/local/cuda/lib64/libnvrtc.so.12",
+                                   "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so"});
+    const DynamicLibrary* found = &toolkit;
+#ifdef NPC_CUDA_LIB_DIR
+    // Then the build's folder: NVIDIA's wheels in the project's environment, where CI
+    // has no toolkit.
+    if (!toolkit.ok()) {
+      static DynamicLibrary wheel = open_from_folder(NPC_CUDA_LIB_DIR);
+      found = &wheel;
+    }
+#endif
+    const DynamicLibrary& lib = *found;
     if (!lib.ok()) {
       error = "NVRTC (libnvrtc.so from the CUDA toolkit) could not be opened: " + lib.error();
       return;
