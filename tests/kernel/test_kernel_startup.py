@@ -1,6 +1,7 @@
-"""What the kernel sets up at start: Debian's Python, the npcompile package and
+"""What the kernel sets up at start: the project's environment over Debian's Python, the npcompile package and
 its magics, bare exception names, history with real line numbers."""
 import json
+import os
 
 from .kernel_helpers import KERNEL_VERSION, result_text, run_cell, stdout_text
 
@@ -19,11 +20,20 @@ def test_kernelspec(kernelspec):
     assert kernelspec.argv[1:] == ["-f", "{connection_file}"]
 
 
-def test_embedded_python_is_debians(kc):
+def test_embedded_python_is_the_projects_environment_over_debians(kc):
     info = kernel_eval(kc, "{'exe': __import__('sys').executable, 'argv': __import__('sys').argv, "
-                           "'prefix': __import__('sys').prefix}")
-    assert info["exe"] == "/usr/bin/python3"
-    assert info["prefix"] == "/usr"
+                           "'prefix': __import__('sys').prefix, 'base': __import__('sys').base_prefix, "
+                           "'numpy': __import__('numpy').__file__, "
+                           "'widgets': __import__('ipywidgets').__version__, "
+                           "'anywidget': __import__('anywidget').__file__}")
+    # the virtual environment made from Debian's interpreter ...
+    assert info["base"] == "/usr"
+    assert info["prefix"] != "/usr" and info["exe"] == info["prefix"] + "/bin/python"
+    assert os.path.isfile(os.path.join(info["prefix"], "pyvenv.cfg"))
+    # ... that sees Debian's NumPy and the environment's PyPI packages
+    assert info["numpy"].startswith("/usr/lib/python3/dist-packages/")
+    assert info["widgets"].startswith("8.")
+    assert info["anywidget"].startswith(info["prefix"])
     assert len(info["argv"]) == 1 and info["argv"][0].endswith("xnpcompile")
 
 
