@@ -48,12 +48,16 @@ deps:
 # The environment is remade when a requirements file changes; pip is told the versions of
 # everything it pulls in (lab-constraints.txt), so two machines get the same packages.
 venv: $(VENV)/.installed
-$(VENV)/.installed: requirements/lab.txt requirements/lab-constraints.txt requirements/cuda.txt | deps
+$(VENV)/.installed: requirements/lab.txt requirements/lab-constraints.txt requirements/cuda.txt \
+                   share/jupyterlab/overrides.json | deps
 	$(PY) -m venv --system-site-packages $(VENV)
 	$(VPY) $(PIP) -r requirements/lab.txt -c requirements/lab-constraints.txt
 	@if [ ! -f /usr/local/cuda/include/cuda.h ]; then \
 	  echo "npcompile: no CUDA toolkit in /usr/local/cuda: NVRTC and cuda.h from NVIDIA's wheels"; \
 	  $(VPY) $(PIP) -r requirements/cuda.txt; fi
+	@# JupyterLab's defaults for this environment: no news or update prompts on a closed network
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp share/jupyterlab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
 
 # npcompile reaches this environment through a .pth naming the folder it is installed in.

@@ -1,0 +1,144 @@
+"""What `make run` gives a user: JupyterLab 4 from the project's environment, with
+"Python 3 (npcompile)" in its launcher, and a notebook whose `%%npcompile` cell runs on
+the kernel and shows its report. Driven in Debian's Chromium by Playwright (PyPI's
+package, told to use /usr/bin/chromium: it downloads no browser of its own).
+
+Screenshots go to the test's tmp folder, or to $NPC_SCREENSHOT_DIR when set, so that
+a person can look at them."""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .kernel_helpers import KERNEL_NAME
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("jupyterlab")
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+
+TOKEN = "npc-test-token"
+# Without the background-networking flags Chromium keeps dialling hosts this closed
+# network refuses.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CELL = ("%%npcompile --report\n"
+        "x = np.linspace(0.0, 1.0, 200_000)\n"
+        "y = np.sin(x) * 2.0 + np.cos(x) ** 2\n"
+        "total = float(y.sum())\n"
+        "print('total', round(total, 3))")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def notebook(path):
+    nb = {"nbformat": 4, "nbformat_minor": 5,
+          "metadata": {"kernelspec": {"name": KERNEL_NAME, "display_name": "Python 3 (npcompile)",
+                                      "language": "python"}},
+          "cells": [{"cell_type": "code", "id": "setup", "metadata": {}, "execution_count": None,
+                     "outputs": [], "source": "import numpy as np"},
+                    {"cell_type": "code", "id": "traced", "metadata": {}, "execution_count": None,
+                     "outputs": [], "source": CELL}]}
+    path.write_text(json.dumps(nb))
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lab")
+    notebook(root / "demo.ipynb")
+    port = free_port()
+    log = open(root / "lab.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", f"--port={port}", "--no-browser",
+         "--allow-root", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
+         # a workspace of its own: the user's saved layout would hide the launcher
+         f"--LabApp.workspaces_dir={root / 'workspaces'}"],
+        stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail("JupyterLab did not start:\n" + (root / "lab.log").read_text()[-3000:])
+        time.sleep(0.5)
+    yield base, root
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def page(lab):
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        pg = browser.new_page(viewport={"width": 1400, "height": 900})
+        yield pg
+        browser.close()
+
+
+def shot(page, tmp_path, name):
+    folder = Path(os.environ.get("NPC_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / name
+    page.screenshot(path=str(target))
+    assert target.stat().st_size > 10_000
+    return target
+
+
+def test_server_is_jupyterlab_4(lab):
+    import jupyterlab
+    assert jupyterlab.__version__.startswith("4.")
+    base, _ = lab
+    with urllib.request.urlopen(f"{base}/api/kernelspecs?token={TOKEN}", timeout=10) as r:
+        specs = json.load(r)["kernelspecs"]
+    assert specs[KERNEL_NAME]["spec"]["display_name"] == "Python 3 (npcompile)"
+
+
+def test_launcher_offers_the_npcompile_kernel(lab, page, tmp_path):
+    base, _ = lab
+    page.goto(f"{base}/lab?token={TOKEN}")
+    card = page.locator('.jp-LauncherCard[title="Python 3 (npcompile)"]').first
+    card.wait_for(timeout=60_000)
+    assert card.is_visible()
+    shot(page, tmp_path, "jupyterlab-launcher.png")
+
+
+def test_npcompile_cell_runs_on_the_kernel_and_reports(lab, page, tmp_path):
+    import numpy as np
+    x = np.linspace(0.0, 1.0, 200_000)
+    expected = round(float((np.sin(x) * 2.0 + np.cos(x) ** 2).sum()), 3)
+    base, _ = lab
+    page.goto(f"{base}/lab/tree/demo.ipynb?token={TOKEN}")
+    # the kernel named in the notebook's metadata starts without asking
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+    page.get_by_text("Python 3 (npcompile) | Idle").first.wait_for(timeout=90_000)
+    page.locator(".jp-Notebook .jp-Cell").first.click()
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Shift+Enter")
+    outputs = page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-OutputArea")
+    outputs.get_by_text(f"total {expected}").wait_for(timeout=120_000)
+    # the report of the traced cell: the graph break at float(), with its reason
+    report = outputs.locator(".npcprof-v1")
+    report.first.wait_for(timeout=30_000)
+    assert "float()" in report.first.inner_text()
+    shot(page, tmp_path, "jupyterlab-npcompile-cell.png")
