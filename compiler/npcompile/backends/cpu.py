@@ -98,9 +98,14 @@ class Program(ProgramBase):
 
     def _compile_module(self):
         """The graph's kernels in a few translation units built at once (cpu_units.py)."""
-        compiled = {id(ck.kernel): ck for ck in self.kernels}
+        # A kernel's symbol is the hash of its text: kernels named alike are the same code
+        # (a loop body traced again), compiled once and called at each place.
+        unique = {}
+        for ck in self.kernels:
+            unique.setdefault(ck.kernel.name, ck.kernel)
         self.module_sources = []
-        for kernels, source, r in compile_units(_cpu, [ck.kernel for ck in self.kernels]):
+        addresses_of = {}
+        for kernels, source, r in compile_units(_cpu, list(unique.values())):
             self.module_sources.append(source)
             self.compile_ms["frontend"] += r["ms_frontend"]
             self.compile_ms["optimize"] += r["ms_optimize"]
@@ -111,10 +116,10 @@ class Program(ProgramBase):
                 self.cache = "disk"
             addresses = iter(r["addresses"])
             for k in kernels:
-                ck = compiled[id(k)]
-                if k.names:
-                    ck.part_address = next(addresses)
-                ck.address = next(addresses)
+                part = next(addresses) if k.names else None
+                addresses_of[k.name] = (part, next(addresses))
+        for ck in self.kernels:
+            ck.part_address, ck.address = addresses_of[ck.kernel.name]
 
     def run_values(self, leaf_values):
         """Run on this call's leaf values (the graph's inputs, in graph order)."""

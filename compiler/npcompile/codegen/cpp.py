@@ -143,6 +143,7 @@ class Emitter:
         """Structural identity: equal expressions are computed once (X.mean() and the
         mean inside X.std() are one reduction)."""
         sigs = self.__dict__.setdefault("_sigs", {})
+        interned = self.__dict__.setdefault("_interned", {})
         got = sigs.get(id(e))
         if got is None:
             if e.kind == "load":
@@ -157,7 +158,10 @@ class Emitter:
             else:
                 attrs = tuple(sorted((k, v) for k, v in e.attrs.items()))
                 head = (e.kind, e.op, e.shape, str(e.dtype), attrs)
-            got = sigs[id(e)] = head + tuple(self._signature(x) for x in e.inputs)
+            # a small int per distinct structure: a nested tuple would repeat shared
+            # subtrees (x = 0.5 * (x + a / x) doubles them per step) and hash them all
+            whole = head + tuple(self._signature(x) for x in e.inputs)
+            got = sigs[id(e)] = interned.setdefault(whole, len(interned))
             sigs[("keep", id(e))] = e  # ids stay unique while the signature is cached
         return got
 

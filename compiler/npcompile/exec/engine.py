@@ -88,8 +88,12 @@ class Engine:
 
     def _record_program(self, entry, program):
         """What the reports show of a compile: each kernel's source and the fused graph."""
+        shown = set()
         for ck in program.kernels:
             k = ck.kernel
+            if k.name in shown:  # the same code at several places (a loop body): once
+                continue
+            shown.add(k.name)
             self.session.add("kernel_sources", {
                 "name": k.name, "source": k.source, "graph_id": entry.graph_id,
                 "target": getattr(program, "target", "cpu"), "ptx": getattr(ck, "ptx", None),

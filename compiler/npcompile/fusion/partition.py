@@ -13,6 +13,8 @@ import numpy as np
 from ..graph.node import Ref
 from .expr import Expr, Lowering
 
+# The deepest expression a kernel inlines before writing the value out (see partition).
+MAX_INLINE_DEPTH = 48
 VIEW_LABELS = {"getitem", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
                "broadcast_to", "moveaxis"}
 
@@ -82,6 +84,8 @@ def partition(leaves, pending, outputs):
 
     # 2. what must be written to memory
     materialize = set(out_ids)
+    cut = set()     # written because its expression grew too deep: readers load it
+    depth = {}      # expression depth of each lowered node, counting inlined producers
     exprs = {}
     for n in pending:  # definitions, inlining what is not materialized
         if not lowerable[id(n)]:
@@ -94,6 +98,15 @@ def partition(leaves, pending, outputs):
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in materialize)
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
+        d = 1 + max((depth.get(id(i), 0) for i in n.inputs if id(i) not in materialize), default=0)
+        depth[id(n)] = d
+        if d >= MAX_INLINE_DEPTH and id(n) not in materialize:
+            # a long chain (a loop accumulating into one value) would become one
+            # expression thousands deep: every walk over it recursive, the C++ one
+            # statement per op anyway. Written here, it starts a fresh expression.
+            plan.decisions.append(f"{n.label}: written (an expression {d} ops deep)")
+            materialize.add(id(n))
+            cut.add(id(n))
         # a reduction read by a broadcasting consumer would be recomputed per element
         e = exprs[id(n)]
         if _has_reduce(e):
@@ -110,7 +123,7 @@ def partition(leaves, pending, outputs):
     for n in pending:
         if not lowerable[id(n)]:
             continue
-        ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or
+        ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
                            (id(i) in materialize and _has_reduce(first[id(i)])))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
@@ -145,35 +158,31 @@ def partition(leaves, pending, outputs):
         group_ids.add(id(n))
         group_shape = n.shape
     close()
+    inlined_in = _kernel_of_exprs(plan)
     for n in pending:
         if lowerable[id(n)] and id(n) not in materialize:
-            k = _kernel_reading(plan, n, exprs)
+            k = inlined_in.get(id(exprs.get(id(n))))
             if k is not None:
                 plan.kernel_of[id(n)] = k
     return plan
 
 
-def _kernel_reading(plan, n, exprs):
-    """The kernel whose expressions computed n inline."""
-    target = exprs.get(id(n))
-    k = -1
+def _kernel_of_exprs(plan):
+    """id(expression) -> the first kernel that computes it inline: one walk over all
+    kernels (asking per node re-walked every kernel: quadratic in long loops)."""
+    where, k = {}, -1
     for step in plan.steps:
         if step[0] != "kernel":
             continue
         k += 1
-        for _, e in step[1]:
-            if _contains(e, target, set()):
-                return k
-    return None
-
-
-def _contains(e, target, seen):
-    if e is target:
-        return True
-    if id(e) in seen:
-        return False
-    seen.add(id(e))
-    return any(_contains(x, target, seen) for x in e.inputs)
+        stack = [e for _, e in step[1]]
+        while stack:
+            e = stack.pop()
+            if id(e) in where:
+                continue
+            where[id(e)] = k
+            stack.extend(e.inputs)
+    return where
 
 
 def returns_scalar(fn, input_values):

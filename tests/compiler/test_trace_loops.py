@@ -1,0 +1,192 @@
+"""Python loops over NumPy code, the way real programs write them: time-stepped stencils,
+moving slices, loops over k, while-loops with a data-dependent exit, nested loops and
+long accumulation chains. Each is differential against eager NumPy (values, dtypes,
+shapes, in-place arguments) and must take the compiled path: kernels were built and
+nothing fell back to NumPy because a compile failed."""
+import os
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.backends import cpu
+from conftest import DEVICE, check, make
+
+COMPILED = (cpu.AVAILABLE or DEVICE == "cuda") and os.environ.get("NPC_BACKEND") != "reference"
+
+
+def compiled_without_fallback(kernels=True):
+    """The last checked program ran compiled kernels, and no compile or run failed."""
+    if not COMPILED:
+        return
+    rep = npcompile.report()
+    assert rep["fallbacks"] == [], rep["fallbacks"]
+    if kernels:
+        assert sum(c["kernels"] for c in rep["compiles"]) > 0, rep["compiles"]
+
+
+def ping_pong(A, B, steps):
+    for _ in range(steps):
+        B[1:-1] = A[:-2] + A[2:]
+        A[1:-1] = B[:-2] + B[2:]
+    return A
+
+
+def heat(u, steps, c):
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + c * (u[2:] - 2 * u[1:-1] + u[:-2])
+    return u
+
+
+def heat_2d(u, steps):
+    for _ in range(steps):
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+    return u
+
+
+def gaussian_elimination(A, b):
+    n = A.shape[0]
+    for k in range(n - 1):          # slices that move with k
+        f = A[k + 1:, k] / A[k, k]
+        A[k + 1:, k:] -= f[:, None] * A[k, k:]
+        b[k + 1:] -= f * b[k]
+    x = np.zeros_like(b)
+    for k in range(n - 1, -1, -1):
+        x[k] = (b[k] - A[k, k + 1:] @ x[k + 1:]) / A[k, k]
+    return x
+
+
+def newton_sqrt(a, steps):
+    x = a.copy()
+    for _ in range(steps):
+        x = 0.5 * (x + a / x)
+    return x
+
+
+def newton_until(a, tol):
+    x = a.copy()
+    iterations = 0
+    while np.max(np.abs(x * x - a)) > tol:      # a data-dependent exit: one break per test
+        x = 0.5 * (x + a / x)
+        iterations += 1
+    return x, iterations
+
+
+def nested(a, outer, inner):
+    for i in range(outer):
+        for j in range(inner):
+            a = a * 0.5 + np.sin(a + i - j)
+        a[0] = a[-1]
+    return a
+
+
+def diagonal_chain(a):
+    t = a[0, 0] * 0
+    for i in range(a.shape[0]):
+        t += np.tanh(a[i, i])
+    return t
+
+
+def cumulative_rows(a):
+    for i in range(1, a.shape[0]):
+        a[i] += a[i - 1]
+    return a
+
+
+def recurrence_rows(a):
+    for i in range(1, a.shape[0]):
+        a[i] = a[i - 1] * 0.5 + np.sqrt(np.abs(a[i]))
+    return a
+
+
+@pytest.mark.parametrize("steps", [1, 2, 5, 17])
+def test_ping_pong_stencil_of_several_lengths(steps):
+    check(ping_pong, np.arange(12.0), np.zeros(12), steps)
+    compiled_without_fallback()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("steps", [3, 40])
+def test_heat_equation(steps, dtype):
+    u = make((64,), dtype, seed=1)
+    check(heat, u, steps, dtype(0.2))
+    compiled_without_fallback()
+
+
+def test_heat_2d():
+    check(heat_2d, make((24, 20), np.float64), 15)
+    compiled_without_fallback()
+
+
+def test_loop_over_k_with_moving_slices():
+    n = 9
+    A = make((n, n), np.float64, seed=3) + 40 * np.eye(n)
+    check(gaussian_elimination, A, make((n,), np.float64, seed=4))
+    compiled_without_fallback()
+
+
+@pytest.mark.parametrize("steps", [4, 30])
+def test_newton_iteration(steps):
+    check(newton_sqrt, np.linspace(1.0, 50.0, 33), steps)
+    compiled_without_fallback()
+
+
+def test_while_loop_with_a_data_dependent_exit():
+    got = check(newton_until, np.linspace(1.0, 50.0, 33), 1e-9)
+    assert got[1] > 3
+    compiled_without_fallback()
+
+
+def test_nested_loops():
+    check(nested, make((40,), np.float64), 3, 4)
+    compiled_without_fallback()
+
+
+def test_cumulative_rows_in_place():
+    # an in-place add into a view is a NumPy step today: right values, no kernel
+    check(cumulative_rows, make((30, 8), np.int64))
+    compiled_without_fallback(kernels=False)
+
+
+def test_row_recurrence_in_place():
+    check(recurrence_rows, make((30, 8), np.float64))
+    compiled_without_fallback()
+
+
+def test_long_accumulation_chain_compiles():
+    """6,000 dependent scalar ops: no RecursionError, and it compiles (it used to run op by
+    op on the reference path after the compile failed)."""
+    a = make((3000, 3000), np.float64) * 1e-3
+    check(diagonal_chain, a)
+    compiled_without_fallback()
+
+
+def _distinct_kernels(fn, *args):
+    npcompile.reset()
+    npcompile.jit(fn)(*args)
+    rep = npcompile.report()
+    assert rep["fallbacks"] == []
+    return {k["name"] for k in rep["kernel_sources"]}, rep
+
+
+@pytest.mark.skipif(not COMPILED, reason="the reference path compiles nothing")
+def test_a_repeated_loop_body_compiles_once():
+    """Eight time steps build the same kernels as two: the body is compiled once."""
+    two, _ = _distinct_kernels(heat, make((200,), np.float64), 2, 0.1)
+    eight, rep = _distinct_kernels(heat, make((200,), np.float64), 8, 0.1)
+    assert two and eight == two
+    # and it ran once per step
+    assert sum(1 for k in rep["kernels"] if k["name"] in eight) >= 8
+
+
+@pytest.mark.skipif(not COMPILED, reason="the reference path compiles nothing")
+def test_newton_compile_grows_linearly_with_iterations():
+    """x = 0.5 * (x + a / x) reads x twice: hashing the expression as a tree doubled the
+    work per step (22 steps took a minute). The generated code must grow linearly."""
+    def source_size(steps):
+        npcompile.reset()
+        npcompile.jit(newton_sqrt)(np.linspace(1.0, 50.0, 33), steps)
+        rep = npcompile.report()
+        assert rep["fallbacks"] == []
+        return sum(len(k["source"]) for k in rep["kernel_sources"])
+    assert source_size(30) < 4 * source_size(10)
