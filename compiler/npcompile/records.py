@@ -6,7 +6,7 @@ import time
 
 class Session:
     KINDS = ("traces", "graph_breaks", "recompiles", "compiles", "kernels", "fallbacks",
-             "kernel_sources", "fusion_graphs", "transfers", "eager_timings")
+             "kernel_sources", "fusion_graphs", "transfers", "eager_timings", "path_choices")
 
     def __init__(self):
         self._lock = threading.Lock()

@@ -9,6 +9,10 @@ import pytest
 
 import npcompile
 
+# The suite checks the compiled path call after call: jit's choice of plain NumPy where
+# that is faster (api/path_choice.py) is off here, and tested on its own (test_path_choice).
+os.environ.setdefault("NPC_CHOOSE_PATH", "0")
+
 # NPC_TEST_DEVICE=cuda runs the whole differential suite on the GPU (the GPU machine).
 DEVICE = os.environ.get("NPC_TEST_DEVICE", "cpu")
 

@@ -4,6 +4,7 @@ import functools
 import inspect
 import os
 import sys
+import time
 import types
 
 from ..exec.engine import ENGINE, SiteInfo, record_kernel_times
@@ -11,6 +12,8 @@ from ..records import SESSION
 from ..trace.breaks import user_frame
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import Tracer, concretize, current, is_traceable
+from . import path_choice
+from .path_choice import PathChooser
 from .purity import Watch
 from .replay import arg_key, make_plan
 
@@ -35,7 +38,8 @@ def replay_default():
 
 
 class Jitted:
-    def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None, replay=None):
+    def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None, replay=None,
+                 choose=None):
         if not callable(fn):
             raise TypeError(f"npcompile.jit needs a function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
@@ -45,6 +49,10 @@ class Jitted:
         # replay needs a plain Python function: its code is what purity.py inspects
         self.replay = (replay_default() if replay is None else bool(replay)) and \
             isinstance(fn, types.FunctionType)
+        # fullgraph asks for the compiled path, errors included: never swapped for NumPy
+        choose = path_choice.enabled_default() if choose is None else bool(choose)
+        self.chooser = PathChooser(SESSION, self._site_name) if (
+            choose and device == "cpu" and not fullgraph) else None
         self._plans = {}        # argument key -> replay.Plan
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
         try:
@@ -73,6 +81,18 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         if current() is not None:  # called from traced code: inline into that trace
             return self.fn(*args, **kwargs)
+        if self.chooser is None:
+            return self._compiled_call(args, kwargs)
+        key, _ = arg_key(args, kwargs)
+        if key is None:  # arguments that cannot be described: no basis to compare calls
+            return self._compiled_call(args, kwargs)
+        path = self.chooser.next_path(key)
+        t0 = time.perf_counter()
+        result = self.fn(*args, **kwargs) if path == "numpy" else self._compiled_call(args, kwargs)
+        self.chooser.record(key, path, time.perf_counter() - t0)
+        return result
+
+    def _compiled_call(self, args, kwargs):
         watch = key = None
         if self.replay:
             key, values = arg_key(args, kwargs)
@@ -195,14 +215,17 @@ def replay_call(jitted, plan, values):
     return True, result
 
 
-def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None):
+def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None, choose=None):
     """Compile a NumPy function: `@npcompile.jit` or `npcompile.jit(fn, device=...)`.
     replay (default on, NPC_REPLAY=0 turns it off): calls whose arguments match an
     earlier call run its compiled program without re-running the Python body, when
-    that body was seen to have no effects outside the graph (see api/replay.py)."""
+    that body was seen to have no effects outside the graph (see api/replay.py).
+    choose (default on for device="cpu", NPC_CHOOSE_PATH=0 turns it off): after timing
+    a few calls both ways, arguments for which plain NumPy is faster run in plain NumPy
+    (see api/path_choice.py; the report's "path_choices" says so, with both times)."""
     if fn is None:
-        return lambda f: Jitted(f, device, fullgraph, dynamic, replay)
-    return Jitted(fn, device, fullgraph, dynamic, replay)
+        return lambda f: Jitted(f, device, fullgraph, dynamic, replay, choose)
+    return Jitted(fn, device, fullgraph, dynamic, replay, choose)
 
 
 __all__ = ["jit", "Jitted", "LazyArray"]

@@ -1,0 +1,92 @@
+"""The cheapest path per argument layout: compiled, or the function as plain NumPy.
+
+Compiling does not always pay: a loop over tiny arrays costs more in tracing and
+launches than NumPy spends computing, and a graph that is one BLAS call gains nothing.
+So a jitted function measures both sides on real calls and keeps the faster. For
+each argument key (api/replay.py's: dtypes, shapes, strides, scalar values) the calls
+after the first (which compiles) are timed on the compiled path, the next ones run the
+original function eagerly, and from then on the faster path runs. Eager NumPy is the
+oracle of every result, so the NumPy path is correct by definition; it is a visible
+choice, recorded in the report ("path_choices") with both times and the reason.
+
+Only the host (device="cpu"): on the GPU the two paths return different array types."""
+import os
+
+# calls timed on each side before choosing (the first compiled call, which compiles,
+# is not one of them)
+SAMPLES = 2
+# NumPy must be clearly faster to be chosen: a noisy tie stays compiled
+MARGIN = 0.95
+
+
+def enabled_default():
+    return os.environ.get("NPC_CHOOSE_PATH", "1") != "0"
+
+
+class _State:
+    __slots__ = ("calls", "compiled", "numpy", "choice")
+
+    def __init__(self):
+        self.calls = 0
+        self.compiled = []
+        self.numpy = []
+        self.choice = None
+
+
+class PathChooser:
+    """Per argument key: which path the next call takes, and what it measured."""
+
+    # keys kept per function, the oldest dropped first (a function called on ever-new
+    # sizes keeps measuring, which costs nothing but the compiled path's own time)
+    MAX_KEYS = 64
+
+    def __init__(self, session, function):
+        self.session = session
+        self.function = function
+        self._states = {}
+
+    def _state(self, key):
+        st = self._states.get(key)
+        if st is None:
+            if len(self._states) >= self.MAX_KEYS:
+                del self._states[next(iter(self._states))]
+            st = self._states[key] = _State()
+        return st
+
+    def next_path(self, key):
+        """'numpy' or 'compiled' for the call about to run with this argument key."""
+        st = self._state(key)
+        if st.choice is not None:
+            return st.choice
+        if st.calls <= SAMPLES:      # the compiling call, then SAMPLES timed ones
+            return "compiled"
+        return "numpy"
+
+    def record(self, key, path, seconds):
+        st = self._state(key)
+        st.calls += 1
+        if st.choice is not None:
+            return
+        if path == "compiled":
+            if st.calls > 1:         # the first call compiled: not a warm time
+                st.compiled.append(seconds)
+        else:
+            st.numpy.append(seconds)
+        if len(st.compiled) >= SAMPLES and len(st.numpy) >= SAMPLES:
+            self._choose(st)
+
+    def _choose(self, st):
+        compiled, numpy = min(st.compiled), min(st.numpy)
+        if numpy < MARGIN * compiled:
+            st.choice = "numpy"
+            reason = (f"plain NumPy is faster for these arguments "
+                      f"({numpy * 1e3:.3f} ms against {compiled * 1e3:.3f} ms compiled): "
+                      f"compiling does not pay here")
+        else:
+            st.choice = "compiled"
+            reason = (f"compiled is faster ({compiled * 1e3:.3f} ms against "
+                      f"{numpy * 1e3:.3f} ms in plain NumPy)")
+        self.session.add("path_choices", {
+            "function": self.function, "choice": st.choice, "compiled_ms": compiled * 1e3,
+            "numpy_ms": numpy * 1e3, "reason": reason})
+

@@ -1,0 +1,88 @@
+"""jit's choice of the cheapest path: after the compiling call, a few calls are timed
+compiled and a few in plain NumPy, and the faster runs from then on. Results are
+NumPy's either way; the report says which path was chosen and why."""
+import time
+
+import numpy as np
+
+import npcompile
+from npcompile.api import path_choice
+
+
+def tiny(a, b):
+    return a * 2.0 + b
+
+
+def test_plain_numpy_chosen_when_it_is_faster(monkeypatch):
+    j = npcompile.jit(tiny, choose=True)
+    # the compiled path is made slow on purpose: only the measurement decides
+    real = j._compiled_call
+
+    def slow(args, kwargs):
+        time.sleep(0.01)
+        return real(args, kwargs)
+    monkeypatch.setattr(j, "_compiled_call", slow)
+    a, b = np.arange(5.0), np.ones(5)
+    for _ in range(2 + 2 * path_choice.SAMPLES):
+        np.testing.assert_array_equal(j(a, b), tiny(a, b))
+    choices = npcompile.report()["path_choices"]
+    assert [c["choice"] for c in choices] == ["numpy"]
+    assert choices[0]["function"] == "tiny" and "faster" in choices[0]["reason"]
+    assert choices[0]["numpy_ms"] < choices[0]["compiled_ms"]
+    # from now on the body runs eagerly: no trace is recorded
+    traces = len(npcompile.report()["traces"])
+    t0 = time.perf_counter()
+    out = j(a, b)
+    assert time.perf_counter() - t0 < 0.01
+    assert type(out) is np.ndarray and out.dtype == np.float64
+    assert len(npcompile.report()["traces"]) == traces
+
+
+def test_compiled_kept_when_it_is_faster(monkeypatch):
+    calls = []
+
+    def heavy(a):
+        calls.append(1)
+        return np.sqrt(np.abs(np.sin(a) * 3.0 + 1.0)).sum()
+    j = npcompile.jit(heavy, choose=True)
+    real_fn = j.fn
+
+    def slow_eager(*args, **kwargs):  # what the NumPy path runs, made slow
+        time.sleep(0.01)
+        return real_fn(*args, **kwargs)
+    a = np.linspace(0, 1, 1000)
+    for _ in range(3):
+        j(a)
+    monkeypatch.setattr(j, "fn", slow_eager)
+    for _ in range(2 * path_choice.SAMPLES):
+        j(a)
+    choices = npcompile.report()["path_choices"]
+    assert [c["choice"] for c in choices] == ["compiled"]
+    assert npcompile.report()["fallbacks"] == []
+
+
+def test_each_argument_layout_chooses_on_its_own():
+    j = npcompile.jit(tiny, choose=True)
+    for n in (4, 5):
+        for _ in range(2 + 2 * path_choice.SAMPLES):
+            j(np.ones(n), np.ones(n))
+    assert len(npcompile.report()["path_choices"]) == 2
+
+
+def test_no_choice_for_fullgraph_or_the_gpu_or_when_turned_off(monkeypatch):
+    assert npcompile.jit(tiny, fullgraph=True, choose=True).chooser is None
+    assert npcompile.jit(tiny, device="cuda", choose=True).chooser is None
+    monkeypatch.setenv("NPC_CHOOSE_PATH", "0")
+    assert npcompile.jit(tiny).chooser is None
+    monkeypatch.setenv("NPC_CHOOSE_PATH", "1")
+    assert npcompile.jit(tiny).chooser is not None
+
+
+def test_errors_are_numpys_on_either_path():
+    def bad(a, b):
+        return a + b
+    j = npcompile.jit(bad, choose=True)
+    import pytest
+    for _ in range(2 + 2 * path_choice.SAMPLES + 1):
+        with pytest.raises(ValueError):
+            j(np.ones(3), np.ones(4))
