@@ -6,6 +6,8 @@ import time
 import numpy as np
 
 from ..fusion.partition import VIEW_LABELS, partition
+from ..fusion.reuse import reusable_updates
+from ..graph import calls
 from ..graph.node import substitute
 
 
@@ -25,6 +27,8 @@ class ProgramBase:
         self.calls = {pos[id(n)]: (n.fn, n.args, n.kwargs, tuple(pos[id(i)] for i in n.inputs))
                       for n in pending}
         self.metas = [(n.shape, n.dtype) for n in self.nodes]
+        # updates that write into their base instead of a copy of it (fusion/reuse.py)
+        self.reuse = reusable_updates(self.plan, pos, self.output_pos, self.n_leaves)
 
     def shapes_of(self, nodes):
         """The leaves' shapes: with the structure and constants the cache key fixes, they
@@ -64,5 +68,7 @@ class ProgramBase:
     def run_numpy_step(self, pos, vals):
         """A node that runs in NumPy between kernels, on this call's values."""
         fn, args, kwargs, inputs = self.calls[pos]
+        if pos in self.reuse:
+            fn = calls.update_reusing
         ins = [vals[i] for i in inputs]
         return fn(*substitute(args, ins), **(substitute(kwargs, ins) if kwargs else {}))

@@ -27,6 +27,21 @@ def update(base, chain, key, fn, kwargs, c_order, *operands):
     """A new version of `base` after an in-place write: `region[key] = operand` when
     fn is None, else `fn(*operands, out=region)`; region is base seen through chain."""
     out = _nb.array(base, copy=True, order="C" if c_order else "K")
+    return _write(out, chain, key, fn, kwargs, operands)
+
+
+def update_reusing(base, chain, key, fn, kwargs, c_order, *operands):
+    """update() writing into base itself, where no one can see base's old value any
+    more (fusion/reuse.py decides): the copy per assignment is what made loops of
+    `x[k] = v` slow. Falls back to the copy where base is not a plain writable array of
+    the layout the version must have."""
+    if type(base) is not np.ndarray or not base.flags.writeable or \
+            (c_order and not base.flags.c_contiguous):
+        return update(base, chain, key, fn, kwargs, c_order, *operands)
+    return _write(base, chain, key, fn, kwargs, operands)
+
+
+def _write(out, chain, key, fn, kwargs, operands):
     region = apply_chain(out, chain)
     if fn is None:
         if key is NOKEY:

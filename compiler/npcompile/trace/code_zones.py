@@ -32,7 +32,11 @@ def zone_of(filename):
             z = "ours"
         elif path.startswith(NUMPY_DIR):
             z = "library" if path.startswith(_NUMPY_IMPURE) else "numpy"
-        elif path.startswith(_LIBRARY_DIRS) or any(m in path for m in _LIBRARY_MARKERS):
+        elif path.startswith(_LIBRARY_DIRS) or any(m in path for m in _LIBRARY_MARKERS) or \
+                filename.startswith("<frozen "):
+            # "<frozen codecs>" and friends are the standard library, frozen into the
+            # interpreter: taken for the user's, they refused replay of every call that
+            # read a source line (linecache decodes through codecs)
             z = "library"
         else:
             z = "user"  # the user's files, notebook cells (<ipython-input-...>), stdin
