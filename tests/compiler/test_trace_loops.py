@@ -87,6 +87,12 @@ def diagonal_chain(a):
     return t
 
 
+def floyd_warshall(d):
+    for k in range(d.shape[0]):
+        d = np.minimum(d, d[:, k, None] + d[None, k, :])
+    return d
+
+
 def cumulative_rows(a):
     for i in range(1, a.shape[0]):
         a[i] += a[i - 1]
@@ -190,3 +196,15 @@ def test_newton_compile_grows_linearly_with_iterations():
         assert rep["fallbacks"] == []
         return sum(len(k["source"]) for k in rep["kernel_sources"])
     assert source_size(30) < 4 * source_size(10)
+
+
+@pytest.mark.skipif(not COMPILED, reason="the reference path compiles nothing")
+def test_a_step_read_through_a_view_is_loaded_not_recomputed():
+    """Each step reads the last one through views (NumPy steps): its kernel loads the
+    last step's output instead of recomputing it, and the step before, ... (every kernel
+    differed, 150 compiles for n = 150)."""
+    d = np.abs(make((12, 12), np.float64, seed=5))
+    check(floyd_warshall, d)
+    compiled_without_fallback()
+    names, _ = _distinct_kernels(floyd_warshall, d)
+    assert len(names) <= 2

@@ -117,14 +117,22 @@ def partition(leaves, pending, outputs):
                                           f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
                 materialize.add(id(n))
     # the definitions again, now that loads of materialized nodes are known; a written
-    # pointwise node is still inlined into its readers (same loop nest, computed once)
+    # pointwise node is still inlined into its readers in the same stretch between NumPy
+    # steps (they share a loop nest: computed once). Across a NumPy step the reader is
+    # another kernel, and inlining would recompute the producer there, and its producer
+    # in turn (Floyd-Warshall's d = np.minimum(d, d[:, k, None] + d[None, k, :]) grew
+    # every kernel by one more step: 150 distinct kernels, 20 s to compile).
     first = exprs
     exprs = {}
+    stretch, stretch_of = 0, {}
     for n in pending:
         if not lowerable[id(n)]:
+            stretch += 1
             continue
+        stretch_of[id(n)] = stretch
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
-                           (id(i) in materialize and _has_reduce(first[id(i)])))
+                           (id(i) in materialize and (_has_reduce(first[id(i)]) or
+                                                      stretch_of[id(i)] != stretch)))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 
