@@ -208,3 +208,22 @@ def test_a_step_read_through_a_view_is_loaded_not_recomputed():
     compiled_without_fallback()
     names, _ = _distinct_kernels(floyd_warshall, d)
     assert len(names) <= 2
+
+
+def rank_one_updates(A, us, vs):
+    for k in range(us.shape[0]):
+        A = A - np.outer(us[k], vs[k])
+    return A
+
+
+@pytest.mark.parametrize("dtypes", [(np.float64, np.float64), (np.float32, np.float64),
+                                    (np.int32, np.float32), (np.int64, np.int64)])
+def test_outer_products_in_a_loop_trace_without_breaks(dtypes):
+    A = make((7, 5), dtypes[0])
+    check(rank_one_updates, A, make((4, 7), dtypes[0], seed=2), make((4, 5), dtypes[1], seed=3))
+    compiled_without_fallback()
+    if COMPILED:
+        assert npcompile.report()["graph_breaks"] == []
+    # shapes NumPy itself handles: matrices are flattened, scalars are 1-element
+    check(lambda a, b: np.outer(a, b) + 1, make((2, 3), np.float64), make((4,), np.float64))
+    check(lambda a: np.outer(a, 2.5), make((3,), np.float32))

@@ -185,6 +185,16 @@ def norm(tracer, fn, x, ord=None, axis=None, keepdims=False):
                        scalar=len(shape) == 0)
 
 
+def outer(tracer, fn, a, b, out=None):
+    """np.outer is multiply(a.ravel()[:, None], b.ravel()[None, :]): the same
+    composition here, so it fuses with what reads it (A -= np.outer(u, v) is one kernel).
+    A plain NumPy array or scalar operand is a constant of the graph."""
+    if out is not None:
+        raise Unsupported("unsupported", "np.outer(..., out=)")
+    x, y = as_lazy(tracer, a).ravel(), as_lazy(tracer, b).ravel()
+    return x[:, None] * y[None, :]
+
+
 # ----- elementwise functions that are not ufuncs -----------------------------------------
 def _broadcast(shapes):
     from .ufunc_rules import broadcast
@@ -518,6 +528,7 @@ TABLE.update({
     np.concatenate: concatenate,
     np.stack: stack,
     np.dot: dot,
+    np.outer: outer,
     np.copy: np_copy,
     np.transpose: _view_fn("transpose"),
     np.swapaxes: _view_fn("swapaxes"),
