@@ -227,3 +227,37 @@ def test_outer_products_in_a_loop_trace_without_breaks(dtypes):
     # shapes NumPy itself handles: matrices are flattened, scalars are 1-element
     check(lambda a, b: np.outer(a, b) + 1, make((2, 3), np.float64), make((4,), np.float64))
     check(lambda a: np.outer(a, 2.5), make((3,), np.float32))
+
+
+def lu_in_place(A):
+    n = A.shape[0]
+    for k in range(n - 1):
+        A[k + 1:, k] /= A[k, k]
+        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k, k + 1:])
+    return A
+
+
+def trailing_sums(a):
+    out = []
+    for k in range(a.shape[0] - 1):
+        out.append((a[k:, k:] * 2.0).sum(axis=0).max())      # reductions over moving sizes
+    return np.array(out)
+
+
+@pytest.mark.skipif(not COMPILED, reason="the reference path compiles nothing")
+@pytest.mark.parametrize("n", [6, 24])
+def test_slices_that_shrink_with_k_compile_one_kernel_per_structure(n):
+    """A[k + 1:, k + 1:] has another size at every k: the kernel takes its sizes at run
+    time instead of being compiled once per k, so the count does not grow with n."""
+    A = make((n, n), np.float64, seed=7) + 4 * n * np.eye(n)
+    check(lu_in_place, A)
+    compiled_without_fallback()
+    names, rep = _distinct_kernels(lu_in_place, A)
+    assert len(names) <= 3
+    assert any("given at run time" in k["source"] for k in rep["kernel_sources"])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_reductions_over_moving_sizes(dtype):
+    check(trailing_sums, make((9, 9), dtype, seed=8))
+    compiled_without_fallback()

@@ -5,6 +5,7 @@ import time
 import numpy as np
 
 from .cpu_units import compile_units
+from .cpu_symbolic import sized_alike
 from .kernel_inputs import KernelInputs
 from .program_base import ProgramBase
 from ..codegen.cpp import (Buffer, Kernel, render_kernel, render_split_kernel,
@@ -60,20 +61,22 @@ class Program(ProgramBase):
                            "optimize": 0.0, "jit": 0.0}
         self.cache = "memory"
         self._kernel_written = set()
-        for step in self.plan.steps:
+        symbolic = sized_alike(self.plan.steps)
+        for i, step in enumerate(self.plan.steps):
             if step[0] == "numpy":
                 self.steps.append(("numpy", pos[id(step[1])]))
                 continue
             _, roots, shape = step
-            self.steps.append(("kernel", self._build(roots, shape, pos)))
+            self.steps.append(("kernel", self._build(roots, shape, pos, i in symbolic)))
         if self.kernels:
             self._compile_module()
         self.signature = self.shapes_of(self.nodes)
         self._examples = None  # strides are in the kernels now; do not keep arrays alive
 
-    def _build(self, roots, shape, pos):
+    def _build(self, roots, shape, pos, symbolic=False):
         t0 = time.perf_counter()
         k = Kernel(None, [e for _, e in roots], [], shape)
+        k.symbolic = symbolic
         for i, (node, _) in enumerate(roots):
             k.outputs.append(Buffer(i, node.dtype, node.shape, True))
         buffer_of = KernelInputs(k, lambda node: (
@@ -87,6 +90,7 @@ class Program(ProgramBase):
             chunks = min(SPLIT_MAX_CHUNKS, smallest // SPLIT_CHUNK_ELEMENTS, lead)
             splits = splits if chunks >= 2 else []
         if splits:
+            k.symbolic = False  # chunks follow the sizes
             render_split_kernel(k, buffer_of, splits, chunks)
         else:
             render_kernel(k, buffer_of)
@@ -159,6 +163,7 @@ class Program(ProgramBase):
                     params.extend(s // v.itemsize for s in v.strides)
                 bufs.append(v)
             k = ck.kernel
+            params.extend(k.extents)   # a symbolic kernel's sizes, after the strides
             if ck.part_address is not None:
                 bufs.extend(_nb.empty(k.chunks, NUMPY_OF_CTYPE[t]) for t in k.part_types)
             flag = None

@@ -26,7 +26,9 @@ class KernelInputs:
         fixed = None
         if example is not None:
             contiguous = bool(example.flags.c_contiguous)
-            if not contiguous and all(s % example.itemsize == 0 for s in example.strides):
+            # a symbolic kernel serves several sizes: strides that follow them go in P[]
+            if not contiguous and not self.kernel.symbolic and \
+                    all(s % example.itemsize == 0 for s in example.strides):
                 fixed = tuple(s // example.itemsize for s in example.strides)
         else:
             contiguous = written

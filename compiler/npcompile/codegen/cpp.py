@@ -64,6 +64,10 @@ class Kernel:
         self.chunks = 0         # split kernels: number of partials per reduction
         self.flag_index = None  # bufs[] index of the int32 flag npc_bad is stored to
         self.head = ""          # the comment lines of the source (ops fused here)
+        # Symbolic kernels take their sizes (except 1s) at run time from P[], after the
+        # strides: one text for a loop body whose slices shrink with k (see extent()).
+        self.symbolic = False
+        self.extents = []       # symbolic kernels: the sizes S0, S1, ... of this instance
         self.body = ""          # the function(s), without prelude and declarations
 
 
@@ -79,6 +83,20 @@ class Emitter:
         # ("partial", chunk variable, chunks, part name) while rendering the per-chunk
         # function, ("final", None, chunks, part name) while rendering the combine.
         self.split = {}
+
+    def extent(self, key, n):
+        """A size as the text uses it: the number, or in a symbolic kernel the name of a
+        run-time parameter. Names follow the order of first use, which depends only on
+        the kernel's structure, so kernels that differ only in sizes render alike. Sizes
+        of 1 stay in the text: they decide broadcasting."""
+        if not self.k.symbolic or n == 1:
+            return n
+        dims = self.__dict__.setdefault("_dims", {})
+        name = dims.get(key)
+        if name is None:
+            name = dims[key] = f"S{len(self.k.extents)}"
+            self.k.extents.append(n)
+        return name
 
     def fresh(self, prefix="v"):
         self.counter += 1
@@ -236,7 +254,7 @@ class Emitter:
                     s = f"P[{buf.param + d}]"
                 if s != "0":  # a broadcast view: the index does not move the address
                     terms.append(f"{idx[d]}*{s}" if s != "1" else idx[d])
-            stride *= buf.shape[d]
+            stride = _times(stride, self.extent(("buf", buf.index, d), buf.shape[d]))
         off = " + ".join(reversed(terms)) if terms else "0"
         return f"in{buf.index}[{off}]"
 
@@ -258,7 +276,8 @@ class Emitter:
         # in any order, so the plain loop vectorizes; the count converts exactly after
         count = op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
             x.inputs[0].dtype.kind == "b"
-        lanes = op == "sum" and e.dtype.kind == "f" and rvars and rvars[-1][1] >= L and not count
+        lanes = op == "sum" and e.dtype.kind == "f" and rvars and _at_least(rvars[-1][1], L) \
+            and not count
         AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind == "f") else T)
         if count:
             x = x.inputs[0]
@@ -287,7 +306,7 @@ class Emitter:
                 # lanes (vectorizes without reassociation), lanes added pairwise.
                 b = f"b{rid}"
                 lo, hi = bounds[v]
-                if (lo, hi) == ("0", str(n)) and n <= BLOCK:
+                if (lo, hi) == ("0", str(n)) and type(n) is int and n <= BLOCK:
                     # one block: a plain scope (less IR for the optimizer, same sums)
                     self.open_loop("", [])
                     self.cur.emit(f"{AT} lane{rid}[{L}] = {{0}};")
@@ -304,7 +323,7 @@ class Emitter:
                 val = self.value(x, body_idx)
                 self.cur.emit(f"lane{rid}[l{rid}] += {val};")
                 self.close_loop()
-                if bounds[v] != ("0", str(n)) or n % L:  # else e - b is a multiple of LANES
+                if bounds[v] != ("0", str(n)) or type(n) is not int or n % L:  # else a multiple of L
                     self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
                     val = self.value(x, tuple(xidx))
                     self.cur.emit(f"lane{rid}[0] += {val};")
@@ -391,7 +410,7 @@ class Emitter:
                 if keep:
                     next(it)
                 v = f"r{rid}_{d}"
-                rvars.append((v, x.shape[d]))
+                rvars.append((v, self.extent(("red", rid, d), x.shape[d])))
                 xidx.append(v)
             else:
                 xidx.append(next(it))
@@ -437,7 +456,7 @@ class Emitter:
         idx = tuple(f"i{d}" for d in range(len(shape)))
         for d, n in enumerate(shape):
             lo = "begin" if d == 0 else "0"
-            hi = "end" if d == 0 else str(n)
+            hi = "end" if d == 0 else str(self.extent(("it", d), n))
             self.open_loop(f"for (i64 i{d} = {lo}; i{d} < {hi}; ++i{d})", [f"i{d}"])
         for out, root in zip(k.outputs, k.roots):
             v = self.value(root, idx)
@@ -445,12 +464,26 @@ class Emitter:
             for d in range(len(shape) - 1, -1, -1):
                 if shape[d] != 1:
                     terms.append(f"i{d}*{stride}" if stride != 1 else f"i{d}")
-                stride *= shape[d]
+                stride = _times(stride, self.extent(("it", d), shape[d]))
             off = " + ".join(reversed(terms)) if terms else "0"
             self.cur.emit(f"out{out.index}[{off}] = ({ctype(out.dtype)}){v};")
         for _ in shape:
             self.close_loop()
         self._flag_frame()
+
+
+def _times(a, b):
+    """A stride times a size: a number while both are numbers, else C++ text."""
+    if type(a) is int and type(b) is int:
+        return a * b
+    if a == 1:
+        return b
+    return a if b == 1 else f"{a}*{b}"
+
+
+def _at_least(n, k):
+    """A size is at least k: symbolic sizes are taken as large."""
+    return type(n) is not int or n >= k
 
 
 def _kept_index(e, idx):
@@ -599,13 +632,17 @@ def render_kernel(kernel, buffer_of):
     body = _render(em.root.lines, 1)
     args = _arguments(kernel)
     args += _flag_argument(kernel, len(kernel.outputs) + len(kernel.inputs))
+    first = getattr(buffer_of, "nparams", 0)   # the sizes follow the strides in P[]
+    args += [f"  const i64 S{j} = P[{first + j}];" for j in range(len(kernel.extents))]
     text = "\n".join(args + body)
     decl = cpp_ops.declarations(kernel.need)
     digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]
     kernel.name = f"npc_{digest}"
     ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
+    sizes = (f"; sizes S0..S{len(kernel.extents) - 1} given at run time "
+             f"(here {', '.join(map(str, kernel.extents))})" if kernel.extents else "")
     kernel.head = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s), "
-                   f"iteration space {kernel.shape}\n{ops}\n")
+                   f"iteration space {kernel.shape}{sizes}\n{ops}\n")
     kernel.body = (f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
                    f"  (void)P;\n{text}\n}}\n")
     kernel.source = f"{kernel.head}{cpp_ops.PRELUDE}{decl}\n{kernel.body}"
