@@ -6,7 +6,8 @@ import time
 
 class Session:
     KINDS = ("traces", "graph_breaks", "recompiles", "compiles", "kernels", "fallbacks",
-             "kernel_sources", "fusion_graphs", "transfers", "eager_timings", "path_choices")
+             "kernel_sources", "fusion_graphs", "transfers", "eager_timings", "path_choices",
+             "loops")
 
     def __init__(self):
         self._lock = threading.Lock()

@@ -261,3 +261,15 @@ def test_slices_that_shrink_with_k_compile_one_kernel_per_structure(n):
 def test_reductions_over_moving_sizes(dtype):
     check(trailing_sums, make((9, 9), dtype, seed=8))
     compiled_without_fallback()
+
+
+@pytest.mark.skipif(not COMPILED, reason="the reference path compiles nothing")
+def test_the_report_says_what_happened_to_each_loop():
+    npcompile.jit(heat)(make((100,), np.float64), 12, 0.1)
+    loops = npcompile.report()["loops"]
+    assert loops, npcompile.report()["compiles"]
+    line = next(lp for lp in loops if "u[1:-1] = u[1:-1] + c" in lp["text"])
+    # the first step reads the caller's array, the others the last step's: its own kernel
+    assert line["iterations"] in (11, 12) and line["function"] == "heat"
+    assert line["summary"].startswith(
+        f"line {line['lineno']}: {line['iterations']} iterations, one compiled kernel")

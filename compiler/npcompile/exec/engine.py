@@ -88,6 +88,7 @@ class Engine:
 
     def _record_program(self, entry, program):
         """What the reports show of a compile: each kernel's source and the fused graph."""
+        self._record_loops(entry, program)
         shown = set()
         for ck in program.kernels:
             k = ck.kernel
@@ -105,6 +106,26 @@ class Engine:
                  for i, n in enumerate(program.nodes) if not n.is_leaf or i < program.n_leaves]
         self.session.add("fusion_graphs", {"graph_id": entry.graph_id, "nodes": nodes,
                                            "decisions": list(program.plan.decisions)})
+
+    def _record_loops(self, entry, program):
+        """A Python loop traced into this graph runs the same kernel once per iteration:
+        say so per source line ("line 19: 100 iterations, one compiled kernel"), so the
+        report shows that the loop was compiled once, not unrolled into N compiles."""
+        runs, first = {}, {}
+        for ck in program.kernels:
+            k = ck.kernel
+            runs[k.name] = runs.get(k.name, 0) + 1
+            first.setdefault(k.name, k)
+        for name, n in runs.items():
+            if n < 2:
+                continue
+            k = first[name]
+            label, lineno, text = k.ops[0] if k.ops else ("", 0, "")
+            self.session.add("loops", {
+                "graph_id": entry.graph_id, "function": program.function, "lineno": lineno,
+                "text": text, "kernel": name, "iterations": n,
+                "sizes_at_run_time": bool(getattr(k, "extents", None)),
+                "summary": f"line {lineno}: {n} iterations, one compiled kernel ({name})"})
 
     def _compile(self, tracer, entry, leaves, pending, outputs):
         """(Program or None, target). A failure is recorded and the graph runs in NumPy."""
