@@ -22,7 +22,8 @@ program that hangs or crashes costs only its own row):
             (graphs: npcompile.explain of one more call); replay: whether warm calls skipped
             tracing
   numba     numba.njit(run) of the same function, or 'unsupp' when it does not compile
-  cupy      (--device cuda) the same module with np bound to cupy, or 'unsupp'
+  cupy      (--device cuda) the same module with np bound to cupy, or 'unsupp' (programs
+            drawing from np.random.default_rng get CuPy's own streams: 'WRONG' there is expected)
 
 Every call gets fresh copies of the inputs (programs may change them). Values agree when
 dtype, shape and kind of result (array, NumPy scalar, Python scalar) are NumPy's and
@@ -166,9 +167,23 @@ def worker(opts):
     row["numpy_s"] = median_time(mod.run, fresh, reps)
     emit(row)
 
+    if opts.loop_scale == 1 and opts.device == "cuda":  # before npcompile: a hang there keeps these
+        row["stage"] = "cupy"
+        emit(row)
+        row.update(run_cupy(opts.worker, inputs, ref, reps))
+        row["jax"] = "skipped (the programs write arrays in place)"
+        emit(row)
+
     row["stage"] = "npcompile import"
     emit(row)
-    import npcompile
+    try:
+        import npcompile
+    except Exception as e:
+        row["status"] = "error"
+        row["error"] = f"import npcompile: {type(e).__name__}: {short(e, 200)}"
+        row["stage"] = "done"
+        emit(row)
+        return
     row["npcompile"] = npcompile.__version__
     row["numpy"] = np.__version__
     npcompile.reset()
@@ -285,12 +300,6 @@ def worker(opts):
         row["stage"] = "numba"
         emit(row)
         row.update(run_numba(mod, fresh, ref, ref_args, reps))
-        emit(row)
-    if opts.loop_scale == 1 and opts.device == "cuda":
-        row["stage"] = "cupy"
-        emit(row)
-        row.update(run_cupy(opts.worker, inputs, ref, reps))
-        row["jax"] = "skipped (the programs write arrays in place)"
         emit(row)
     row["stage"] = "done"
     emit(row)

@@ -4,7 +4,7 @@ import numpy as np
 
 NAME = "ridge_regression"
 LOOPS = {"n_lambdas": 20}
-SHAPE = {"small": (2000, 50), "medium": (200_000, 200)}
+SHAPE = {"small": (2000, 50), "medium": (100_000, 200)}
 
 
 def make_inputs(size, loop_scale=1):
