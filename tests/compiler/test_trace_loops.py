@@ -273,3 +273,30 @@ def test_the_report_says_what_happened_to_each_loop():
     assert line["iterations"] in (11, 12) and line["function"] == "heat"
     assert line["summary"].startswith(
         f"line {line['lineno']}: {line['iterations']} iterations, one compiled kernel")
+
+
+def lu_with_a_check_per_step(A):
+    n = A.shape[0]
+    for k in range(n - 1):
+        if A[k, k] == 0:           # a data-dependent exit: one graph per iteration
+            break
+        p = k + np.argmax(np.abs(A[k:, k]))   # a loop int inside the kernel's constants
+        A[k + 1:, k] = A[k + 1:, k] / A[k, k] * (p >= k)
+        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k, k + 1:])
+    return A
+
+
+@pytest.mark.skipif(not COMPILED, reason="the reference path compiles nothing")
+def test_one_graph_per_iteration_reuses_kernels_across_graphs():
+    """A break per iteration makes one graph per k; from the second size on, each kernel
+    is symbolic (sizes and the loop's ints at run time) and later graphs compile nothing
+    new: they find their kernels already built."""
+    n = 20
+    A = make((n, n), np.float64, seed=9) + 4 * n * np.eye(n)
+    names, rep = _distinct_kernels(lu_with_a_check_per_step, A)   # first: nothing built yet
+    assert len(rep["compiles"]) >= n - 1
+    assert len(names) <= 12
+    built = [c for c in rep["compiles"] if c["cache"] == "miss"]
+    assert len(built) <= 4, [c["cache"] for c in rep["compiles"]]
+    check(lu_with_a_check_per_step, A)
+    compiled_without_fallback()

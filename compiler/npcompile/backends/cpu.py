@@ -36,6 +36,9 @@ POOL_MIN_BYTES = 1 << 16
 SPLIT_MIN_ELEMENTS = 1 << 17
 SPLIT_CHUNK_ELEMENTS = 1 << 16
 SPLIT_MAX_CHUNKS = 64
+# kernel symbol -> (per-chunk function address or None, address). A symbol is the hash
+# of its kernel's text, and the JIT never unloads code: valid for the whole process.
+_ADDRESSES = {}
 NUMPY_OF_CTYPE = {c: np.dtype(f"{k}{n}") if k != "b" else np.dtype(bool)
                   for k, sizes in CTYPE.items() for n, c in sizes.items()}
 
@@ -107,12 +110,16 @@ class Program(ProgramBase):
         """The graph's kernels in a few translation units built at once (cpu_units.py)."""
         # A kernel's symbol is the hash of its text: kernels named alike are the same code
         # (a loop body traced again), compiled once and called at each place.
+        # Kernels compiled for earlier graphs are not compiled again: one graph per
+        # iteration of a loop that breaks (a data-dependent `if`) brings the same
+        # symbolic kernels every time, among new ones (a whole unit missed the cache).
         unique = {}
         for ck in self.kernels:
-            unique.setdefault(ck.kernel.name, ck.kernel)
+            if ck.kernel.name not in _ADDRESSES:
+                unique.setdefault(ck.kernel.name, ck.kernel)
         self.module_sources = []
-        addresses_of = {}
-        for kernels, source, r in compile_units(_cpu, list(unique.values())):
+        addresses_of = _ADDRESSES
+        for kernels, source, r in compile_units(_cpu, list(unique.values())) if unique else ():
             self.module_sources.append(source)
             self.compile_ms["frontend"] += r["ms_frontend"]
             self.compile_ms["optimize"] += r["ms_optimize"]

@@ -1,12 +1,22 @@
-"""Which kernels of a graph take their sizes at run time (codegen/cpp.py's symbolic
-kernels): those whose structure appears more than once in the graph with different
-sizes. That is a loop over k whose slices move (A[k + 1:, k + 1:] -= ...): unrolled, it
-is the same kernel at every size, and compiled with constant sizes it was one compile
-per k (LU of 200: 199 kernels, 2 s). Kernels seen at one size only keep their sizes in
-the text, where the optimizer unrolls and folds them."""
+"""Which kernels of a graph take their sizes (and constants) at run time (codegen/cpp.py's
+symbolic kernels): those whose structure has been seen at two or more sizes or constants,
+in this graph or an earlier one. That is a loop over k whose slices move
+(A[k + 1:, k + 1:] -= ...): unrolled into one graph, or cut into one graph per iteration
+by a data-dependent `if`, it is the same kernel at every k, and compiled with constant
+sizes it was one compile per k (LU of 200: 199 kernels, 2 s; LU with pivoting, one graph
+per k: 7.2 s). Kernels seen at one size only keep their sizes in the text, where the
+optimizer unrolls and folds them."""
 
 
-def sized_alike(steps):
+# Structures compiled before, in earlier graphs, with the sizes they had: a loop whose
+# body breaks the graph (a data-dependent `if`) makes one graph per iteration, and its
+# moving slices change the sizes each time. From the second size on such a kernel is
+# symbolic, and its text is the same at every later size: the JIT's cache answers.
+_SEEN = {}
+_SEEN_MAX = 4096
+
+
+def sized_alike(steps, seen=_SEEN):
     """Indexes of the kernel steps to render symbolic."""
     sizes_of = {}
     keys = {}
@@ -16,7 +26,13 @@ def sized_alike(steps):
         key, sizes = _structure(step[1], step[2])
         keys[i] = key
         sizes_of.setdefault(key, set()).add(sizes)
-    return {i for i, key in keys.items() if len(sizes_of[key]) > 1}
+    for key, sizes in sizes_of.items():
+        if key not in seen and len(seen) >= _SEEN_MAX:
+            seen.pop(next(iter(seen)))
+        known = seen.setdefault(key, set())
+        if len(known) < 2:   # two sizes decide it: symbolic from then on, for good
+            known.update(sizes)
+    return {i for i, key in keys.items() if len(seen[key]) > 1}
 
 
 def _structure(roots, shape):
@@ -33,8 +49,9 @@ def _structure(roots, shape):
             units = tuple(d == 1 for d in e.shape)
             if e.kind == "load":
                 parts.append(("load", str(e.dtype), units))
-            elif e.kind == "const":
-                parts.append(("const", repr(e.op), str(e.dtype)))
+            elif e.kind == "const":       # its value is run-time data when symbolic
+                parts.append(("const", str(e.dtype)))
+                sizes.append(("value", repr(e.op)))
             else:
                 attrs = tuple(sorted((k, repr(v)) for k, v in e.attrs.items()))
                 parts.append((e.kind, e.op, str(e.dtype), units, attrs,

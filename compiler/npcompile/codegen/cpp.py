@@ -98,6 +98,28 @@ class Emitter:
             self.k.extents.append(n)
         return name
 
+    def _const_param(self, e):
+        """A constant of a symbolic kernel, read from P[] like its sizes: a loop's Python
+        ints and floats (p = k + np.argmax(...)) differ at every iteration, and written
+        into the text they made one kernel per value. Floats travel as their bits."""
+        dt = e.dtype
+        v = np.asarray(e.op).astype(dt)[()]
+        if dt.kind == "f":
+            bits = int(np.asarray(float(v), np.float64).view(np.int64))
+        elif dt.kind == "u":
+            bits = int(np.asarray(int(v), np.uint64).view(np.int64))
+        else:
+            bits = int(v)
+        name = self.extent(("const", id(e)), bits) if bits != 1 else None
+        if name is None or type(name) is int:   # 1 stays a literal (extent keeps 1s)
+            return literal(e.op, dt)
+        if dt.kind == "f":
+            as_double = f"__builtin_bit_cast(double, {name})"
+            return as_double if dt.itemsize == 8 else f"(({ctype(dt)}){as_double})"
+        if dt.kind == "b":
+            return f"({name} != 0)"
+        return f"(({ctype(dt)}){name})"
+
     def fresh(self, prefix="v"):
         self.counter += 1
         return f"{prefix}{self.counter}"
@@ -137,6 +159,8 @@ class Emitter:
     def value(self, e, idx):
         """A C++ name holding expression e at index idx (a tuple of C++ index strings)."""
         if e.kind == "const":
+            if self.k.symbolic and e.dtype.kind in "biuf":
+                return self._const_param(e)
             return literal(e.op, e.dtype)
         key = (self._signature(e), _kept_index(e, idx))
         got = self._lookup(key)
@@ -639,10 +663,13 @@ def render_kernel(kernel, buffer_of):
     digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]
     kernel.name = f"npc_{digest}"
     ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
-    sizes = (f"; sizes S0..S{len(kernel.extents) - 1} given at run time "
-             f"(here {', '.join(map(str, kernel.extents))})" if kernel.extents else "")
+    # a symbolic kernel's text, head included, must not name this instance's sizes: it
+    # is compiled once (the JIT caches by source) and serves them all
+    space = (f"iteration space of {len(kernel.shape)} dimension(s), sizes S0..S"
+             f"{len(kernel.extents) - 1} given at run time" if kernel.extents
+             else f"iteration space {kernel.shape}")
     kernel.head = (f"// npcompile kernel {kernel.name}: {len(kernel.outputs)} output(s), "
-                   f"iteration space {kernel.shape}{sizes}\n{ops}\n")
+                   f"{space}\n{ops}\n")
     kernel.body = (f'extern "C" void {kernel.name}(char** bufs, const i64* P, i64 begin, i64 end) {{\n'
                    f"  (void)P;\n{text}\n}}\n")
     kernel.source = f"{kernel.head}{cpp_ops.PRELUDE}{decl}\n{kernel.body}"
