@@ -189,8 +189,8 @@ def worker(opts):
     npcompile.reset()
 
     def to_host(v):
-        if isinstance(v, npcompile.DeviceArray):
-            return np.asarray(v)
+        if isinstance(v, npcompile.DeviceArray):  # 0-d: what NumPy returns, a scalar
+            return v.get()[()] if v.ndim == 0 else v.get()
         if isinstance(v, tuple):
             return tuple(to_host(x) for x in v)
         if isinstance(v, list):

@@ -13,10 +13,12 @@ Only the host (device="cpu"): on the GPU the two paths return different array ty
 import os
 
 # calls timed on each side before choosing (the first compiled call, which compiles,
-# is not one of them)
-SAMPLES = 2
+# is not one of them); the fastest of each side is compared: on a shared machine one
+# call in two can be slowed by a neighbour, and 2 samples chose NumPy for a stencil
+# the compiled path runs 1.3-2.3x faster
+SAMPLES = 3
 # NumPy must be clearly faster to be chosen: a noisy tie stays compiled
-MARGIN = 0.95
+MARGIN = 0.9
 
 
 def enabled_default():
