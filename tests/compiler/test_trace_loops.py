@@ -300,3 +300,38 @@ def test_one_graph_per_iteration_reuses_kernels_across_graphs():
     assert len(built) <= 4, [c["cache"] for c in rep["compiles"]]
     check(lu_with_a_check_per_step, A)
     compiled_without_fallback()
+
+
+def periodic_heat(u, steps):
+    for _ in range(steps):
+        u = u + 0.2 * (np.roll(u, 1) - 2 * u + np.roll(u, -1))
+    return u
+
+
+def life(board, steps):
+    for _ in range(steps):
+        n = sum(np.roll(np.roll(board, i, 0), j, 1)
+                for i in (-1, 0, 1) for j in (-1, 0, 1) if (i, j) != (0, 0))
+        board = ((n == 3) | (board & (n == 2))).astype(board.dtype)
+    return board
+
+
+@pytest.mark.parametrize("shift,axis", [(1, None), (-3, None), (2, 0), (-1, 1), (7, -1),
+                                        (0, 0), ((1, 2), (0, 1)), ((1, -1), (1, 1)), (25, 0)])
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.bool_])
+def test_roll_matches_numpy(shift, axis, dtype):
+    check(lambda a: np.roll(a, shift, axis), make((4, 6), dtype))
+
+
+def test_roll_errors_are_numpys():
+    check(lambda a: np.roll(a, 1, 2), make((4, 6), np.float64))
+    check(lambda a: np.roll(a, 1.5, 0), make((4, 6), np.float64))
+
+
+def test_periodic_stencils_with_roll_stay_one_graph():
+    check(periodic_heat, make((50,), np.float64), 20)
+    compiled_without_fallback()
+    check(life, (make((12, 12), np.int8, seed=4) > 20).astype(np.int8), 5)
+    compiled_without_fallback()
+    if COMPILED:
+        assert npcompile.report()["graph_breaks"] == []
