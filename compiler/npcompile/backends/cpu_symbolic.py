@@ -48,13 +48,13 @@ def _structure(roots, shape):
             index[id(e)] = len(parts)
             units = tuple(d == 1 for d in e.shape)
             if e.kind == "load":
-                parts.append(("load", str(e.dtype), units))
+                parts.append(("load", e.dtype, units))
             elif e.kind == "const":       # its value is run-time data when symbolic
-                parts.append(("const", str(e.dtype)))
+                parts.append(("const", e.dtype))
                 sizes.append(("value", repr(e.op)))
             else:
                 attrs = tuple(sorted((k, repr(v)) for k, v in e.attrs.items()))
-                parts.append((e.kind, e.op, str(e.dtype), units, attrs,
+                parts.append((e.kind, e.op, e.dtype, units, attrs,
                               tuple(index[id(x)] for x in e.inputs)))
             sizes.append(e.shape)
             order.append(e)

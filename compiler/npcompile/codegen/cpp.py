@@ -191,15 +191,15 @@ class Emitter:
             if e.kind == "load":
                 head = ("load", id(e.op))
             elif e.kind == "const":
-                head = ("const", repr(e.op), str(e.dtype))
+                head = ("const", repr(e.op), e.dtype)
             elif e.kind == "reduce":
                 # keepdims only adds size-1 axes: X.mean(axis=0) and the keepdims mean
                 # inside X.std(axis=0) are one reduction (see _kept_index)
                 attrs = tuple(sorted((k, v) for k, v in e.attrs.items() if k != "keepdims"))
-                head = (e.kind, e.op, str(e.dtype), attrs)
+                head = (e.kind, e.op, e.dtype, attrs)
             else:
                 attrs = tuple(sorted((k, v) for k, v in e.attrs.items()))
-                head = (e.kind, e.op, e.shape, str(e.dtype), attrs)
+                head = (e.kind, e.op, e.shape, e.dtype, attrs)
             # a small int per distinct structure: a nested tuple would repeat shared
             # subtrees (x = 0.5 * (x + a / x) doubles them per step) and hash them all
             whole = head + tuple(self._signature(x) for x in e.inputs)

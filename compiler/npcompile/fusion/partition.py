@@ -85,6 +85,7 @@ def partition(leaves, pending, outputs):
     # 2. what must be written to memory
     materialize = set(out_ids)
     cut = set()     # written because its expression grew too deep: readers load it
+    has_reduce_memo = {}  # id(expr) -> contains a reduction (exprs live until the plan is made)
     depth = {}      # expression depth of each lowered node, counting inlined producers
     exprs = {}
     for n in pending:  # definitions, inlining what is not materialized
@@ -109,7 +110,7 @@ def partition(leaves, pending, outputs):
             cut.add(id(n))
         # a reduction read by a broadcasting consumer would be recomputed per element
         e = exprs[id(n)]
-        if _has_reduce(e):
+        if _has_reduce(e, has_reduce_memo):
             cons = consumers.get(id(n), [])
             if len(cons) > 1 or any(c.shape != n.shape and not _reduces(c, n) for c in cons):
                 if id(n) not in materialize:
@@ -131,19 +132,21 @@ def partition(leaves, pending, outputs):
             continue
         stretch_of[id(n)] = stretch
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
-                           (id(i) in materialize and (_has_reduce(first[id(i)]) or
+                           (id(i) in materialize and (_has_reduce(first[id(i)], has_reduce_memo) or
                                                       stretch_of[id(i)] != stretch)))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 
     # 3. steps in order: NumPy steps and kernels; independent kernels of one shape merge
     group, group_ids, group_shape = [], set(), None
+    n_kernels = 0   # counted as they close (counting the steps each time was quadratic)
 
     def close():
-        nonlocal group, group_ids, group_shape
+        nonlocal group, group_ids, group_shape, n_kernels
         if group:
             plan.steps.append(("kernel", group, group_shape))
-            k = sum(1 for s in plan.steps if s[0] == "kernel") - 1
+            k = n_kernels
+            n_kernels += 1
             for node, _ in group:
                 plan.kernel_of[id(node)] = k
             if len(group) > 1:
