@@ -32,7 +32,7 @@ DEB_PKGS := build-essential cmake pkg-config ccache git \
   python3-nbformat python3-nbconvert jupyter-notebook jupyter-console python3-numba python3-numexpr \
   python3-pil chromium xvfb
 
-.PHONY: all deps venv venv-np2 build build-asan install test test-cpp test-py test-py-np2 run bench clean
+.PHONY: all deps venv venv-np2 build build-asan install test test-cpp test-py test-py-np2 run bench bench-programs clean
 
 all: build
 
@@ -113,6 +113,9 @@ endif
 
 bench: install
 	$(VPY) bench/run.py
+
+bench-programs: install
+	$(VPY) bench/run_programs.py
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(VENV) $(NP2)
