@@ -86,3 +86,31 @@ def test_errors_are_numpys_on_either_path():
     for _ in range(2 + 2 * path_choice.SAMPLES + 1):
         with pytest.raises(ValueError):
             j(np.ones(3), np.ones(4))
+
+
+def test_a_choice_made_in_noise_is_made_again(monkeypatch):
+    """The compiled path was slow while the choice was made (a busy neighbour); once it is
+    fast again, the rechecks every RECHECK calls bring it back."""
+    j = npcompile.jit(tiny, choose=True)
+    real = j._compiled_call
+    slow = {"on": True}
+
+    def maybe_slow(args, kwargs):
+        if slow["on"]:
+            time.sleep(0.01)
+        return real(args, kwargs)
+    monkeypatch.setattr(j, "_compiled_call", maybe_slow)
+    real_fn = j.fn
+
+    def slow_numpy(*args, **kwargs):    # NumPy made slower than the fast compiled path
+        time.sleep(0.002)
+        return real_fn(*args, **kwargs)
+    monkeypatch.setattr(j, "fn", slow_numpy)
+    a, b = np.arange(5.0), np.ones(5)
+    for _ in range(1 + 2 * path_choice.SAMPLES):
+        j(a, b)
+    assert [c["choice"] for c in npcompile.report()["path_choices"]] == ["numpy"]
+    slow["on"] = False
+    for _ in range(path_choice.SAMPLES * path_choice.RECHECK + 1):
+        np.testing.assert_array_equal(j(a, b), tiny(a, b))
+    assert [c["choice"] for c in npcompile.report()["path_choices"]] == ["numpy", "compiled"]

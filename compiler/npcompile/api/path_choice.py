@@ -19,6 +19,10 @@ import os
 SAMPLES = 3
 # NumPy must be clearly faster to be chosen: a noisy tie stays compiled
 MARGIN = 0.9
+# After a choice, one call in this many runs the other path, and the choice is made
+# again on the latest samples: a neighbour that slowed the sampling calls (or a change
+# in the data a loop runs on) does not lock in the slower path for good.
+RECHECK = 64
 
 
 def enabled_default():
@@ -59,6 +63,8 @@ class PathChooser:
         """'numpy' or 'compiled' for the call about to run with this argument key."""
         st = self._state(key)
         if st.choice is not None:
+            if st.calls % RECHECK == 0:
+                return "numpy" if st.choice == "compiled" else "compiled"
             return st.choice
         if st.calls <= SAMPLES:      # the compiling call, then SAMPLES timed ones
             return "compiled"
@@ -68,6 +74,17 @@ class PathChooser:
         st = self._state(key)
         st.calls += 1
         if st.choice is not None:
+            if path != st.choice:    # a recheck: the newest samples of each side decide
+                samples = st.compiled if path == "compiled" else st.numpy
+                samples.append(seconds)
+                del samples[:-SAMPLES]
+                self._choose(st, again=True)
+            elif path == "compiled":
+                st.compiled.append(seconds)
+                del st.compiled[:-SAMPLES]
+            else:
+                st.numpy.append(seconds)
+                del st.numpy[:-SAMPLES]
             return
         if path == "compiled":
             if st.calls > 1:         # the first call compiled: not a warm time
@@ -77,8 +94,9 @@ class PathChooser:
         if len(st.compiled) >= SAMPLES and len(st.numpy) >= SAMPLES:
             self._choose(st)
 
-    def _choose(self, st):
+    def _choose(self, st, again=False):
         compiled, numpy = min(st.compiled), min(st.numpy)
+        before = st.choice
         if numpy < MARGIN * compiled:
             st.choice = "numpy"
             reason = (f"plain NumPy is faster for these arguments "
@@ -88,6 +106,8 @@ class PathChooser:
             st.choice = "compiled"
             reason = (f"compiled is faster ({compiled * 1e3:.3f} ms against "
                       f"{numpy * 1e3:.3f} ms in plain NumPy)")
+        if again and st.choice == before:
+            return                   # unchanged: nothing new to report
         self.session.add("path_choices", {
             "function": self.function, "choice": st.choice, "compiled_ms": compiled * 1e3,
             "numpy_ms": numpy * 1e3, "reason": reason})
