@@ -37,6 +37,7 @@ def _write(tracer, lz, key, fn, kw, template, inputs, label):
                 label, user_site())
     tracer.ops.append(label)
     st.write(node)
+    tracer.note_write(st)
 
 
 def write_ufunc(tracer, out, ufunc, ops, kw):

@@ -7,7 +7,7 @@ import numpy as np
 from . import np_base as _nb
 
 from ..graph import calls
-from ..graph.node import Node
+from ..graph.node import Node, Ref, substitute
 from . import function_rules, inplace, ufunc_rules, view_rules
 from .operands import SCALAR_TYPES, Unsupported
 from . import native
@@ -97,9 +97,44 @@ class LazyArray(_LazyFields):
 
     def _force(self, kind, reason):
         tracer = current()
-        if tracer is not None and not self._n.is_leaf:
-            tracer.graph_break(kind, reason)
+        if tracer is not None:
+            if self._n.is_leaf or self._read_directly(tracer):
+                # no graph to run, but Python now depends on the values (no replay)
+                tracer.read_value(reason)
+            else:
+                tracer.graph_break(kind, reason)
         return self._value()
+
+    def _read_directly(self, tracer):
+        """Make this array concrete without a flush when it is read straight out of
+        concrete arrays: a view of one, an element of one (`for v in x: float(v)`), or
+        0-d arithmetic on such elements (`if v > 0`). Those NumPy calls run here, as a
+        flush would run them, with nothing else pending; anything more is a break."""
+        if tracer.options.get("fullgraph"):
+            return False  # data-dependent Python: fullgraph says so
+        st = self._st
+        if self._chain:
+            if not st.base.is_leaf:
+                return False
+            self._settle()
+            if self._st is not st:  # NumPy copied: the next flush files it under its own
+                tracer._register(self)
+            return True
+        node = self._n
+        if st.target is not None or node is not st.base:
+            return False
+        order = []
+        if not _direct_reads(node, order, set()):
+            return False
+        try:
+            with tracer.suspended():
+                value = _evaluate(order)
+        except Exception:  # NumPy's error, where the graph would raise it: break there
+            return False
+        node.make_concrete(value)
+        st.settle()
+        self._settle()
+        return True
 
     # ----- static metadata: known while tracing, never a break ----------------------
     @property
@@ -171,9 +206,13 @@ class LazyArray(_LazyFields):
         return v if dtype is None else v.astype(dtype, copy=False)
 
     def __iter__(self):
-        if not self.shape:
+        """As NumPy iterates an ndarray: self[0], self[1], ... taken one at a time (views
+        along axis 0; one element of a 1-D array is a NumPy scalar), traced like any other
+        indexing, so `a, b = p` neither breaks the graph nor reads p's values."""
+        shape = self._n.shape
+        if not shape:
             raise TypeError("iteration over a 0-d array")
-        return iter(self._force("iter", "iteration over an array"))
+        return _items(self, shape[0])
 
     def __contains__(self, x):
         return x in self._force("bool", "`in` test on an array")
@@ -315,6 +354,55 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def _getitem(a, key):
     return a[key]
+
+
+# Indexing and views: reading them costs nothing, whatever the size of what they read.
+_VIEW_FNS = frozenset((operator.getitem, np.transpose, np.swapaxes, np.squeeze,
+                       np.expand_dims, np.moveaxis))
+_MAX_DIRECT = 16
+
+
+def _direct_reads(node, order, seen):
+    """Collect into `order` (inputs first) the pending nodes behind `node` if every one
+    is a view or element of its input, or 0-d arithmetic on 0-d values."""
+    if node.is_leaf:  # host values only (a DeviceArray's elements are the engine's)
+        return type(node.value) is np.ndarray or isinstance(node.value, np.generic)
+    if id(node) in seen:
+        return True
+    if len(order) >= _MAX_DIRECT:
+        return False
+    if node.fn in _VIEW_FNS:
+        if len(node.inputs) != 1:
+            return False
+    elif node.shape != () or any(i.shape != () for i in node.inputs):
+        return False
+    for i in node.inputs:
+        if not _direct_reads(i, order, seen):
+            return False
+    seen.add(id(node))
+    order.append(node)
+    return True
+
+
+def _evaluate(order):
+    """The recorded NumPy calls, in order (what the reference executor does)."""
+    vals = {}
+    for n in order:
+        ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
+        fn = n.fn
+        if fn in _VIEW_FNS or type(fn) is np.ufunc:  # Refs only at the top level
+            args = [ins[a.i] if type(a) is Ref else a for a in n.args]
+        else:
+            args = substitute(n.args, ins)
+        kwargs = substitute(n.kwargs, ins) if n.kwargs else {}
+        vals[id(n)] = fn(*args, **kwargs)
+    return vals[id(order[-1])]
+
+
+def _items(lz, n):
+    for i in range(n):
+        tracer = current()
+        yield view_rules.item(tracer, lz, i) if tracer is not None else lz[i]
 
 
 def _astype(a, dtype, order, casting, subok, copy):

@@ -43,16 +43,29 @@ def _same(a, b):
         return False
 
 
+_fakes = {}
+
+
 def fake_of(dtype, shape):
     """A metadata-only array of this shape in C order: view operations on it tell the
-    shape and strides of a view without touching memory."""
-    buf = _nb.empty(1, dtype)
-    strides = []
-    acc = dtype.itemsize
-    for d in reversed(shape):
-        strides.append(acc)
-        acc *= max(d, 1)
-    return np.lib.stride_tricks.as_strided(buf, shape=shape, strides=tuple(reversed(strides)))
+    shape and strides of a view without touching memory. Nothing writes or reads its
+    elements, so one per (dtype, shape) serves every storage (as_strided costs more than
+    a recorded op)."""
+    key = (dtype, shape)
+    fake = _fakes.get(key)
+    if fake is None:
+        buf = _nb.empty(1, dtype)
+        strides = []
+        acc = dtype.itemsize
+        for d in reversed(shape):
+            strides.append(acc)
+            acc *= max(d, 1)
+        fake = np.lib.stride_tricks.as_strided(buf, shape=shape,
+                                               strides=tuple(reversed(strides)))
+        if len(_fakes) >= 4096:
+            _fakes.clear()
+        _fakes[key] = fake
+    return fake
 
 
 if core is not None:  # the fields as a C type: the op recorder makes storages directly

@@ -1,5 +1,12 @@
 """The tracer of one compiled call or cell: records nodes, decides graph breaks, and
-flushes the pending graph when Python needs a value."""
+flushes the pending graph when Python needs a value.
+
+The work of a flush (a graph break) is proportional to what changed since the previous
+one, never to how many breaks came before: the arrays made since then, the storages
+written since then, and the lazy arrays over those. Arrays the trace no longer reaches
+are forgotten (weak references); the user's arrays are found by identity and by memory
+owner (an index, not a scan) for the aliasing checks."""
+import sys
 import threading
 import weakref
 
@@ -49,8 +56,16 @@ class Tracer:
         self.site = site          # identifies the function or cell: cache and recompiles
         self.options = options    # dict: device, fullgraph, dynamic
         self.engine = engine      # runs a flushed graph (graph/engine.py)
-        self.lazies = []          # weak references to every LazyArray made
-        self.targets = []         # storages that write back into a user's ndarray
+        self.lazies = []          # weak refs to the LazyArrays made since the last flush
+        self._settled = {}        # id(storage) -> weak refs to lazies settled on it
+        self._settled_size = 0    # len(_settled) after its last clean-up
+        self._dirty = {}          # id(storage) -> storage written since the last flush
+        self._by_array = {}       # id(target ndarray) -> weak ref to its storage
+        self._regions = {}        # memory owner -> weak refs to target storages in it
+        self._exotic = []         # weak refs to target storages of an unknown memory owner
+        self._targets_size = 0    # target entries indexed since the last clean-up
+        self._targets_live = 0    # live target entries found by the last clean-up
+        self.value_reads = 0      # times Python read a concrete array's values (no break)
         self.flush_index = 0      # graphs flushed so far in this call: part of the site key
         self.breaks = []
         self.ops = []
@@ -79,15 +94,96 @@ class Tracer:
     def wrap_input(self, array, name):
         """A user ndarray enters the trace: a leaf whose storage writes back into it."""
         st = Storage(Node.leaf(array, name or "input"), target=array, name=name)
-        for other in self.targets:
-            if np.may_share_memory(other.target, array):
-                other.aliased = st.aliased = True
-        self.targets.append(st)
+        owner = _memory_owner(array)
+        for other in self._overlapping(array, owner):
+            other.aliased = st.aliased = True
+        self._add_target(st, owner)
         return self._register(_la.LazyArray(st, (), st.base))
 
     def wrap_constant_array(self, array, name=None):
-        """An ndarray met during tracing (a global, a closure): traced as a leaf too."""
+        """An ndarray met during tracing (a global, a closure): traced as a leaf too. The
+        same ndarray as a traced one is that traced array (its pending writes included);
+        memory that a pending write will change is flushed first, so the leaf reads the
+        values NumPy would read now."""
+        ref = self._by_array.get(id(array))
+        st = ref() if ref is not None else None
+        if st is not None and st.target is array:
+            return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
+        for other in self._dirty.values():
+            if other.target is not None and not other.base.is_leaf and \
+                    np.may_share_memory(other.target, array):
+                self.graph_break("alias", "an array read here shares memory with a traced "
+                                          "array that has pending in-place writes")
+                break
         return self.wrap_input(array, name)
+
+    # ----- the user's arrays, by identity and memory owner ------------------------------
+    def _add_target(self, st, key):
+        """Index a storage that writes back into st.target, whose memory owner is `key`
+        (weakly: once no lazy array reaches it and its writes are flushed, it is
+        forgotten)."""
+        ref = weakref.ref(st)
+        self._by_array[id(st.target)] = ref
+        if key is None:
+            self._exotic.append(ref)
+        else:
+            bucket = self._regions.get(key)
+            if bucket is None:
+                self._regions[key] = [ref]
+            else:
+                bucket.append(ref)
+        self._targets_size += 1
+        if self._targets_size > 2 * self._targets_live + 64:
+            self._forget_dead_targets()
+
+    def _forget_dead_targets(self):
+        live = 0
+        for key, bucket in list(self._regions.items()):
+            bucket[:] = [r for r in bucket if r() is not None]
+            if bucket:
+                live += len(bucket)
+            else:
+                del self._regions[key]
+        self._exotic[:] = [r for r in self._exotic if r() is not None]
+        live += len(self._exotic)
+        for k, r in list(self._by_array.items()):
+            if r() is None:
+                del self._by_array[k]
+        self._targets_live = live
+        self._targets_size = live
+
+    def _overlapping(self, array, key):
+        """The live target storages whose memory may overlap `array`'s (owner `key`)."""
+        if key is None:  # unknown owner: every target may hold it
+            buckets = list(self._regions.values())
+        else:
+            bucket = self._regions.get(key)
+            buckets = [bucket] if bucket else []
+        if self._exotic:
+            buckets.append(self._exotic)
+        found = []
+        for bucket in buckets:
+            dead = False
+            for r in bucket:
+                st = r()
+                if st is None:
+                    dead = True
+                elif np.may_share_memory(st.target, array):
+                    found.append(st)
+            if dead:
+                bucket[:] = [r for r in bucket if r() is not None]
+        return found
+
+    @property
+    def targets(self):
+        """The live storages that write back into a user's (or an eager result's) array."""
+        out = []
+        for bucket in list(self._regions.values()) + [self._exotic]:
+            for r in bucket:
+                st = r()
+                if st is not None:
+                    out.append(st)
+        return out
 
     def make(self, fn, args, kwargs, inputs, dtype, shape, label, scalar=False):
         node = Node(fn, args, kwargs, inputs, dtype, shape, label, user_site())
@@ -126,56 +222,101 @@ class Tracer:
         ckwargs = concretize(kwargs) if kwargs else {}
         with self.suspended():
             result = fn(*cargs, **ckwargs)
-        return self.rewrap(result, cargs, ckwargs)
+        pairs = []
+        _pairs(args, cargs, pairs)
+        if kwargs:
+            _pairs(kwargs, ckwargs, pairs)
+        return self.rewrap(result, pairs)
 
-    def rewrap(self, result, cargs=(), ckwargs=None):
-        """Arrays returned by eager NumPy become leaves, so tracing continues from them."""
+    def rewrap(self, result, pairs=()):
+        """Arrays returned by eager NumPy become leaves, so tracing continues from them.
+        `pairs`: (lazy array or None, concrete array) for each array argument of the call."""
         if type(result) is np.ndarray and result.dtype.kind in TRACED_KINDS:
-            # The result may be a view of an argument (np.diagonal, out=...): keep its
-            # aliasing visible to the in-place checks.
-            for a in _arrays_in(cargs, ckwargs):
+            # The result may be an argument itself (out=, a function that returns its
+            # input) or a view of one (np.diagonal): keep its aliasing visible to the
+            # in-place checks.
+            for lz, a in pairs:
                 if a is result:
-                    return self._lazy_for_array(a)
+                    return lz if lz is not None else self._lazy_for_array(a)
             st = Storage(Node.leaf(result, "eager result"), target=result)
-            for a in _arrays_in(cargs, ckwargs):
+            for lz, a in pairs:
                 if np.may_share_memory(a, result):
                     st.aliased = True
-                    for t in self.targets:
-                        if t.target is not None and np.may_share_memory(t.target, result):
-                            t.aliased = True
-            self.targets.append(st)
+                    if lz is not None:  # also a graph-made array, which is no target
+                        lz._st.aliased = True
+            owner = _memory_owner(result)
+            for t in self._overlapping(result, owner):
+                t.aliased = st.aliased = True
+            self._add_target(st, owner)
             return self._register(_la.LazyArray(st, (), st.base))
         if type(result) is tuple:
-            return tuple(self.rewrap(r, cargs, ckwargs) for r in result)
+            return tuple(self.rewrap(r, pairs) for r in result)
         if type(result) is list:
-            return [self.rewrap(r, cargs, ckwargs) for r in result]
+            return [self.rewrap(r, pairs) for r in result]
         return result
 
     def _lazy_for_array(self, array):
-        for st in self.targets:
-            if st.target is array:
-                return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
+        ref = self._by_array.get(id(array))
+        st = ref() if ref is not None else None
+        if st is not None and st.target is array:
+            return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
         return self.rewrap(array)
+
+    def note_write(self, st):
+        """An in-place write made a new version of st (inplace._write): the next flush
+        computes it (and writes it back into st.target) even if no lazy array is left."""
+        self._dirty[id(st)] = st
+
+    def read_value(self, reason):
+        """Python read the values of an array that was concrete already (an argument):
+        no graph break, but what the call does now depends on those values, so a later
+        call must not replay this one's graph (api/replay.py)."""
+        self.value_reads += 1
+        watch = getattr(sys.getprofile(), "__self__", None)
+        if type(watch).__name__ == "Watch" and hasattr(watch, "refuse"):
+            watch.refuse(f"it reads array values in Python ({reason})")
 
     # ----- flush -------------------------------------------------------------------
     def live_lazies(self):
+        """Every LazyArray of this trace still referenced (for inspection; flush itself
+        looks only at what changed since the last flush)."""
         live = []
-        for r in self.lazies:
-            lz = r()
-            if lz is not None:
-                live.append(lz)
-        self.lazies = [weakref.ref(lz) for lz in live]
+        for refs in [self.lazies] + list(self._settled.values()):
+            for r in refs:
+                lz = r()
+                if lz is not None:
+                    live.append(lz)
         return live
 
     def flush(self):
         """Compute everything pending that is still referenced, once, and write the new
-        values of traced inputs back into the user's arrays."""
-        live = self.live_lazies()
+        values of traced inputs back into the user's arrays. Only lazy arrays made since
+        the last flush, and those over storages written since then, can be pending: the
+        others hold concrete values already and are not looked at."""
+        new = self.lazies
+        n_new = len(new)
+        dirty = self._dirty
+        settled = self._settled
+        work = []       # lazy arrays to settle
+        refs = []       # and their weak references
         storages = {}
-        for st in self.targets:
-            storages[id(st)] = st
-        for lz in live:
-            storages[id(lz._st)] = lz._st
+        for r in new:
+            lz = r()
+            if lz is not None:
+                work.append(lz)
+                refs.append(r)
+                st = lz._st
+                storages[id(st)] = st
+        if dirty:
+            for sid, st in dirty.items():
+                if st.target is not None:  # a write into the user's memory must land
+                    storages[sid] = st
+                for r in settled.get(sid, ()):
+                    lz = r()
+                    if lz is not None and lz._st is st:
+                        work.append(lz)
+                        refs.append(r)
+                        storages[sid] = st
         pending = [st for st in storages.values() if not st.base.is_leaf]
         if pending:
             outputs = []
@@ -191,6 +332,12 @@ class Tracer:
             for node, value in zip(outputs, values):
                 node.make_concrete(value)
             self.flush_index += 1
+        # Computed: from here on nothing can fail half-way, so the bookkeeping moves on.
+        self.lazies = new[n_new:]  # (nothing records while the engine runs; kept anyway)
+        if dirty:
+            self._dirty = {}
+            for sid in dirty:
+                settled.pop(sid, None)
         for st in pending:
             if st.target is not None:
                 self.writebacks.append((st.base, st.target))
@@ -198,10 +345,33 @@ class Tracer:
                 if value is not st.target:
                     np.copyto(st.target, value, casting="unsafe")
                 st.base = Node.leaf(st.target, st.name or "input")
-        for st in storages.values():
             st.settle()
-        for lz in live:
+        if len(pending) != len(storages):
+            for st in storages.values():
+                # a layout is guessed only on a pending base: the others keep their own
+                if st.guessed or (st.fake is not None and not st.fake_is_real):
+                    st.settle()
+        for lz, r in zip(work, refs):
             lz._settle()
+            sid = id(lz._st)
+            on = settled.get(sid)
+            if on is None:
+                settled[sid] = [r]
+            else:
+                on.append(r)
+                n = len(on)
+                if n >= 8 and not n & (n - 1):  # at 8, 16, 32, ...: drop the dead ones
+                    on[:] = [x for x in on if x() is not None]
+        if len(settled) > 2 * self._settled_size + 64:
+            self._forget_dead_lazies()
+
+    def _forget_dead_lazies(self):
+        settled = self._settled
+        for sid, on in list(settled.items()):
+            on[:] = [r for r in on if r() is not None]
+            if not on:
+                del settled[sid]
+        self._settled_size = len(settled)
 
 
 class _Suspended:
@@ -234,12 +404,40 @@ def concretize(obj):
     return obj
 
 
-def _arrays_in(args, kwargs):
-    for a in args:
-        if type(a) is np.ndarray:
-            yield a
-        elif type(a) in (tuple, list):
-            yield from _arrays_in(a, None)
-    if kwargs:
-        yield from _arrays_in(tuple(kwargs.values()), None)
+def _pairs(orig, conc, out):
+    """(lazy array or None, concrete ndarray) for the arrays among a call's arguments, as
+    concretize() turned `orig` into `conc`."""
+    t = type(orig)
+    if t is _la.LazyArray:
+        if type(conc) is np.ndarray:
+            out.append((orig, conc))
+    elif t is np.ndarray:
+        out.append((None, orig))
+    elif t is tuple or t is list:
+        for o, c in zip(orig, conc):
+            _pairs(o, c, out)
+    elif t is dict:
+        for k, o in orig.items():
+            _pairs(o, conc[k], out)
 
+
+def _memory_owner(array):
+    """A key shared by every array that may overlap `array`'s memory, or None where that
+    is not known (memory from a buffer object: such arrays are checked against all).
+    An ndarray's owner is the end of its .base chain when that owns its data: two
+    arrays with different owners cannot overlap."""
+    if type(array) is not np.ndarray:  # a DeviceArray: memory is its device buffer's
+        buf = getattr(array, "buffer", None)
+        return None if buf is None else ("device", id(buf))
+    r = array
+    while True:
+        b = r.base
+        if b is None:
+            return id(r) if r.flags.owndata else None
+        if not isinstance(b, np.ndarray):
+            inner = getattr(b, "base", None)  # np.lib.stride_tricks.as_strided's DummyArray
+            if type(b).__name__ == "DummyArray" and isinstance(inner, np.ndarray):
+                b = inner
+            else:
+                return None
+        r = b

@@ -5,6 +5,7 @@ import operator
 
 import numpy as np
 
+from . import np_base as _nb
 from .operands import Unsupported
 from .storage import ViewStep
 from . import lazy_array as _la  # circular: resolved at call time
@@ -46,12 +47,38 @@ def getitem(tracer, lz, key):
     if mask is not None:
         raise Unsupported("data_shape", "boolean mask indexing x[mask]: the result's shape "
                                         "depends on the data")
-    r = lz._get_fake()[basic]
-    if not isinstance(r, np.ndarray):  # one element: NumPy returns a scalar, a copy
+    items = basic if type(basic) is tuple else (basic,)
+    shape = lz.shape
+    if len(items) == len(shape) and all(type(x) is int for x in items):
+        # One element: NumPy returns a scalar, a copy. Indexing the layout stand-in here
+        # would read memory it does not have; a zero-strided one of the same shape raises
+        # NumPy's own IndexError and reads only its one element.
+        _pinned(lz.dtype, shape)[basic]
         from ..graph.node import Ref
         return tracer.make(operator.getitem, (Ref(0), basic), None, (lz._n,), lz.dtype, (),
                            "getitem", scalar=True)
+    r = lz._get_fake()[basic]  # a view: shape and strides only, no memory read
     return _view(tracer, lz, operator.getitem, (basic,), None, "getitem", r)
+
+
+def item(tracer, lz, i):
+    """lz[i] for 0 <= i < len(lz), as getitem records it (iteration: LazyArray.__iter__)."""
+    if len(lz.shape) == 1:
+        from ..graph.node import Ref
+        return tracer.make(operator.getitem, (Ref(0), i), None, (lz._n,), lz.dtype, (),
+                           "getitem", scalar=True)
+    return _view(tracer, lz, operator.getitem, (i,), None, "getitem", lz._get_fake()[i])
+
+
+_one = {}
+
+
+def _pinned(dtype, shape):
+    """An array of this shape and dtype whose elements all are one element in memory."""
+    buf = _one.get(dtype)
+    if buf is None:
+        buf = _one[dtype] = _nb.zeros(1, dtype)
+    return np.ndarray(shape, dtype, buffer=buf, strides=(0,) * len(shape))
 
 
 def _c_strides(shape, itemsize):
