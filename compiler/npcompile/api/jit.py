@@ -44,6 +44,7 @@ class Jitted:
             raise TypeError(f"npcompile.jit needs a function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
         self.fn = fn
+        self._eager = fn    # what the plain-NumPy path runs (api/path_choice.py)
         self.options = check_options(device, fullgraph, dynamic)
         self._site_name = getattr(fn, "__qualname__", repr(fn))
         # replay needs a plain Python function: its code is what purity.py inspects
@@ -88,7 +89,7 @@ class Jitted:
             return self._compiled_call(args, kwargs)
         path = self.chooser.next_path(key)
         t0 = time.perf_counter()
-        result = self.fn(*args, **kwargs) if path == "numpy" else self._compiled_call(args, kwargs)
+        result = self._eager(*args, **kwargs) if path == "numpy" else self._compiled_call(args, kwargs)
         self.chooser.record(key, path, time.perf_counter() - t0)
         return result
 
