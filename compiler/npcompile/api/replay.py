@@ -146,6 +146,8 @@ def make_plan(fn, tracer, result, watch, generation):
     values = watch.values
     if watch.refusal:
         return None if watch.transient else watch.refusal
+    if tracer.value_reads:
+        return f"it reads array values in Python ({tracer.value_read_reason})"
     if tracer.breaks:
         return f"the call had {len(tracer.breaks)} graph break(s)"
     if len(tracer.runs) != 1:

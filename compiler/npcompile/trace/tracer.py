@@ -6,7 +6,6 @@ one, never to how many breaks came before: the arrays made since then, the stora
 written since then, and the lazy arrays over those. Arrays the trace no longer reaches
 are forgotten (weak references); the user's arrays are found by identity and by memory
 owner (an index, not a scan) for the aliasing checks."""
-import sys
 import threading
 import weakref
 
@@ -66,6 +65,7 @@ class Tracer:
         self._targets_size = 0    # target entries indexed since the last clean-up
         self._targets_live = 0    # live target entries found by the last clean-up
         self.value_reads = 0      # times Python read a concrete array's values (no break)
+        self.value_read_reason = None   # the first such read, in words (replay refuses)
         self.flush_index = 0      # graphs flushed so far in this call: part of the site key
         self.breaks = []
         self.ops = []
@@ -272,9 +272,8 @@ class Tracer:
         no graph break, but what the call does now depends on those values, so a later
         call must not replay this one's graph (api/replay.py)."""
         self.value_reads += 1
-        watch = getattr(sys.getprofile(), "__self__", None)
-        if type(watch).__name__ == "Watch" and hasattr(watch, "refuse"):
-            watch.refuse(f"it reads array values in Python ({reason})")
+        if self.value_read_reason is None:
+            self.value_read_reason = reason
 
     # ----- flush -------------------------------------------------------------------
     def live_lazies(self):
