@@ -375,6 +375,38 @@ void fallbacks_section(std::string& o, const Report& r) {
   o += "</tbody></table></details>";
 }
 
+// What happened to each loop: one compiled kernel ran per iteration.
+void loops_section(std::string& o, const Report& r) {
+  if (r.loops.empty())
+    return;
+  section_open(o, "Loops", r.loops.size(), true);
+  o += "<table class=\"npc-t\"><thead><tr><th>function</th><th class=\"npc-r\">line</th>"
+       "<th class=\"npc-r\">iterations</th><th>compiled once as</th><th>source</th>"
+       "</tr></thead><tbody>";
+  for (const auto& l : r.loops)
+    o += "<tr><td>" + esc(l.function) + "</td><td class=\"npc-r\">" + std::to_string(l.lineno) +
+         "</td><td class=\"npc-r\">" + std::to_string(l.iterations) + "</td><td><code>" +
+         esc(l.kernel) + "</code></td><td><code class=\"npc-c\">" + esc(l.text) +
+         "</code></td></tr>";
+  o += "</tbody></table></details>";
+}
+
+// Which path each jitted function runs for its arguments, and why (both times measured).
+void path_choices_section(std::string& o, const Report& r) {
+  if (r.path_choices.empty())
+    return;
+  section_open(o, "Path chosen", r.path_choices.size(), true);
+  o += "<table class=\"npc-t\"><thead><tr><th>function</th><th>runs</th>"
+       "<th class=\"npc-r\">compiled</th><th class=\"npc-r\">plain NumPy</th><th>why</th>"
+       "</tr></thead><tbody>";
+  for (const auto& c : r.path_choices)
+    o += "<tr><td>" + esc(c.function) + "</td><td>" +
+         esc(c.choice == "numpy" ? std::string("plain NumPy") : c.choice) +
+         "</td><td class=\"npc-r\">" + Units::ms(c.compiled_ms) + "</td><td class=\"npc-r\">" +
+         Units::ms(c.numpy_ms) + "</td><td>" + esc(c.reason) + "</td></tr>";
+  o += "</tbody></table></details>";
+}
+
 void transfers_section(std::string& o, const Report& r) {
   const auto& t = r.transfers;
   if (t.h2d_count + t.d2h_count == 0)
@@ -426,6 +458,8 @@ std::string render_html(const Report& r) {
   breaks_section(o, r);
   recompiles_section(o, r);
   fallbacks_section(o, r);
+  path_choices_section(o, r);
+  loops_section(o, r);
   timings_section(o, r);
   graphs_section(o, r, uid);
   code_section(o, r);

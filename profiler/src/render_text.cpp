@@ -46,6 +46,22 @@ std::string render_text(const Report& r) {
     o += t.str();
   }
 
+  if (!r.path_choices.empty()) {
+    heading(o, "Path chosen");
+    TextTable t({"function", "runs", "compiled", "plain NumPy", "why"},
+                {false, false, true, true, false});
+    for (const auto& c : r.path_choices)
+      t.add({c.function, c.choice == "numpy" ? "plain NumPy" : c.choice,
+             Units::ms(c.compiled_ms), Units::ms(c.numpy_ms), c.reason});
+    o += t.str();
+  }
+
+  if (!r.loops.empty()) {
+    heading(o, "Loops");
+    for (const auto& l : r.loops)
+      o += "  " + (l.function.empty() ? std::string() : l.function + ": ") + l.summary + "\n";
+  }
+
   TextTable kt({"kernel", "target", "graph", "runs", "total", "median", "min", "max", "GB/s"},
                {false, false, true, true, true, true, true, true, true});
   for (const auto& k : r.kernels)

@@ -104,6 +104,10 @@ Report Report::from_events(const std::vector<Event>& events, std::optional<int> 
       eager[p->graph_id].push_back(p->ms);
     } else if (auto* p = e.get<Fallback>()) {
       r.fallbacks.push_back(*p);
+    } else if (auto* p = e.get<LoopRun>()) {
+      r.loops.push_back(*p);
+    } else if (auto* p = e.get<PathChoice>()) {
+      r.path_choices.push_back(*p);
     } else if (auto* p = e.get<Transfer>()) {
       auto& t = r.transfers;
       if (p->direction == "h2d") {
@@ -221,6 +225,8 @@ void to_json(nlohmann::json& j, const Report& r) {
                      {"graphs", r.graphs},
                      {"graph_timings", r.graph_timings},
                      {"fallbacks", r.fallbacks},
+                     {"loops", r.loops},
+                     {"path_choices", r.path_choices},
                      {"transfers", r.transfers}};
 }
 
@@ -237,6 +243,8 @@ void from_json(const nlohmann::json& j, Report& out) {
   detail::optional(j, ctx, "graphs", r.graphs);
   detail::optional(j, ctx, "graph_timings", r.graph_timings);
   detail::optional(j, ctx, "fallbacks", r.fallbacks);
+  detail::optional(j, ctx, "loops", r.loops);
+  detail::optional(j, ctx, "path_choices", r.path_choices);
   detail::optional(j, ctx, "transfers", r.transfers);
   out = std::move(r);
 }

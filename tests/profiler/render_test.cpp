@@ -114,6 +114,29 @@ TEST(RenderHtml, HugeGraphIsNotDrawn) {
   EXPECT_TRUE(FusionGraphSvg::render(g, "x").ends_with("</svg>"));
 }
 
+// The path each function runs and what happened to its loops: both renderers say it,
+// with the user's text escaped.
+TEST(RenderHtml, PathChoicesAndLoops) {
+  Session s;
+  s.record(PathChoice{"tiny<f>", "numpy", 0.5, 0.125, "plain NumPy is faster <here>"});
+  s.record(LoopRun{"line 9: 99 iterations, one compiled kernel (k_step)", 3, "heat", 9,
+                 "u[1:-1] = u[1:-1] + c * (u[2:] - u[:-2])", "k_step", 99});
+  const Report r = Report::from_session(s);
+  ASSERT_EQ(r.path_choices.size(), 1u);
+  ASSERT_EQ(r.loops.size(), 1u);
+  const std::string h = render_html(r);
+  EXPECT_TRUE(has(h, "Path chosen"));
+  EXPECT_TRUE(has(h, "tiny&lt;f&gt;"));
+  EXPECT_TRUE(has(h, "plain NumPy is faster &lt;here&gt;"));
+  EXPECT_TRUE(has(h, "0.125 ms") || has(h, "125 µs")) << h;
+  EXPECT_TRUE(has(h, "Loops"));
+  EXPECT_TRUE(has(h, ">99<"));
+  EXPECT_TRUE(has(h, "k_step"));
+  const std::string t = render_text(r);
+  EXPECT_TRUE(has(t, "Path chosen"));
+  EXPECT_TRUE(has(t, "heat: line 9: 99 iterations, one compiled kernel (k_step)"));
+}
+
 TEST(RenderText, SameFactsAligned) {
   const std::string t = render_text(sample_report());
   EXPECT_TRUE(has(t, "4 graph breaks (2 places)"));

@@ -30,6 +30,9 @@ inline std::vector<EventData> one_of_each() {
                    {1, "add", "x + 1", 0, {0}},
                    {2, "multiply", "z * 2", 0, {1}}},
                   {"add+multiply: pointwise chain"}},
+      PathChoice{"step", "numpy", 0.5, 0.25, "plain NumPy is faster for these arguments"},
+      LoopRun{"line 9: 99 iterations, one compiled kernel (k_add_mul)", 4, "step", 9,
+              "u[1:-1] = u[1:-1] + c * u[2:]", "k_add_mul", 99},
   };
 }
 

@@ -14,6 +14,8 @@
 #include "npc/prof/graph_break.hpp"
 #include "npc/prof/kernel_run.hpp"
 #include "npc/prof/kernel_source.hpp"
+#include "npc/prof/loop_run.hpp"
+#include "npc/prof/path_choice.hpp"
 #include "npc/prof/recompile.hpp"
 #include "npc/prof/trace_end.hpp"
 #include "npc/prof/trace_start.hpp"
@@ -21,7 +23,8 @@
 
 namespace npc::prof {
 using EventData = std::variant<TraceStart, TraceEnd, GraphBreak, Compile, Recompile, KernelRun,
-                               EagerTiming, Fallback, Transfer, KernelSource, FusionGraph>;
+                               EagerTiming, Fallback, Transfer, KernelSource, FusionGraph,
+                               PathChoice, LoopRun>;
 
 struct Event {
   // For events that measure an interval (compile, kernel_run, transfer, eager_timing) this

@@ -31,6 +31,8 @@ struct Report {
   std::vector<FusionGraph> graphs{};    // latest picture of each graph, by graph id
   std::vector<GraphTiming> graph_timings{};
   std::vector<Fallback> fallbacks{};
+  std::vector<LoopRun> loops{};             // loops that ran one compiled kernel per step
+  std::vector<PathChoice> path_choices{};   // compiled or plain NumPy, in order
   TransferSummary transfers;
   bool operator==(const Report&) const = default;
 

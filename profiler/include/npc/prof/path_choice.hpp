@@ -1,0 +1,24 @@
+#pragma once
+// A jitted function chose, for one argument layout, the compiled path or plain NumPy, by
+// timing both (compiler api/path_choice.py): which, both times, and why.
+#include <array>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+
+namespace npc::prof {
+struct PathChoice {
+  static constexpr std::string_view kType = "path_choice";
+  static constexpr std::array<std::string_view, 5> kFields{"function", "choice", "compiled_ms",
+                                                           "numpy_ms", "reason"};
+  std::string function{}; // required
+  std::string choice{};   // required: "compiled" or "numpy"
+  double compiled_ms = 0.0;
+  double numpy_ms = 0.0;
+  std::string reason{};
+  bool operator==(const PathChoice&) const = default;
+};
+
+void to_json(nlohmann::json& j, const PathChoice& v);
+void from_json(const nlohmann::json& j, PathChoice& v);
+} // namespace npc::prof
