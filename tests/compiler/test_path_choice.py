@@ -122,3 +122,18 @@ def test_a_choice_made_in_noise_is_made_again(monkeypatch):
     for _ in range(path_choice.SAMPLES * path_choice.RECHECK + 1):
         np.testing.assert_array_equal(j(a, b), tiny(a, b))
     assert [c["choice"] for c in npcompile.report()["path_choices"]] == ["numpy", "compiled"]
+
+
+def test_reset_begins_the_measurements_again():
+    """npcompile.reset() forgets the compiled programs the choice was timed on: the next
+    call compiles again, and is not taken for a warm time."""
+    j = npcompile.jit(tiny, choose=True)
+    a, b = np.arange(5.0), np.ones(5)
+    for _ in range(1 + 2 * path_choice.SAMPLES):
+        j(a, b)
+    assert len(npcompile.report()["path_choices"]) == 1
+    npcompile.reset()
+    traces = len(npcompile.report()["traces"])
+    j(a, b)                      # compiles again: the compiled path, whatever was chosen
+    assert len(npcompile.report()["traces"]) == traces + 1
+    assert npcompile.report()["compiles"]

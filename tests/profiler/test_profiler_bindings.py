@@ -62,7 +62,8 @@ def test_emit_and_events_round_trip():
     assert c["total_ms"] == pytest.approx(2.6) and c["cache"] == "miss"
     assert set(prof.event_types()) == {
         "trace_start", "trace_end", "graph_break", "compile", "recompile", "kernel_run",
-        "eager_timing", "fallback", "transfer", "kernel_source", "fusion_graph"}
+        "eager_timing", "fallback", "transfer", "kernel_source", "fusion_graph", "path_choice",
+        "loop"}
     # Every event dict goes back in unchanged.
     prof.clear()
     for e in evs:

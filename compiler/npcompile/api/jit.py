@@ -87,10 +87,11 @@ class Jitted:
         key, _ = arg_key(args, kwargs)
         if key is None:  # arguments that cannot be described: no basis to compare calls
             return self._compiled_call(args, kwargs)
-        path = self.chooser.next_path(key)
+        generation = ENGINE.generation
+        path = self.chooser.next_path(key, generation)
         t0 = time.perf_counter()
         result = self._eager(*args, **kwargs) if path == "numpy" else self._compiled_call(args, kwargs)
-        self.chooser.record(key, path, time.perf_counter() - t0)
+        self.chooser.record(key, path, time.perf_counter() - t0, generation)
         return result
 
     def _compiled_call(self, args, kwargs):

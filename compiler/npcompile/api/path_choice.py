@@ -30,9 +30,10 @@ def enabled_default():
 
 
 class _State:
-    __slots__ = ("calls", "compiled", "numpy", "choice")
+    __slots__ = ("calls", "compiled", "numpy", "choice", "generation")
 
-    def __init__(self):
+    def __init__(self, generation):
+        self.generation = generation
         self.calls = 0
         self.compiled = []
         self.numpy = []
@@ -51,17 +52,20 @@ class PathChooser:
         self.function = function
         self._states = {}
 
-    def _state(self, key):
+    def _state(self, key, generation):
+        """This key's measurements, begun again after npcompile.reset() (a new
+        generation): the compiled programs they timed are gone, and the next compiled
+        call compiles again."""
         st = self._states.get(key)
-        if st is None:
-            if len(self._states) >= self.MAX_KEYS:
+        if st is None or st.generation != generation:
+            if st is None and len(self._states) >= self.MAX_KEYS:
                 del self._states[next(iter(self._states))]
-            st = self._states[key] = _State()
+            st = self._states[key] = _State(generation)
         return st
 
-    def next_path(self, key):
+    def next_path(self, key, generation=0):
         """'numpy' or 'compiled' for the call about to run with this argument key."""
-        st = self._state(key)
+        st = self._state(key, generation)
         if st.choice is not None:
             if st.calls % RECHECK == 0:
                 return "numpy" if st.choice == "compiled" else "compiled"
@@ -70,8 +74,8 @@ class PathChooser:
             return "compiled"
         return "numpy"
 
-    def record(self, key, path, seconds):
-        st = self._state(key)
+    def record(self, key, path, seconds, generation=0):
+        st = self._state(key, generation)
         st.calls += 1
         if st.choice is not None:
             if path != st.choice:    # a recheck: the newest samples of each side decide
