@@ -107,19 +107,17 @@ class Program(ProgramBase):
         return ck
 
     def _compile_module(self):
-        """The graph's kernels in a few translation units built at once (cpu_units.py)."""
-        # A kernel's symbol is the hash of its text: kernels named alike are the same code
-        # (a loop body traced again), compiled once and called at each place.
-        # Kernels compiled for earlier graphs are not compiled again: one graph per
-        # iteration of a loop that breaks (a data-dependent `if`) brings the same
-        # symbolic kernels every time, among new ones (a whole unit missed the cache).
-        unique = {}
+        """The graph's kernels in a few translation units built at once (cpu_units.py).
+        A kernel's symbol is the hash of its text, so kernels named alike are the same code
+        (a loop body traced again): each is compiled once and called at each place, and
+        one compiled for an earlier graph is not compiled again (one graph per iteration
+        of a loop with a data-dependent `if` brings the same symbolic kernels each time)."""
+        new = {}
         for ck in self.kernels:
             if ck.kernel.name not in _ADDRESSES:
-                unique.setdefault(ck.kernel.name, ck.kernel)
+                new.setdefault(ck.kernel.name, ck.kernel)
         self.module_sources = []
-        addresses_of = _ADDRESSES
-        for kernels, source, r in compile_units(_cpu, list(unique.values())) if unique else ():
+        for kernels, source, r in (compile_units(_cpu, list(new.values())) if new else ()):
             self.module_sources.append(source)
             self.compile_ms["frontend"] += r["ms_frontend"]
             self.compile_ms["optimize"] += r["ms_optimize"]
@@ -131,9 +129,9 @@ class Program(ProgramBase):
             addresses = iter(r["addresses"])
             for k in kernels:
                 part = next(addresses) if k.names else None
-                addresses_of[k.name] = (part, next(addresses))
+                _ADDRESSES[k.name] = (part, next(addresses))
         for ck in self.kernels:
-            ck.part_address, ck.address = addresses_of[ck.kernel.name]
+            ck.part_address, ck.address = _ADDRESSES[ck.kernel.name]
 
     def run_values(self, leaf_values):
         """Run on this call's leaf values (the graph's inputs, in graph order)."""
