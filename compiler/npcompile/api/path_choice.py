@@ -77,26 +77,17 @@ class PathChooser:
     def record(self, key, path, seconds, generation=0):
         st = self._state(key, generation)
         st.calls += 1
-        if st.choice is not None:
-            if path != st.choice:    # a recheck: the newest samples of each side decide
-                samples = st.compiled if path == "compiled" else st.numpy
-                samples.append(seconds)
-                del samples[:-SAMPLES]
-                self._choose(st, again=True)
-            elif path == "compiled":
-                st.compiled.append(seconds)
-                del st.compiled[:-SAMPLES]
-            else:
-                st.numpy.append(seconds)
-                del st.numpy[:-SAMPLES]
+        if st.choice is None and st.calls == 1:
+            return                   # the first call compiled: not a warm time
+        samples = st.compiled if path == "compiled" else st.numpy
+        samples.append(seconds)
+        if st.choice is None:
+            if len(st.compiled) >= SAMPLES and len(st.numpy) >= SAMPLES:
+                self._choose(st)
             return
-        if path == "compiled":
-            if st.calls > 1:         # the first call compiled: not a warm time
-                st.compiled.append(seconds)
-        else:
-            st.numpy.append(seconds)
-        if len(st.compiled) >= SAMPLES and len(st.numpy) >= SAMPLES:
-            self._choose(st)
+        del samples[:-SAMPLES]       # after the choice, the newest samples of each side
+        if path != st.choice:        # a recheck: they decide again
+            self._choose(st, again=True)
 
     def _choose(self, st, again=False):
         compiled, numpy = min(st.compiled), min(st.numpy)

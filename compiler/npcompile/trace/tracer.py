@@ -276,17 +276,6 @@ class Tracer:
             self.value_read_reason = reason
 
     # ----- flush -------------------------------------------------------------------
-    def live_lazies(self):
-        """Every LazyArray of this trace still referenced (for inspection; flush itself
-        looks only at what changed since the last flush)."""
-        live = []
-        for refs in [self.lazies] + list(self._settled.values()):
-            for r in refs:
-                lz = r()
-                if lz is not None:
-                    live.append(lz)
-        return live
-
     def flush(self):
         """Compute everything pending that is still referenced, once, and write the new
         values of traced inputs back into the user's arrays. Only lazy arrays made since
