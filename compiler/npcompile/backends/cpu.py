@@ -39,6 +39,7 @@ SPLIT_MAX_CHUNKS = 64
 # kernel symbol -> (per-chunk function address or None, address). A symbol is the hash
 # of its kernel's text, and the JIT never unloads code: valid for the whole process.
 _ADDRESSES = {}
+_NO_PARAMS = [0]   # the kernel ABI takes a P[] pointer even when it reads nothing there
 NUMPY_OF_CTYPE = {c: np.dtype(f"{k}{n}") if k != "b" else np.dtype(bool)
                   for k, sizes in CTYPE.items() for n, c in sizes.items()}
 
@@ -50,6 +51,75 @@ class CompiledKernel:
         self.input_pos = input_nodes    # graph positions of the inputs
         self.output_pos = output_nodes  # graph positions of the outputs
         self.part_address = None        # split kernels: the per-chunk function
+
+    def prepare(self, metas):
+        """What every run checks and allocates, worked out once (a loop unrolled into
+        the graph runs this kernel hundreds of times per call)."""
+        k = self.kernel
+        self.outs = [(p,) + tuple(metas[p]) + (_pooled(*metas[p]),) for p in self.output_pos]
+        self.scalar_outs = [p for p in self.output_pos if metas[p][0] == ()]
+        # per input: (position, dtype, shape, mode, element strides); mode 0: C order,
+        # 1: these constant strides, 2: strides go in P[]
+        self.checks = [(p, b.dtype, b.shape, 0 if b.contiguous else 1 if b.strides is not None
+                        else 2, b.strides) for b, p in zip(k.inputs, self.input_pos)]
+        self.n_outer = k.shape[0] if k.shape else 1
+        self.empty = any(d == 0 for d in k.shape)
+        self.grain = max(1, MIN_CHUNK_ELEMENTS // self.row_work)
+        self.parts = [NUMPY_OF_CTYPE[t] for t in k.part_types] \
+            if self.part_address is not None else []
+
+    def run(self, vals, calls):
+        """One run on the graph's value list: outputs allocated, inputs checked against
+        the layout the code was compiled for, the kernel run on the thread pool."""
+        k = self.kernel
+        outs = [_cpu.empty(shape, dtype) if pooled else _nb.empty(shape, dtype)
+                for _, shape, dtype, pooled in self.outs]
+        bufs = list(outs)
+        params = []
+        for p, dtype, shape, mode, strides in self.checks:
+            v = vals[p]
+            if type(v) is not np.ndarray:
+                v = _nb.asarray(v)
+            if v.dtype != dtype or v.shape != shape:
+                raise RuntimeError("kernel input changed dtype or shape")
+            if mode == 0:
+                if not v.flags.c_contiguous:
+                    raise RuntimeError("kernel input is no longer contiguous")
+            else:
+                item = v.itemsize
+                st = v.strides
+                if any(s % item for s in st):
+                    raise RuntimeError("kernel input strides are not whole elements")
+                if mode == 1:
+                    if tuple(s // item for s in st) != strides:
+                        raise RuntimeError("kernel input strides changed")
+                else:
+                    params.extend(s // item for s in st)
+            bufs.append(v)
+        params.extend(k.extents)   # a symbolic kernel's sizes, after the strides
+        if not params:
+            params = _NO_PARAMS
+        if self.parts:
+            bufs.extend(_nb.empty(k.chunks, t) for t in self.parts)
+        flag = None
+        if k.flag_index is not None:
+            flag = _nb.zeros(1, np.int32)
+            bufs.append(flag)
+        if self.part_address is not None:
+            _cpu.run_kernel(self.part_address, bufs, params, k.chunks, 1)
+        if not self.empty:
+            _cpu.run_kernel(self.address, bufs, params, self.n_outer, self.grain)
+        if flag is not None and flag[0]:
+            # a float->int cast out of range / of NaN, or a negative integer power:
+            # the engine reruns the graph in NumPy (its values, warnings, errors)
+            raise RuntimeError("values NumPy must handle (out-of-range cast or "
+                               "negative integer power)")
+        for (p, _, _, _), o in zip(self.outs, outs):
+            vals[p] = o
+        for p in self.scalar_outs:
+            fn, _, _, inputs = calls[p]
+            if returns_scalar(fn, [vals[i] for i in inputs]):
+                vals[p] = vals[p][()]
 
 
 class Program(ProgramBase):
@@ -132,69 +202,23 @@ class Program(ProgramBase):
                 _ADDRESSES[k.name] = (part, next(addresses))
         for ck in self.kernels:
             ck.part_address, ck.address = _ADDRESSES[ck.kernel.name]
+            ck.prepare(self.metas)
 
     def run_values(self, leaf_values):
         """Run on this call's leaf values (the graph's inputs, in graph order)."""
         vals = list(leaf_values) + [None] * (len(self.metas) - self.n_leaves)
-        timings = []
+        timed = self.timing.begin_call()
+        step_fns = self.step_fns
         for kind, step in self.steps:
             if kind == "numpy":
-                vals[step] = self.run_numpy_step(step, vals)
-                continue
-            t0 = time.perf_counter()
-            ck = step
-            bufs = []
-            outs = []
-            for p in ck.output_pos:
-                o = _empty(*self.metas[p])
-                outs.append(o)
-                bufs.append(o)
-            params = []
-            for b, p in zip(ck.kernel.inputs, ck.input_pos):
-                v = vals[p]
-                if not isinstance(v, np.ndarray):
-                    v = np.asarray(v)
-                if v.dtype != b.dtype or v.shape != b.shape:
-                    raise RuntimeError("kernel input changed dtype or shape")
-                if b.contiguous:
-                    if not _c_contiguous(v):
-                        raise RuntimeError("kernel input is no longer contiguous")
-                elif b.strides is not None:
-                    if tuple(st // v.itemsize for st in v.strides) != b.strides:
-                        raise RuntimeError("kernel input strides changed")
-                else:
-                    if v.strides and any(s % v.itemsize for s in v.strides):
-                        raise RuntimeError("kernel input strides are not whole elements")
-                    params.extend(s // v.itemsize for s in v.strides)
-                bufs.append(v)
-            k = ck.kernel
-            params.extend(k.extents)   # a symbolic kernel's sizes, after the strides
-            if ck.part_address is not None:
-                bufs.extend(_nb.empty(k.chunks, NUMPY_OF_CTYPE[t]) for t in k.part_types)
-            flag = None
-            if k.flag_index is not None:
-                flag = _nb.zeros(1, np.int32)
-                bufs.append(flag)
-            if ck.part_address is not None:
-                _cpu.run_kernel(ck.part_address, bufs, params or [0], k.chunks, 1)
-            shape = ck.kernel.shape
-            n_outer = shape[0] if shape else 1
-            grain = max(1, MIN_CHUNK_ELEMENTS // ck.row_work)
-            if n_outer > 0 and all(d > 0 for d in shape):
-                _cpu.run_kernel(ck.address, bufs, params or [0], n_outer, grain)
-            if flag is not None and flag[0]:
-                # a float->int cast out of range / of NaN, or a negative integer power:
-                # the engine reruns the graph in NumPy (its values, warnings, errors)
-                raise RuntimeError("values NumPy must handle (out-of-range cast or "
-                                   "negative integer power)")
-            for p, o in zip(ck.output_pos, outs):
-                if o.ndim == 0:
-                    fn, _, _, inputs = self.calls[p]
-                    if returns_scalar(fn, [vals[i] for i in inputs]):
-                        o = o[()]
-                vals[p] = o
-            timings.append((ck.kernel.name, (time.perf_counter() - t0) * 1e3))
-        self.last_timings = timings
+                vals[step] = step_fns[step](vals)
+            elif timed is None:
+                step.run(vals, self.calls)
+            else:
+                t0 = time.perf_counter()
+                step.run(vals, self.calls)
+                timed.append((step.kernel.name, (time.perf_counter() - t0) * 1e3))
+        self.last_timings = timed or []
         return [vals[p] for p in self.output_pos]
 
 
@@ -218,14 +242,9 @@ def _row_work(kernel):
     return max(1, inner * extent)
 
 
-def _empty(shape, dtype):
+def _pooled(shape, dtype):
+    """Does an output of this size come from the runtime's pool (POOL_MIN_BYTES)?"""
     n = dtype.itemsize
     for d in shape:
         n *= d
-    if n >= POOL_MIN_BYTES:
-        return _cpu.empty(shape, dtype)
-    return _nb.empty(shape, dtype)
-
-
-def _c_contiguous(v):
-    return isinstance(v, np.generic) or v.flags.c_contiguous
+    return n >= POOL_MIN_BYTES

@@ -9,6 +9,45 @@ from ..fusion.partition import VIEW_LABELS, partition
 from ..fusion.reuse import reusable_updates
 from ..graph import calls
 from ..graph.node import substitute
+from .step_calls import step_call
+
+# Kernel runs timed and recorded in full per program; after that, only calls whose
+# number is a power of two are timed. A loop unrolled into a graph runs hundreds of
+# kernels per call: a record for each run cost more than the kernels (about 5 us each)
+# and the session's list grew without end in a long-running notebook.
+TIMED_RUNS = 2048
+
+
+class KernelTiming:
+    """Which calls of a program time their kernels (see TIMED_RUNS)."""
+
+    __slots__ = ("calls", "runs")
+
+    def __init__(self):
+        self.calls = 0
+        self.runs = 0
+
+    def begin_call(self):
+        """A list to append (name, ms) to when this call is timed, else None."""
+        self.calls += 1
+        n = self.calls
+        if self.runs < TIMED_RUNS or n & (n - 1) == 0:
+            return _Timed(self)
+        return None
+
+
+class _Timed(list):
+    """The call's kernel times; counts what it holds against the budget as it grows."""
+
+    __slots__ = ("timing",)
+
+    def __init__(self, timing):
+        super().__init__()
+        self.timing = timing
+
+    def append(self, item):
+        self.timing.runs += 1
+        super().append(item)
 
 
 class ProgramBase:
@@ -29,6 +68,13 @@ class ProgramBase:
         self.metas = [(n.shape, n.dtype) for n in self.nodes]
         # updates that write into their base instead of a copy of it (fusion/reuse.py)
         self.reuse = reusable_updates(self.plan, pos, self.output_pos, self.n_leaves)
+        numpy_steps = [pos[id(step[1])] for step in self.plan.steps if step[0] == "numpy"]
+        self.step_fns = {}
+        for p in numpy_steps:
+            fn, args, kwargs, inputs = self.calls[p]
+            self.step_fns[p] = step_call(calls.update_reusing if p in self.reuse else fn,
+                                         args, kwargs, inputs)
+        self.timing = KernelTiming()
 
     def shapes_of(self, nodes):
         """The leaves' shapes: with the structure and constants the cache key fixes, they
@@ -67,8 +113,4 @@ class ProgramBase:
 
     def run_numpy_step(self, pos, vals):
         """A node that runs in NumPy between kernels, on this call's values."""
-        fn, args, kwargs, inputs = self.calls[pos]
-        if pos in self.reuse:
-            fn = calls.update_reusing
-        ins = [vals[i] for i in inputs]
-        return fn(*substitute(args, ins), **(substitute(kwargs, ins) if kwargs else {}))
+        return self.step_fns[pos](vals)

@@ -8,8 +8,11 @@ views of leaves are taken by NumPy (free) and read through strides; a view of a
 computed array needs that array written first; outputs of the graph are written by the
 kernel that computes them; kernels of the same iteration space that do not depend on
 each other share one loop nest (several outputs)."""
+import operator
+
 import numpy as np
 
+from ..graph import calls
 from ..graph.node import Ref
 from .expr import Expr, Lowering
 
@@ -198,8 +201,6 @@ def _kernel_of_exprs(plan):
 
 def returns_scalar(fn, input_values):
     """Does NumPy hand back a scalar (not a 0-d array) for this 0-d result of fn?"""
-    import operator
-    from ..graph import calls
     if isinstance(fn, np.ufunc) or fn is operator.pow or fn is np.clip:
         return True
     name = getattr(fn, "__name__", "")
