@@ -116,7 +116,7 @@ def _four_levels(n, dtype):
 def _render_ir(root, node):
     from npcompile.backends.cuda_schedule import index_type, schedule
     from npcompile.backends.kernel_inputs import KernelInputs
-    from npcompile.codegen.cpp import Buffer, Kernel
+    from npcompile.codegen.kernel_ir import Buffer, Kernel
     from npcompile.codegen.cuda import CudaKernelInfo, render_cuda_kernel
     k = Kernel(None, [root], [Buffer(0, root.dtype, root.shape, True)], root.shape)
     scheme, block = schedule(k)

@@ -6,10 +6,9 @@ import numpy as np
 
 from .cpu_units import compile_units
 from .cpu_symbolic import sized_alike
-from .kernel_inputs import KernelInputs
+from .kernel_inputs import KernelInputs, layout_mode, layout_params
 from .program_base import ProgramBase
-from ..codegen.cpp import (Buffer, Kernel, render_kernel, render_split_kernel,
-                           top_reductions)
+from ..codegen.cpp import render_kernel, render_split_kernel, top_reductions
 from ..codegen.cpp_ops import CTYPE
 from ..fusion.partition import returns_scalar
 from ..trace import np_base as _nb  # the creation functions, unwrapped (trace/creation.py)
@@ -60,8 +59,8 @@ class CompiledKernel:
         self.scalar_outs = [p for p in self.output_pos if metas[p][0] == ()]
         # per input: (position, dtype, shape, mode, element strides); mode 0: C order,
         # 1: these constant strides, 2: strides go in P[]
-        self.checks = [(p, b.dtype, b.shape, 0 if b.contiguous else 1 if b.strides is not None
-                        else 2, b.strides) for b, p in zip(k.inputs, self.input_pos)]
+        self.checks = [(p, b.dtype, b.shape, layout_mode(b), b.strides)
+                       for b, p in zip(k.inputs, self.input_pos)]
         self.n_outer = k.shape[0] if k.shape else 1
         self.empty = any(d == 0 for d in k.shape)
         self.grain = max(1, MIN_CHUNK_ELEMENTS // self.row_work)
@@ -80,21 +79,7 @@ class CompiledKernel:
             v = vals[p]
             if type(v) is not np.ndarray:
                 v = _nb.asarray(v)
-            if v.dtype != dtype or v.shape != shape:
-                raise RuntimeError("kernel input changed dtype or shape")
-            if mode == 0:
-                if not v.flags.c_contiguous:
-                    raise RuntimeError("kernel input is no longer contiguous")
-            else:
-                item = v.itemsize
-                st = v.strides
-                if any(s % item for s in st):
-                    raise RuntimeError("kernel input strides are not whole elements")
-                if mode == 1:
-                    if tuple(s // item for s in st) != strides:
-                        raise RuntimeError("kernel input strides changed")
-                else:
-                    params.extend(s // item for s in st)
+            params.extend(layout_params(v, dtype, shape, mode, strides))
             bufs.append(v)
         params.extend(k.extents)   # a symbolic kernel's sizes, after the strides
         if not params:
@@ -133,7 +118,6 @@ class Program(ProgramBase):
         self.compile_ms = {"fusion": self.fusion_ms, "codegen": 0.0, "frontend": 0.0,
                            "optimize": 0.0, "jit": 0.0}
         self.cache = "memory"
-        self._kernel_written = set()
         symbolic = sized_alike(self.plan.steps)
         for i, step in enumerate(self.plan.steps):
             if step[0] == "numpy":
@@ -148,13 +132,9 @@ class Program(ProgramBase):
 
     def _build(self, roots, shape, pos, symbolic=False):
         t0 = time.perf_counter()
-        k = Kernel(None, [e for _, e in roots], [], shape)
+        k = self.new_kernel(roots, shape)
         k.symbolic = symbolic
-        for i, (node, _) in enumerate(roots):
-            k.outputs.append(Buffer(i, node.dtype, node.shape, True))
-        buffer_of = KernelInputs(k, lambda node: (
-            node.value if node.is_leaf else self._examples.get(id(node)),
-            id(node) in self._kernel_written))
+        buffer_of = KernelInputs(k, self.example_of)
         order = buffer_of.order
         splits = top_reductions(k.roots, SPLIT_MIN_ELEMENTS) if shape == () else []
         if splits:
@@ -170,8 +150,7 @@ class Program(ProgramBase):
         self.compile_ms["codegen"] += (time.perf_counter() - t0) * 1e3
         ck = CompiledKernel(k, None, [pos[id(n)] for n in order],
                             [pos[id(node)] for node, _ in roots])
-        for node, _ in roots:
-            self._kernel_written.add(id(node))
+        self.mark_written(roots)
         ck.row_work = _row_work(k)
         self.kernels.append(ck)
         return ck

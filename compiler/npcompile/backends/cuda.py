@@ -7,14 +7,13 @@ import time
 
 import numpy as np
 
-from ..codegen.cpp import Buffer, Kernel
 from ..codegen.cuda import CudaKernelInfo, Unsupported, render_cuda_kernel
 from ..records import SESSION
 from ..trace import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
 from .cuda_schedule import index_type, launch_shape, schedule
 from .device_array import DeviceArray
-from .kernel_inputs import KernelInputs
+from .kernel_inputs import KernelInputs, layout_mode, layout_params
 from .program_base import ProgramBase
 
 _PTX = {}   # source -> (ptx, nvrtc ms): a size seen before compiles nothing
@@ -67,7 +66,6 @@ class Program(ProgramBase):
         self.compile_ms = {"fusion": self.fusion_ms, "codegen": 0.0, "nvrtc": 0.0, "load": 0.0}
         self.cache = "memory"
         self.steps, self.kernels = [], []
-        self._written = set()
         self._views = {}   # step position -> how to take that view of a device leaf
         self._sm_count = rt.device_info()["multiprocessors"] if load else 132
         for step in self.plan.steps:
@@ -92,19 +90,13 @@ class Program(ProgramBase):
     def _build(self, roots, shape, pos):
         t0 = time.perf_counter()
 
-        def make_kernel():
-            k = Kernel(None, [e for _, e in roots], [], shape)
-            for i, (node, _) in enumerate(roots):
-                k.outputs.append(Buffer(i, node.dtype, node.shape, True))
-            return k
-
-        scheme, block = schedule(make_kernel())
+        scheme, block = schedule(self.new_kernel(roots, shape))
         for attempt in (scheme, "block"):
-            k = make_kernel()
-            buffer_of = KernelInputs(k, self._example_of)
+            k = self.new_kernel(roots, shape)
+            buffer_of = KernelInputs(k, self.example_of)
             info = CudaKernelInfo(attempt, block if attempt == scheme else 256, math.prod(shape))
             try:
-                render_cuda_kernel(k, buffer_of, info, index_type(k, self._example_of))
+                render_cuda_kernel(k, buffer_of, info, index_type(k, self.example_of))
                 break
             except Unsupported:
                 continue
@@ -117,8 +109,7 @@ class Program(ProgramBase):
             self.cache = "miss"
         ck = CudaKernel(k, info, ptx, [pos[id(n)] for n in order],
                         [pos[id(node)] for node, _ in roots])
-        for node, _ in roots:
-            self._written.add(id(node))
+        self.mark_written(roots)
         self.kernels.append(ck)
         return ck
 
@@ -139,18 +130,13 @@ class Program(ProgramBase):
         else:
             # ex is a view of the host stand-in of a kernel output (program_base)
             v = self._examples.get(id(src))
-            if id(src) not in self._written or type(v) is not np.ndarray or \
+            if id(src) not in self.written or type(v) is not np.ndarray or \
                     type(ex) is not np.ndarray or not np.may_share_memory(ex, v):
                 return
             delta = ex.__array_interface__["data"][0] - v.__array_interface__["data"][0]
             writeable = True
         self._views[pos[id(node)]] = (pos[id(src)], (v.shape, v.strides, v.dtype),
                                       (ex.shape, ex.dtype, ex.strides, delta, writeable))
-
-    def _example_of(self, node):
-        """(example value or None, written by one of our kernels)."""
-        ex = node.value if node.is_leaf else self._examples.get(id(node))
-        return ex, id(node) in self._written
 
     def run_values(self, leaf_values):
         """Run on this call's leaf values (the graph's inputs, in graph order). Runs of
@@ -244,12 +230,7 @@ def _on_device(v, b):
     """A kernel input as a DeviceArray of the layout the kernel was compiled for."""
     if not isinstance(v, DeviceArray):
         v = DeviceArray.from_host(np.asarray(v))
-    if v.dtype != b.dtype or v.shape != b.shape:
-        raise RuntimeError("kernel input changed dtype or shape")
     if any(s % v.itemsize for s in v.strides):
         v = v.copy() if v.flags.c_contiguous else DeviceArray.from_host(v.get())
-    if b.contiguous and not v.flags.c_contiguous:
-        raise RuntimeError("kernel input is no longer contiguous")
-    if b.strides is not None and tuple(s // v.itemsize for s in v.strides) != b.strides:
-        raise RuntimeError("kernel input strides changed")
+    layout_params(v, b.dtype, b.shape, layout_mode(b), b.strides)
     return v

@@ -1,6 +1,6 @@
 """The input buffers of one kernel, for either backend: which graph nodes it reads and
 how their layout reaches the generated code."""
-from ..codegen.cpp import Buffer
+from ..codegen.kernel_ir import Buffer
 
 
 class KernelInputs:
@@ -41,3 +41,30 @@ class KernelInputs:
         self.order.append(node)
         self.kernel.inputs.append(b)
         return b
+
+
+def layout_mode(b):
+    """How an input's layout reaches the code: 0 C order, 1 constant strides, 2 P[]."""
+    return 0 if b.contiguous else 1 if b.strides is not None else 2
+
+
+def layout_params(v, dtype, shape, mode, strides):
+    """The element strides this call's value brings in P[] (mode 2), after checking that
+    it has what the kernel was compiled for (any array type with NumPy's layout fields:
+    np.ndarray on the CPU, DeviceArray on the GPU). A mismatch raises: the engine runs
+    the graph in NumPy instead, never the kernel on a layout it was not made for."""
+    if v.dtype != dtype or v.shape != shape:
+        raise RuntimeError("kernel input changed dtype or shape")
+    if mode == 0:
+        if not v.flags.c_contiguous:
+            raise RuntimeError("kernel input is no longer contiguous")
+        return ()
+    item = v.itemsize
+    st = v.strides
+    if any(s % item for s in st):
+        raise RuntimeError("kernel input strides are not whole elements")
+    if mode == 1:
+        if tuple(s // item for s in st) != strides:
+            raise RuntimeError("kernel input strides changed")
+        return ()
+    return [s // item for s in st]

@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 
+from ..codegen.kernel_ir import Buffer, Kernel
 from ..fusion.partition import VIEW_LABELS, partition
 from ..fusion.reuse import reusable_updates
 from ..graph import calls
@@ -75,11 +76,29 @@ class ProgramBase:
             self.step_fns[p] = step_call(calls.update_reusing if p in self.reuse else fn,
                                          args, kwargs, inputs)
         self.timing = KernelTiming()
+        self.written = set()   # ids of the nodes our kernels write (C order, known shape)
 
     def shapes_of(self, nodes):
         """The leaves' shapes: with the structure and constants the cache key fixes, they
         decide every other node's shape (a kernel is specialized to all of them)."""
         return tuple(n.shape for n in nodes[:self.n_leaves])
+
+    def new_kernel(self, roots, shape):
+        """A kernel of the plan's roots [(node, expr)], one C-ordered output per root."""
+        k = Kernel(None, [e for _, e in roots], [], shape)
+        for i, (node, _) in enumerate(roots):
+            k.outputs.append(Buffer(i, node.dtype, node.shape, True))
+        return k
+
+    def mark_written(self, roots):
+        for node, _ in roots:
+            self.written.add(id(node))
+
+    def example_of(self, node):
+        """(example value or None, written by one of our kernels): how a kernel reading
+        node learns its layout (backends/kernel_inputs.py)."""
+        ex = node.value if node.is_leaf else self._examples.get(id(node))
+        return ex, id(node) in self.written
 
     def _view_examples(self, pending):
         """Views of leaves cost nothing to take now: their strides become constants in
