@@ -4,6 +4,7 @@
 #include "BufferPool.hpp"
 #include "CpuJit.hpp"
 #include "KernelLauncher.hpp"
+#include "StepProgram.hpp"
 #include "ThreadPool.hpp"
 
 #include <pybind11/numpy.h>
@@ -115,6 +116,7 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
       },
       py::arg("shape"), py::arg("dtype"),
       "An uninitialized C-contiguous array whose memory comes from the runtime's buffer pool.");
+  npc::bind_step_program(m);
   m.def("pool_cached_bytes", [] { return npc::BufferPool::global().cached_bytes(); });
   m.def("pool_clear", [] { npc::BufferPool::global().clear(); });
   m.def("num_threads", [] { return npc::ThreadPool::global().num_threads(); });

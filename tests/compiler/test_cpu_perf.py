@@ -178,7 +178,7 @@ def test_units_balance_source_length_and_keep_kernel_order():
 
 
 def test_reduction_work_splits_few_rows_across_threads():
-    from npcompile.backends.cpu import MIN_CHUNK_ELEMENTS
+    from npcompile.backends.cpu_step_program import MIN_CHUNK_ELEMENTS
     X, Y = workloads.make_inputs("normalize_outer", np.float64)
     p, _ = program_of(workloads.normalize_outer, X[:64], Y[:64])
     last = [step for kind, step in p.steps if kind == "kernel"][-1]

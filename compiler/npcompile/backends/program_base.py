@@ -50,6 +50,10 @@ class _Timed(list):
         self.timing.runs += 1
         super().append(item)
 
+    def extend(self, items):
+        self.timing.runs += len(items)
+        super().extend(items)
+
 
 class ProgramBase:
     def __init__(self, leaves, pending, outputs):

@@ -6,14 +6,14 @@ solve of 300: 2,400 views and 600 matmuls per call, 3.6 us of Python per step)."
 from ..graph.node import Ref, substitute
 
 
-def _has_ref(template):
+def has_ref(template):
     t = type(template)
     if t is Ref:
         return True
     if t is tuple or t is list:
-        return any(_has_ref(x) for x in template)
+        return any(has_ref(x) for x in template)
     if t is dict:
-        return any(_has_ref(x) for x in template.values())
+        return any(has_ref(x) for x in template.values())
     return False
 
 
@@ -21,7 +21,7 @@ def step_call(fn, args, kwargs, inputs):
     """fn(*args, **kwargs) with each Ref replaced by vals[its graph position], as
     `call(vals)`. Flat argument lists (every Ref at the top level, the usual case) are
     read straight from vals; anything nested goes through substitute()."""
-    if kwargs or any(type(a) is not Ref and _has_ref(a) for a in args):
+    if kwargs or any(type(a) is not Ref and has_ref(a) for a in args):
         def general(vals):
             ins = [vals[i] for i in inputs]
             return fn(*substitute(args, ins), **(substitute(kwargs, ins) if kwargs else {}))

@@ -201,6 +201,13 @@ def _kernel_of_exprs(plan):
 
 def returns_scalar(fn, input_values):
     """Does NumPy hand back a scalar (not a 0-d array) for this 0-d result of fn?"""
+    got = scalar_result(fn)
+    return isinstance(input_values[0], np.generic) if got is None else got
+
+
+def scalar_result(fn):
+    """returns_scalar without the inputs: True or False, or None where it follows
+    whether the first input is a scalar (astype, copy)."""
     if isinstance(fn, np.ufunc) or fn is operator.pow or fn is np.clip:
         return True
     name = getattr(fn, "__name__", "")
@@ -208,5 +215,5 @@ def returns_scalar(fn, input_values):
                 "argmax", "any", "all", "norm", "reduce"):
         return True
     if fn in (calls.astype, calls.copy):
-        return isinstance(input_values[0], np.generic)
+        return None
     return False

@@ -1,0 +1,325 @@
+#include "StepProgram.hpp"
+
+#include "BufferPool.hpp"
+#include "KernelLauncher.hpp"
+#include "ThreadPool.hpp"
+
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+namespace py = pybind11;
+
+namespace npc {
+
+namespace {
+
+constexpr int kCContiguous = 0x0001; // NPY_ARRAY_C_CONTIGUOUS
+constexpr int kWriteable = 0x0400;   // NPY_ARRAY_WRITEABLE
+
+py::detail::PyArray_Proxy* proxy(PyObject* a) { return py::detail::array_proxy(a); }
+
+bool is_exact_ndarray(PyObject* o) {
+  // np.ndarray itself: subclasses (matrix, masked arrays) take NumPy's own path
+  static PyObject* ndarray = reinterpret_cast<PyObject*>(py::detail::npy_api::get().PyArray_Type_);
+  return reinterpret_cast<PyObject*>(Py_TYPE(o)) == ndarray;
+}
+
+bool same_dtype(PyObject* have, const py::dtype& want) {
+  if (have == want.ptr())
+    return true;
+  int r = PyObject_RichCompareBool(have, want.ptr(), Py_EQ);
+  if (r < 0)
+    throw py::error_already_set();
+  return r == 1;
+}
+
+// The element strides the kernel reads from P[] (mode 2), after checking the layout
+// the code was compiled for; throws RuntimeError (the engine runs the graph in NumPy).
+void check_input(PyObject* a, const StepProgram::Input& in, int64_t itemsize,
+                 std::vector<int64_t>& params) {
+  // itemsize from Python: pybind11 < 2.12 reads descr fields in NumPy 1's layout
+  auto* p = proxy(a);
+  if (!same_dtype(p->descr, in.dtype) || p->nd != static_cast<int>(in.shape.size()))
+    throw std::runtime_error("kernel input changed dtype or shape");
+  for (int d = 0; d < p->nd; ++d)
+    if (p->dimensions[d] != in.shape[d])
+      throw std::runtime_error("kernel input changed dtype or shape");
+  if (in.mode == 0) {
+    if (!(p->flags & kCContiguous))
+      throw std::runtime_error("kernel input is no longer contiguous");
+    return;
+  }
+  for (int d = 0; d < p->nd; ++d)
+    if (p->strides[d] % itemsize)
+      throw std::runtime_error("kernel input strides are not whole elements");
+  if (in.mode == 1) {
+    for (int d = 0; d < p->nd; ++d)
+      if (p->strides[d] / itemsize != in.strides[d])
+        throw std::runtime_error("kernel input strides changed");
+    return;
+  }
+  for (int d = 0; d < p->nd; ++d)
+    params.push_back(p->strides[d] / itemsize);
+}
+
+// An uninitialized C-ordered array: from the BufferPool (pages already faulted in) or
+// from NumPy's allocator.
+py::object new_output(const StepProgram::Output& o) {
+  // strides spelled out: pybind11 < 2.12 would read the itemsize in NumPy 1's layout
+  std::vector<int64_t> strides(o.shape.size());
+  int64_t n = o.itemsize;
+  for (size_t d = o.shape.size(); d-- > 0;) {
+    strides[d] = n;
+    n *= o.shape[d];
+  }
+  if (!o.pooled)
+    return py::array(o.dtype, o.shape, strides);
+  struct Block {
+    void* p;
+    size_t n;
+  };
+  auto* b = new Block{BufferPool::global().acquire(static_cast<size_t>(o.nbytes)),
+                      static_cast<size_t>(o.nbytes)};
+  py::capsule owner(b, [](void* v) {
+    auto* blk = static_cast<Block*>(v);
+    BufferPool::global().release(blk->p, blk->n);
+    delete blk;
+  });
+  return py::array(o.dtype, o.shape, strides, b->p, owner);
+}
+
+} // namespace
+
+StepProgram::StepProgram(int64_t n_slots, std::vector<int64_t> outputs)
+    : n_slots_(n_slots), outputs_(std::move(outputs)) {}
+
+void StepProgram::add_kernel(const std::string& name, uintptr_t address, uintptr_t part_address,
+                             std::vector<Output> outputs, std::vector<Input> inputs,
+                             std::vector<int64_t> extents, int64_t n_outer, int64_t grain,
+                             bool empty, int64_t chunks, std::vector<int64_t> part_itemsizes,
+                             bool flag) {
+  if (address == 0)
+    throw py::value_error("StepProgram: null kernel address");
+  Kernel k{name,    reinterpret_cast<void*>(address), reinterpret_cast<void*>(part_address),
+           std::move(outputs), std::move(inputs), std::move(extents), n_outer, std::max<int64_t>(1, grain),
+           chunks,  empty, flag, std::move(part_itemsizes)};
+  if (k.extents.empty())
+    k.extents.push_back(0); // the ABI takes a P[] pointer even when nothing is read there
+  Step s;
+  s.kind = Kind::Kernel;
+  s.kernel = kernels_.size();
+  kernels_.push_back(std::move(k));
+  steps_.push_back(std::move(s));
+}
+
+void StepProgram::add_getitem(int64_t slot, int64_t src, py::object key) {
+  Step s;
+  s.kind = Kind::GetItem;
+  s.slot = slot;
+  s.src = src;
+  s.key = std::move(key);
+  steps_.push_back(std::move(s));
+}
+
+void StepProgram::add_setitem(int64_t slot, int64_t base, py::object key, int64_t value_slot,
+                              py::object value, bool c_order, py::object fallback) {
+  Step s;
+  s.kind = Kind::SetItem;
+  s.slot = slot;
+  s.src = base;
+  s.key = std::move(key);
+  s.value = value_slot;
+  s.constant = std::move(value);
+  s.c_order = c_order;
+  s.fn = std::move(fallback);
+  steps_.push_back(std::move(s));
+}
+
+void StepProgram::add_call(int64_t slot, py::object fn) {
+  Step s;
+  s.kind = Kind::Call;
+  s.slot = slot;
+  s.fn = std::move(fn);
+  steps_.push_back(std::move(s));
+}
+
+void StepProgram::run_kernel(const Kernel& k, py::list& vals, std::vector<int64_t>& params,
+                             std::vector<char*>& bufs, std::vector<py::object>& keep) {
+  params.clear();
+  bufs.clear();
+  keep.clear();
+  for (const auto& o : k.outputs) {
+    keep.push_back(new_output(o));
+    bufs.push_back(proxy(keep.back().ptr())->data);
+  }
+  const size_t n_out = keep.size();
+  for (const auto& in : k.inputs) {
+    PyObject* v = PyList_GET_ITEM(vals.ptr(), in.slot);
+    py::object arr;
+    if (is_exact_ndarray(v)) {
+      arr = py::reinterpret_borrow<py::object>(v);
+    } else { // a NumPy or Python scalar (b[i] of a 1-d array), or a subclass
+      arr = py::reinterpret_steal<py::object>(
+          py::detail::npy_api::get().PyArray_FromAny_(v, nullptr, 0, 0, 0, nullptr));
+      if (!arr)
+        throw py::error_already_set();
+    }
+    check_input(arr.ptr(), in, in.itemsize, params);
+    bufs.push_back(proxy(arr.ptr())->data);
+    keep.push_back(std::move(arr));
+  }
+  params.insert(params.end(), k.extents.begin(), k.extents.end());
+  std::vector<std::vector<int64_t>> parts;
+  for (auto size : k.part_itemsizes) {
+    parts.emplace_back(static_cast<size_t>((k.chunks * size + 7) / 8));
+    bufs.push_back(reinterpret_cast<char*>(parts.back().data()));
+  }
+  int32_t flag = 0;
+  if (k.flag)
+    bufs.push_back(reinterpret_cast<char*>(&flag));
+  auto& pool = ThreadPool::global();
+  // waking the workers costs microseconds: small kernels run here, with the GIL held
+  const bool threaded = pool.num_threads() > 1 && k.n_outer >= 2 * k.grain;
+  {
+    std::optional<py::gil_scoped_release> release;
+    if (threaded || k.part_address)
+      release.emplace();
+    if (k.part_address)
+      KernelLauncher::run(pool, k.part_address, bufs.data(), params.data(), k.chunks, 1);
+    if (!k.empty)
+      KernelLauncher::run(pool, k.address, bufs.data(), params.data(), k.n_outer, k.grain);
+  }
+  if (flag)
+    // a float->int cast out of range / of NaN, or a negative integer power: the engine
+    // reruns the graph in NumPy (its values, warnings, errors)
+    throw std::runtime_error("values NumPy must handle (out-of-range cast or negative integer power)");
+  for (size_t i = 0; i < n_out; ++i) {
+    const auto& o = k.outputs[i];
+    py::object v = std::move(keep[i]);
+    if (o.scalar == 1) {
+      v = py::reinterpret_steal<py::object>(PyObject_GetItem(v.ptr(), py::tuple().ptr()));
+      if (!v)
+        throw py::error_already_set();
+    }
+    PyList_SetItem(vals.ptr(), o.slot, v.release().ptr());
+    if (o.scalar == 2) {
+      py::object s = scalarize_(o.slot, vals);
+      PyList_SetItem(vals.ptr(), o.slot, s.release().ptr());
+    }
+  }
+}
+
+py::tuple StepProgram::run(const py::list& leaves, bool timed) {
+  const auto n_leaves = static_cast<int64_t>(py::len(leaves));
+  if (n_leaves > n_slots_)
+    throw py::value_error("StepProgram.run: more leaves than slots");
+  py::list vals(n_slots_);
+  for (int64_t i = 0; i < n_slots_; ++i) {
+    PyObject* v = i < n_leaves ? PyList_GET_ITEM(leaves.ptr(), i) : Py_None;
+    Py_INCREF(v);
+    PyList_SET_ITEM(vals.ptr(), i, v); // the new list holds None: nothing to release
+  }
+  py::list times;
+  std::vector<int64_t> params;
+  std::vector<char*> bufs;
+  std::vector<py::object> keep;
+  for (const auto& s : steps_) {
+    switch (s.kind) {
+    case Kind::Kernel: {
+      const auto& k = kernels_[s.kernel];
+      if (!timed) {
+        run_kernel(k, vals, params, bufs, keep);
+        break;
+      }
+      const auto t0 = std::chrono::steady_clock::now();
+      run_kernel(k, vals, params, bufs, keep);
+      const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
+      times.append(py::make_tuple(k.name, ms.count()));
+      break;
+    }
+    case Kind::GetItem: {
+      PyObject* r = PyObject_GetItem(PyList_GET_ITEM(vals.ptr(), s.src), s.key.ptr());
+      if (!r)
+        throw py::error_already_set();
+      PyList_SetItem(vals.ptr(), s.slot, r);
+      break;
+    }
+    case Kind::SetItem: {
+      PyObject* base = PyList_GET_ITEM(vals.ptr(), s.src);
+      const int flags = is_exact_ndarray(base) ? proxy(base)->flags : 0;
+      if (!(flags & kWriteable) || (s.c_order && !(flags & kCContiguous))) {
+        py::object r = s.fn(vals); // calls.update: a new version, as NumPy would
+        PyList_SetItem(vals.ptr(), s.slot, r.release().ptr());
+        break;
+      }
+      PyObject* value = s.value >= 0 ? PyList_GET_ITEM(vals.ptr(), s.value) : s.constant.ptr();
+      if (PyObject_SetItem(base, s.key.ptr(), value) < 0)
+        throw py::error_already_set();
+      Py_INCREF(base);
+      PyList_SetItem(vals.ptr(), s.slot, base);
+      break;
+    }
+    case Kind::Call: {
+      py::object r = s.fn(vals);
+      PyList_SetItem(vals.ptr(), s.slot, r.release().ptr());
+      break;
+    }
+    }
+  }
+  py::list outs(outputs_.size());
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    PyObject* v = PyList_GET_ITEM(vals.ptr(), outputs_[i]);
+    Py_INCREF(v);
+    PyList_SET_ITEM(outs.ptr(), i, v);
+  }
+  return py::make_tuple(outs, timed ? py::object(times) : py::object(py::none()));
+}
+
+void bind_step_program(py::module_& m) {
+  py::class_<StepProgram>(m, "StepProgram",
+                          "A compiled graph's steps run in C++ (kernels, views, in-place "
+                          "updates; other NumPy steps as Python callables of the value list).")
+      .def(py::init<int64_t, std::vector<int64_t>>(), py::arg("n_slots"), py::arg("outputs"))
+      .def(
+          "add_kernel",
+          [](StepProgram& sp, const std::string& name, uintptr_t address, uintptr_t part_address,
+             const py::list& outputs, const py::list& inputs, std::vector<int64_t> extents,
+             int64_t n_outer, int64_t grain, bool empty, int64_t chunks,
+             std::vector<int64_t> part_itemsizes, bool flag) {
+            // outputs: (slot, dtype, itemsize, shape, nbytes, pooled, scalar);
+            // inputs: (slot, dtype, itemsize, shape, mode, strides or None)
+            std::vector<StepProgram::Output> outs;
+            for (auto o : outputs) {
+              auto t = o.cast<py::tuple>();
+              outs.push_back({t[0].cast<int64_t>(), t[1].cast<py::dtype>(), t[2].cast<int64_t>(),
+                              t[3].cast<std::vector<int64_t>>(), t[4].cast<int64_t>(),
+                              t[5].cast<bool>(), t[6].cast<int>()});
+            }
+            std::vector<StepProgram::Input> ins;
+            for (auto i : inputs) {
+              auto t = i.cast<py::tuple>();
+              ins.push_back({t[0].cast<int64_t>(), t[1].cast<py::dtype>(), t[2].cast<int64_t>(),
+                             t[3].cast<std::vector<int64_t>>(), t[4].cast<int>(),
+                             t[5].is_none() ? std::vector<int64_t>{}
+                                            : t[5].cast<std::vector<int64_t>>()});
+            }
+            sp.add_kernel(name, address, part_address, std::move(outs), std::move(ins),
+                          std::move(extents), n_outer, grain, empty, chunks,
+                          std::move(part_itemsizes), flag);
+          },
+          py::arg("name"), py::arg("address"), py::arg("part_address"), py::arg("outputs"),
+          py::arg("inputs"), py::arg("extents"), py::arg("n_outer"), py::arg("grain"),
+          py::arg("empty"), py::arg("chunks"), py::arg("part_itemsizes"), py::arg("flag"))
+      .def("add_getitem", &StepProgram::add_getitem, py::arg("slot"), py::arg("src"), py::arg("key"))
+      .def("add_setitem", &StepProgram::add_setitem, py::arg("slot"), py::arg("base"),
+           py::arg("key"), py::arg("value_slot"), py::arg("value"), py::arg("c_order"),
+           py::arg("fallback"))
+      .def("add_call", &StepProgram::add_call, py::arg("slot"), py::arg("fn"))
+      .def("set_scalarize", &StepProgram::set_scalarize, py::arg("fn"))
+      .def("run", &StepProgram::run, py::arg("leaves"), py::arg("timed"));
+}
+
+} // namespace npc
