@@ -22,12 +22,14 @@ def forward_substitution(L, b):
 
 
 def cholesky(A):
+    """Right-looking: each column scaled in place, the trailing block updated."""
     n = A.shape[0]
-    L = np.zeros_like(A)
+    A = A.copy()
     for k in range(n):
-        L[k, k] = np.sqrt(A[k, k] - L[k, :k] @ L[k, :k])
-        L[k + 1:, k] = (A[k + 1:, k] - L[k + 1:, :k] @ L[k, :k]) / L[k, k]
-    return L
+        A[k, k] = np.sqrt(A[k, k])
+        A[k + 1:, k] /= A[k, k]
+        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k + 1:, k])
+    return A
 
 
 def scalar_types(x):
