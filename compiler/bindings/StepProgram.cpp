@@ -226,7 +226,8 @@ py::tuple StepProgram::run(const py::list& leaves, bool timed) {
   std::vector<int64_t> params;
   std::vector<char*> bufs;
   std::vector<py::object> keep;
-  for (const auto& s : steps_) {
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    const auto& s = steps_[i];
     switch (s.kind) {
     case Kind::Kernel: {
       const auto& k = kernels_[s.kernel];
@@ -268,6 +269,11 @@ py::tuple StepProgram::run(const py::list& leaves, bool timed) {
       break;
     }
     }
+    if (i < releases_.size())
+      for (auto slot : releases_[i]) {
+        Py_INCREF(Py_None);
+        PyList_SetItem(vals.ptr(), slot, Py_None);
+      }
   }
   py::list outs(outputs_.size());
   for (size_t i = 0; i < outputs_.size(); ++i) {
@@ -319,6 +325,7 @@ void bind_step_program(py::module_& m) {
            py::arg("fallback"))
       .def("add_call", &StepProgram::add_call, py::arg("slot"), py::arg("fn"))
       .def("set_scalarize", &StepProgram::set_scalarize, py::arg("fn"))
+      .def("set_releases", &StepProgram::set_releases, py::arg("releases"))
       .def("run", &StepProgram::run, py::arg("leaves"), py::arg("timed"));
 }
 

@@ -24,12 +24,17 @@ def build(native, program):
     sp = native.StepProgram(len(program.metas), list(program.output_pos))
     pcalls = program.calls
     sp.set_scalarize(lambda p, vals: _scalarize(pcalls, p, vals))
+    reads = []       # per step: the slots it reads
     for kind, step in program.steps:
         if kind == "kernel":
             _add_kernel(sp, step, program.metas, pcalls)
+            reads.append(list(step.input_pos) + [i for p in step.output_pos
+                                                 if program.metas[p][0] == ()
+                                                 for i in pcalls[p][3]])
             continue
         p = step
         fn, args, kwargs, inputs = pcalls[p]
+        reads.append(inputs)
         if fn is operator.getitem and not kwargs and len(args) == 2 and \
                 type(args[0]) is Ref and not has_ref(args[1]):
             sp.add_getitem(p, inputs[args[0].i], args[1])
@@ -41,7 +46,22 @@ def build(native, program):
                            bool(args[5]), program.step_fns[p])
         else:
             sp.add_call(p, program.step_fns[p])
+    sp.set_releases(_releases(reads, program.output_pos))
     return sp
+
+
+def _releases(reads, outputs):
+    """Per step, the slots read for the last time there (never the graph's outputs)."""
+    last = {}
+    for i, slots in enumerate(reads):
+        for s in slots:
+            last[s] = i
+    keep = set(outputs)
+    out = [[] for _ in reads]
+    for s, i in last.items():
+        if s not in keep:
+            out[i].append(s)
+    return out
 
 
 def _plain_assignment(args, kwargs):

@@ -126,6 +126,11 @@ def partition(leaves, pending, outputs):
     # another kernel, and inlining would recompute the producer there, and its producer
     # in turn (Floyd-Warshall's d = np.minimum(d, d[:, k, None] + d[None, k, :]) grew
     # every kernel by one more step: 150 distinct kernels, 20 s to compile).
+    # A node that is not written is computed inside the kernels that read it, so the
+    # stretch that counts is theirs: `u = 0.5 * u + 0.25 * (np.roll(u, 1) + ...)` takes
+    # 0.5 * u right after u is written, before the roll's NumPy steps, but computes it
+    # in the next iteration's kernel; inlining u there recomputed every earlier
+    # iteration (and kept all their arrays alive).
     first = exprs
     exprs = {}
     stretch, stretch_of = 0, {}
@@ -134,9 +139,14 @@ def partition(leaves, pending, outputs):
             stretch += 1
             continue
         stretch_of[id(n)] = stretch
+    evaluated = _evaluated_in(pending, lowerable, materialize, consumers, stretch_of)
+    for n in pending:
+        if not lowerable[id(n)]:
+            continue
+        here = evaluated[id(n)]
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
                            (id(i) in materialize and (_has_reduce(first[id(i)], has_reduce_memo) or
-                                                      stretch_of[id(i)] != stretch)))
+                                                      here != stretch_of[id(i)])))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 
@@ -179,6 +189,34 @@ def partition(leaves, pending, outputs):
             if k is not None:
                 plan.kernel_of[id(n)] = k
     return plan
+
+
+_MANY = -1   # computed in kernels of several stretches
+
+
+def _evaluated_in(pending, lowerable, materialize, consumers, stretch_of):
+    """id(node) -> the stretch (run of kernels between NumPy steps) whose kernel computes
+    it: its own when written, else that of the kernels inlining it (_MANY when several)."""
+    where = {}
+    for n in reversed(pending):
+        k = id(n)
+        if not lowerable[k]:
+            continue
+        if k in materialize:
+            where[k] = stretch_of[k]
+            continue
+        got = None
+        for c in consumers.get(k, ()):
+            s = where.get(id(c))
+            if s is None:
+                continue
+            if got is None:
+                got = s
+            elif got != s:
+                got = _MANY
+                break
+        where[k] = stretch_of[k] if got is None else got
+    return where
 
 
 def _kernel_of_exprs(plan):
