@@ -40,9 +40,11 @@ def test_unpack_in_a_loop_is_one_graph_without_breaks_and_replays():
             a, b = p
             s = a * s + b
         return s
-    e = npcompile.explain(f)(make((6,), np.float64), make((2, 6), np.float64, 1), 8)
+    # traced into one graph (loops=False: as written, not as a body compiled once)
+    e = npcompile.explain(npcompile.jit(f, loops=False))(
+        make((6,), np.float64), make((2, 6), np.float64, 1), 8)
     assert e.graph_break_count == 0 and e.graph_count == 1
-    j = npcompile.jit(f)
+    j = npcompile.jit(f, loops=False)
     s = make((6,), np.float64)
     for seed in range(3):  # new values each call: the replayed graph reads them
         p = make((2, 6), np.float64, seed) / 10
@@ -295,7 +297,7 @@ class _Counts:
 def _per_step(counts, fn, args, steps):
     """Work counters per loop step, from a call of `steps` steps."""
     before = (counts.settle, counts.lazy_settle, counts.share)
-    npcompile.jit(fn, replay=False)(*args, steps)
+    npcompile.jit(fn, replay=False, loops=False)(*args, steps)   # the unrolled trace
     return tuple(b - a for a, b in zip(before, (counts.settle, counts.lazy_settle,
                                                counts.share)))
 

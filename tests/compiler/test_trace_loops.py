@@ -173,9 +173,9 @@ def test_long_accumulation_chain_compiles():
     compiled_without_fallback()
 
 
-def _distinct_kernels(fn, *args):
+def _distinct_kernels(fn, *args, loops=None):
     npcompile.reset()
-    npcompile.jit(fn)(*args)
+    npcompile.jit(fn, loops=loops)(*args)
     rep = npcompile.report()
     assert rep["fallbacks"] == []
     return {k["name"] for k in rep["kernel_sources"]}, rep
@@ -183,12 +183,17 @@ def _distinct_kernels(fn, *args):
 
 @CPU_KERNELS
 def test_a_repeated_loop_body_compiles_once():
-    """Eight time steps build the same kernels as two: the body is compiled once."""
-    two, _ = _distinct_kernels(heat, make((200,), np.float64), 2, 0.1)
-    eight, rep = _distinct_kernels(heat, make((200,), np.float64), 8, 0.1)
+    """Eight time steps build the same kernels as two: the body is compiled once, in
+    the unrolled graph (loops=False) as in the body compiled on its own."""
+    two, _ = _distinct_kernels(heat, make((200,), np.float64), 2, 0.1, loops=False)
+    eight, rep = _distinct_kernels(heat, make((200,), np.float64), 8, 0.1, loops=False)
     assert two and eight == two
     # and it ran once per step
     assert sum(1 for k in rep["kernels"] if k["name"] in eight) >= 8
+    ten, rep = _distinct_kernels(heat, make((200,), np.float64), 10, 0.1)
+    forty, rep = _distinct_kernels(heat, make((200,), np.float64), 40, 0.1)
+    assert ten and forty == ten
+    assert len(rep["compiles"]) == 1 and rep["loops"][0]["iterations"] == 40
 
 
 @CPU_KERNELS
@@ -271,7 +276,7 @@ def test_reductions_over_moving_sizes(dtype):
 
 @CPU_KERNELS
 def test_the_report_says_what_happened_to_each_loop():
-    npcompile.jit(heat)(make((100,), np.float64), 12, 0.1)
+    npcompile.jit(heat, loops=False)(make((100,), np.float64), 12, 0.1)
     loops = npcompile.report()["loops"]
     assert loops, npcompile.report()["compiles"]
     line = next(lp for lp in loops if "u[1:-1] = u[1:-1] + c" in lp["text"])

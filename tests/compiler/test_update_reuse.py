@@ -9,7 +9,7 @@ import pytest
 
 import npcompile
 from npcompile.exec.engine import ENGINE
-from conftest import DEVICE, check, make
+from conftest import DEVICE, check, make, same
 
 
 def programs():
@@ -80,10 +80,25 @@ def test_a_loop_of_row_writes_reuses_its_matrix():
 
 @pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference" or DEVICE == "cuda",
                     reason="inspects the CPU backend's programs")
-def test_the_callers_array_is_never_written_in_place_mid_graph():
-    a = make((8,), np.float64)
-    npcompile.jit(caller_array_written)(a.copy())
-    for p in programs():
-        first_update = min((q for q, c in p.calls.items() if c[0].__name__ == "update"),
-                           default=None)
-        assert first_update is not None and first_update not in p.reuse
+def caller_array_written_then_cast(a):
+    for k in range(3):
+        a[k] = a[k + 1] * 2.0
+    return (a * 1e30).astype(np.int32)   # may fail at run time: NumPy must handle it
+
+
+def test_the_callers_array_is_written_in_place_only_when_nothing_after_can_fail():
+    """A failed run is run again from the leaves: where a later step may fail (a
+    float->int cast the kernel checks), the caller's array must still be as it was."""
+    for fn, in_place in ((caller_array_written_then_cast, False), (caller_array_written, True)):
+        npcompile.reset()
+        a = make((8,), np.float64)
+        want = fn(a.copy())
+        got_a = a.copy()
+        with np.errstate(all="ignore"):
+            got = npcompile.jit(fn, loops=False)(got_a)
+        same(got, want)
+        np.testing.assert_array_equal(got_a, (lambda b: (fn(b), b)[1])(a.copy()))
+        for p in programs():
+            first_update = min((q for q, c in p.calls.items() if c[0].__name__ == "update"),
+                               default=None)
+            assert first_update is not None and (first_update in p.reuse) == in_place

@@ -14,6 +14,7 @@ class Explanation:
         self.result = result
         self.report = report  # the profiler's report of this call alone (a dict), or None
         self.replay = replay  # whether calls like this one skip tracing, and why not
+        self.loops = list(tracer.loop_notes)  # loops whose body compiled once
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         """In a notebook: the same report as %%npcompile --report, of this call only."""
@@ -31,6 +32,8 @@ class Explanation:
             if b.code:
                 lines.append(f"      {b.code}")
             lines.append(f"      hint: {b.hint}")
+        for note in self.loops:
+            lines.append(f"  loop at {note}")
         if self.replay:
             lines.append(f"replay: {self.replay}")
         return "\n".join(lines)

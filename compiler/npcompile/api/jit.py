@@ -12,7 +12,8 @@ from ..records import SESSION
 from ..trace.breaks import user_frame
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import Tracer, concretize, current, is_traceable
-from . import path_choice
+from . import loop_rewrite, path_choice
+from .loop_runner import LoopRunner
 from .path_choice import PathChooser
 from .purity import Watch
 from .replay import arg_key, make_plan
@@ -37,9 +38,13 @@ def replay_default():
     return os.environ.get("NPC_REPLAY", "1") != "0"
 
 
+def loops_default():
+    return os.environ.get("NPC_LOOPS", "1") != "0"
+
+
 class Jitted:
     def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None, replay=None,
-                 choose=None):
+                 choose=None, loops=None):
         if not callable(fn):
             raise TypeError(f"npcompile.jit needs a function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
@@ -61,6 +66,18 @@ class Jitted:
         except (TypeError, ValueError):
             self._params = []
         self._names_by_count = {}
+        self.loop_body = False   # a loop's body (api/loop_runner.py): replays go unreported
+        self.last_graph_ids = []
+        # loops whose body compiles once (api/loop_rewrite.py): the traced function is
+        # the rewritten one, the NumPy path (self._eager) stays the user's own
+        self.loop_sites = []
+        self.loops_refusal = ""
+        if (loops_default() if loops is None else bool(loops)) and not fullgraph:
+            new, sites = loop_rewrite.rewrite(fn, lambda s: LoopRunner(s, self))
+            if new is not None:
+                self.fn, self.loop_sites = new, sites
+            else:
+                self.loops_refusal = sites
 
     def _names(self, nargs):
         """Names of the positional arguments (what reports call the inputs), per count."""
@@ -103,13 +120,23 @@ class Jitted:
                 if plan is not None and plan.holds(self.fn, ENGINE.generation):
                     done, result = replay_call(self, plan, values)
                     if done:
+                        self.last_graph_ids = [getattr(plan.program, "graph_id", -1)]
                         return result
                 elif key not in self.replay_refusals:
                     watch = Watch(self.fn, values)
         result, tracer = self.trace_call(args, kwargs, watch)
+        self.last_graph_ids = tracer.graph_ids
         if watch is not None:
             self._keep_plan(key, tracer.plan)
         return result
+
+    def record_replay(self, plan):
+        """A loop body's iteration replayed by api/loop_runner.py: its kernel times."""
+        record_kernel_times(SESSION, plan.program)
+
+    def call_body(self, state):
+        """One iteration of a loop body (api/loop_runner.py): the values it binds."""
+        return self._compiled_call(tuple(state), {})
 
     def _keep_plan(self, key, plan):
         if isinstance(plan, str):
@@ -210,6 +237,9 @@ def replay_call(jitted, plan, values):
         result = plan.run(values)
     except Exception:
         return False, None
+    if jitted.loop_body:   # one record per iteration would bury the report
+        record_kernel_times(SESSION, plan.program)
+        return True, result
     f = sys._getframe(2)
     SESSION.add("traces", {"function": jitted._site_name, "filename": f.f_code.co_filename,
                            "lineno": f.f_lineno, "replay": True})
@@ -217,17 +247,21 @@ def replay_call(jitted, plan, values):
     return True, result
 
 
-def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None, choose=None):
+def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None, choose=None,
+        loops=None):
     """Compile a NumPy function: `@npcompile.jit` or `npcompile.jit(fn, device=...)`.
     replay (default on, NPC_REPLAY=0 turns it off): calls whose arguments match an
     earlier call run its compiled program without re-running the Python body, when
     that body was seen to have no effects outside the graph (see api/replay.py).
     choose (default on for device="cpu", NPC_CHOOSE_PATH=0 turns it off): after timing
     a few calls both ways, arguments for which plain NumPy is faster run in plain NumPy
-    (see api/path_choice.py; the report's "path_choices" says so, with both times)."""
+    (see api/path_choice.py; the report's "path_choices" says so, with both times).
+    loops (default on, NPC_LOOPS=0 turns it off): a `for` loop of at least 8 iterations
+    whose body is straight-line code not reading the loop variable compiles its body
+    once and runs it per iteration (see api/loop_rewrite.py; the report's "loops")."""
     if fn is None:
-        return lambda f: Jitted(f, device, fullgraph, dynamic, replay, choose)
-    return Jitted(fn, device, fullgraph, dynamic, replay, choose)
+        return lambda f: Jitted(f, device, fullgraph, dynamic, replay, choose, loops)
+    return Jitted(fn, device, fullgraph, dynamic, replay, choose, loops)
 
 
 __all__ = ["jit", "Jitted", "LazyArray"]

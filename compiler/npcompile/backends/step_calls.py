@@ -3,18 +3,15 @@ program. Unrolled loops run thousands of such steps per call (a view, a small ma
 an update per iteration): rebuilding each call's arguments from the recorded template
 (graph/node.substitute, recursive) cost more than the NumPy work itself (triangular
 solve of 300: 2,400 views and 600 matmuls per call, 3.6 us of Python per step)."""
-from ..graph.node import Ref, substitute
+from ..graph.node import Ref, contains, substitute
 
 
 def has_ref(template):
-    t = type(template)
-    if t is Ref:
-        return True
-    if t is tuple or t is list:
-        return any(has_ref(x) for x in template)
-    if t is dict:
-        return any(has_ref(x) for x in template.values())
-    return False
+    return contains(template, _is_ref)
+
+
+def _is_ref(x):
+    return type(x) is Ref
 
 
 def step_call(fn, args, kwargs, inputs):

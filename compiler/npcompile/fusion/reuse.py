@@ -17,8 +17,35 @@ them (conservative). Sharing is tracked with union-find, in step order, so the p
 linear in the graph."""
 import math
 
+import operator
+
 from ..graph import calls
-from .partition import _loads
+from .partition import VIEW_LABELS, _loads
+
+# NumPy steps that cannot fail at run time on the layouts the graph was made for
+_SAFE_LABELS = VIEW_LABELS
+
+
+def _may_fail(step):
+    """Can this step raise at run time (so that the graph reruns from its leaves)?
+    Kernels flag out-of-range float->int casts and negative integer powers."""
+    if step[0] == "numpy":
+        n = step[1]
+        return not (n.label in _SAFE_LABELS or n.fn is operator.getitem or
+                    (n.fn is calls.update and n.args[3] is None))
+    seen, stack = set(), [e for _, e in step[1]]
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.kind == "cast" and e.inputs and e.inputs[0].dtype.kind in "fc" and \
+                e.dtype.kind in "iub":
+            return True
+        if e.kind == "pw" and e.op == "power" and e.dtype.kind in "iu":
+            return True
+        stack.extend(e.inputs)
+    return False
 
 
 def reusable_updates(plan, pos, outputs_pos, n_leaves):
@@ -43,8 +70,12 @@ def reusable_updates(plan, pos, outputs_pos, n_leaves):
     for p in outputs_pos:
         last_read[p] = math.inf
 
+    fails_after = [False] * len(plan.steps)   # some later step may raise
+    for s in range(len(plan.steps) - 2, -1, -1):
+        fails_after[s] = fails_after[s + 1] or _may_fail(plan.steps[s + 1])
+
     parent = {}
-    stats = {}          # class root -> [latest read, has output or leaf]
+    stats = {}          # class root -> [latest read, has a graph output, has a leaf]
 
     def find(p):
         root = p
@@ -54,9 +85,9 @@ def reusable_updates(plan, pos, outputs_pos, n_leaves):
             parent[p], p = root, parent[p]
         return root
 
-    def add(p, pinned):
+    def add(p, leaf):
         parent[p] = p
-        stats[p] = [last_read.get(p, -1), pinned or last_read.get(p) == math.inf]
+        stats[p] = [last_read.get(p, -1), last_read.get(p) == math.inf, leaf]
 
     def union(a, b):
         ra, rb = find(a), find(b)
@@ -65,6 +96,7 @@ def reusable_updates(plan, pos, outputs_pos, n_leaves):
             sa, sb = stats[ra], stats.pop(rb)
             sa[0] = max(sa[0], sb[0])
             sa[1] = sa[1] or sb[1]
+            sa[2] = sa[2] or sb[2]
 
     for p in range(n_leaves):
         add(p, True)
@@ -76,9 +108,9 @@ def reusable_updates(plan, pos, outputs_pos, n_leaves):
             ins = reads[s]
             if n.fn is calls.update and ins:
                 base = find(ins[0])
-                latest, pinned = stats[base]
+                latest, output, leaf = stats[base]
                 add(q, False)
-                if not pinned and latest <= s:
+                if not output and latest <= s and not (leaf and fails_after[s]):
                     reusable.add(q)
                     union(ins[0], q)  # written in place: q is the base's memory
                 # else q is a fresh copy: it shares with nothing (the first write to a

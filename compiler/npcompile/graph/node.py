@@ -84,3 +84,13 @@ def substitute(template, values):
     if t is dict:
         return {k: substitute(v, values) for k, v in template.items()}
     return template
+
+
+def contains(template, pred):
+    """Does pred hold for some leaf of a (nested tuple/list/dict) template?"""
+    t = type(template)
+    if t is tuple or t is list:
+        return any(contains(x, pred) for x in template)
+    if t is dict:
+        return any(contains(x, pred) for x in template.values())
+    return pred(template)

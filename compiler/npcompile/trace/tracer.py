@@ -72,6 +72,7 @@ class Tracer:
         self.graph_ids = []       # graphs run, by cache entry id
         self.runs = []            # (entry, leaves, outputs, ran compiled) per graph run
         self.writebacks = []      # (output node, user's array) per write into an input
+        self.loop_notes = []      # what happened to each loop compiled once (loop_runner)
         self._outer = None
 
     # ----- activation -------------------------------------------------------

@@ -1,0 +1,171 @@
+"""Runs a loop that api/loop_rewrite.py turned into a body function. The values the loop
+reads are computed (the graph before the loop is flushed), the body is jitted once, and
+each iteration is one call of it: the first traces and compiles, the others run that
+compiled body again (api/replay.py's plan, looked up by the carried values' layouts)
+without running its Python. Compile cost no longer grows with the number of
+iterations, and the report says so per loop ("line 12: 800 iterations, one compiled
+body").
+
+Where replaying cannot work the loop goes on as before, traced into the surrounding
+graph: the body reads Python values that change per iteration (a carried float), its
+call could not be replayed (a graph break, an effect outside the graph), or it carries
+a value that is not an array. The runner declines outright (the original loop then
+runs) when no trace is running, the iterable is not a range of at least LOOP_MIN
+steps, or a name the body reads is not bound yet. Each iteration is exactly one run of
+the body, so whatever it does happens as often, and in the same order, as in the
+user's loop."""
+import sys
+
+from ..exec.engine import ENGINE
+from ..graph.node import contains
+from ..records import SESSION
+from ..trace.lazy_array import LazyArray
+from ..trace.tracer import concretize, current, is_traceable
+from .purity import Watch
+from .replay import arg_key, _NotNow
+
+# Below this many iterations the loop is traced into the surrounding graph as written:
+# a short loop fuses with the code around it, and costs little to compile.
+LOOP_MIN = 8
+
+
+class LoopRunner:
+    """The `__npc_loop__` of one rewritten function: (index, iterable, argument tuple)
+    -> None (run the original loop) or (last loop value, values the body bound)."""
+
+    def __init__(self, sites, owner):
+        self.sites = sites
+        self.owner = owner      # the outer Jitted: its device and name
+        self.jits = {}          # loop index -> Jitted body
+        self.reported = set()   # (loop index, iterations, how) already in the report
+
+    def __call__(self, index, it, args):
+        tracer = current()
+        if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
+            return None
+        site = self.sites[index]
+        carried = [site.params.index(b) if b in site.params else None for b in site.binds]
+        if any(j is not None and not _is_array(args[j]) for j in carried):
+            return None         # a carried number: a new graph per value, traced as written
+        if any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
+            return None         # lazy arrays inside a container: traced as written
+        tracer.flush()
+        # the call's next run must run this loop again: no replay of the call as a whole
+        tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
+        # only the lazy arrays themselves become their values: a list the body appends
+        # to must stay the caller's list
+        lazies = {id(concretize(a)): a for a in args if type(a) is LazyArray}
+        state = [concretize(a) if type(a) is LazyArray else a for a in args]
+        body = self._jit(site)
+        n = len(it)
+        done, out, graphs = self._replayed(body, state, carried, n)
+        if done < n:
+            # the body could not be replayed: the rest of the loop is traced as written
+            # into the surrounding graph (the values so far are concrete arrays)
+            values = [lazies.get(id(v), v) for v in state]
+            for _ in range(n - done):
+                out = site.body(*values)
+                for j, v in zip(carried, out):
+                    if j is not None:
+                        values[j] = v
+            self._report(site, n, graphs, done)
+            return it[-1], tuple(out)
+        self._report(site, n, graphs, done)
+        # what the loop leaves behind goes on being traced: an array the body was given
+        # is that traced array again, any other joins the trace as a leaf
+        return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
+
+    def _replayed(self, body, state, carried, n):
+        """(iterations run, the last one's values, graph ids of the body) by calling the
+        compiled body; stops early (fewer than n) where a call had to be traced and
+        made no plan to replay."""
+        out, graphs = (), []
+        plans = body._plans
+        # the watch on the whole call (api/purity.py) would hide the body's own watch,
+        # which decides whether the body replays; the call as a whole does not replay
+        hook = sys.getprofile()
+        mine = type(getattr(hook, "__self__", None)) is Watch
+        if mine:
+            sys.setprofile(None)
+        try:
+            return self._iterations(body, plans, state, carried, n, out, graphs)
+        finally:
+            if mine:
+                sys.setprofile(hook)
+
+    @staticmethod
+    def _iterations(body, plans, state, carried, n, out, graphs):
+        with current().suspended():
+            for i in range(n):
+                key, values = arg_key(tuple(state), None)
+                plan = plans.get(key) if key is not None else None
+                if plan is not None and plan.holds(body.fn, ENGINE.generation):
+                    try:
+                        out = plan.run(values)
+                        body.record_replay(plan)
+                    except (_NotNow, Exception):   # traced instead, as jit would
+                        plan = None
+                else:
+                    plan = None
+                if plan is None:
+                    if i >= 2 and key not in plans:
+                        return i, out, graphs   # traced twice and still no plan: stop
+                    out = body.call_body(state)
+                    if not graphs:
+                        graphs = list(body.last_graph_ids)
+                for j, v in zip(carried, out):
+                    if j is not None:
+                        state[j] = v
+        return n, out, graphs
+
+    def _jit(self, site):
+        j = self.jits.get(site.index)
+        if j is None:
+            from .jit import Jitted
+            body = site.body
+            name = f"{self.owner._site_name} (loop at line {site.lineno})"
+            body.__qualname__ = body.__name__ = name
+            j = self.jits[site.index] = Jitted(body, device=self.owner.options["device"],
+                                               choose=False, loops=False)
+            j.loop_body = True
+        return j
+
+    def _report(self, site, n, graphs, done):
+        how = "body" if done == n else "unrolled"
+        key = (site.index, n, how)
+        if key in self.reported:
+            return
+        self.reported.add(key)
+        if done == n:
+            summary = f"line {site.lineno}: {n} iterations, one compiled body" + (
+                f" (graph {graphs[0]})" if len(graphs) == 1 else
+                f" ({len(graphs)} graphs: its graph breaks)" if graphs else
+                " (nothing compiled: no NumPy work in it)")
+        else:
+            summary = (f"line {site.lineno}: {n} iterations; the body could not be run "
+                       f"again without its Python (a graph break or an effect outside "
+                       f"the graph), so {n - done} of them were traced as written")
+        rec = {"graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
+               "lineno": site.lineno, "text": site.text, "kernel": "", "iterations": n,
+               "summary": summary}
+        SESSION.add("loops", rec)
+        tracer = current()
+        if tracer is not None:
+            tracer.loop_notes.append(summary)
+
+
+def _holds_lazy(v):
+    return contains(v, lambda x: type(x) is LazyArray)
+
+
+def _is_array(v):
+    return type(v) is LazyArray or is_traceable(v)
+
+
+def _rejoin(tracer, v, lazies, name):
+    lz = lazies.get(id(v))
+    if lz is not None:
+        return lz
+    if type(v).__name__ == "ndarray" and is_traceable(v):
+        return tracer.wrap_constant_array(v, name)
+    return v

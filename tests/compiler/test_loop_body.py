@@ -1,0 +1,170 @@
+"""Loops whose body compiles once (api/loop_rewrite.py, api/loop_runner.py), against eager
+NumPy: values, dtypes, shapes, in-place arguments, side effects and raised errors; and
+the compiled path really ran: one body compiled whatever the number of iterations."""
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.api.loop_runner import LOOP_MIN
+from conftest import DEVICE, check, make
+from test_trace_loops import CPU_KERNELS
+
+LENGTHS = [0, 1, LOOP_MIN - 1, LOOP_MIN, 3 * LOOP_MIN + 1]
+
+
+def heat(u, steps, c):
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + c * (u[2:] - 2 * u[1:-1] + u[:-2])
+    return u
+
+
+def damped(x, v, steps, dt):
+    for _ in range(steps):
+        a = -x - 0.1 * v
+        x, v = x + dt * v, v + dt * a
+    return x, v, a if steps else None
+
+
+def rebinding(u, steps):
+    for t in range(steps):
+        u = 0.5 * u + 0.25 * (np.roll(u, 1) + np.roll(u, -1))
+    return u, t if steps else -1
+
+
+def int_and_float(a, b, steps):
+    for _ in range(steps):
+        a = a * 3 % 1001
+        b += a / 7
+    return a, b
+
+
+def moving_window(u, steps):
+    """Slices of a 2-D state; a body statement that is only an expression."""
+    for _ in range(steps):
+        u[:, 1:] = u[:, :-1] * 0.9
+        np.multiply(u, 1.0, out=u)
+    return u.sum(axis=1)
+
+
+@pytest.mark.parametrize("steps", LENGTHS)
+def test_in_place_stencil(steps):
+    check(heat, make((40,), np.float64), steps, 0.2)
+
+
+@pytest.mark.parametrize("steps", LENGTHS)
+def test_carried_pair_and_last_values(steps):
+    check(damped, make((16,), np.float64), make((16,), np.float64, 1), steps, 0.01)
+
+
+@pytest.mark.parametrize("steps", LENGTHS)
+def test_rebound_state_and_the_loop_variable_after_the_loop(steps):
+    check(rebinding, make((32,), np.float32), steps)
+
+
+@pytest.mark.parametrize("steps", [LOOP_MIN, 20])
+def test_mixed_dtypes(steps):
+    check(int_and_float, make((10,), np.int64), make((10,), np.float64), steps)
+
+
+@pytest.mark.parametrize("steps", [LOOP_MIN, 12])
+def test_two_d_slices_and_out_argument(steps):
+    check(moving_window, make((6, 9), np.float64), steps)
+
+
+def _compiles(fn, *args):
+    npcompile.reset()
+    npcompile.jit(fn, device=DEVICE)(*args)
+    rep = npcompile.report()
+    assert rep["fallbacks"] == []
+    return rep
+
+
+@CPU_KERNELS
+def test_the_body_compiles_once_whatever_the_number_of_iterations():
+    short = _compiles(heat, make((200,), np.float64), 10, 0.1)
+    long = _compiles(heat, make((200,), np.float64), 80, 0.1)
+    assert len(long["compiles"]) == len(short["compiles"]) == 1
+    assert {k["name"] for k in long["kernel_sources"]} == \
+        {k["name"] for k in short["kernel_sources"]}
+    loop = long["loops"][0]
+    assert loop["iterations"] == 80 and loop["function"] == "heat"
+    assert loop["summary"].startswith(f"line {loop['lineno']}: 80 iterations, one compiled body")
+    # the body's kernels ran once per iteration (the first calls are timed in full)
+    runs = [k for k in long["kernels"] if k["target"] == "cpu"]
+    assert len(runs) >= 80
+
+
+def test_the_rewritten_loop_and_why_not():
+    j = npcompile.jit(heat)
+    assert [s.params for s in j.loop_sites] == [["u", "c"]]
+
+    def reads_the_index(u, n):
+        for i in range(n):
+            u = u + i
+        return u
+    assert npcompile.jit(reads_the_index).loop_sites == []
+
+    def with_an_if(u, n):
+        for _ in range(n):
+            if n > 3:
+                u = u + 1
+        return u
+    assert npcompile.jit(with_an_if).loop_sites == []
+    k = 2.0
+
+    def closure(u, n):
+        for _ in range(n):
+            u = u * k
+        return u
+    assert npcompile.jit(closure).loops_refusal.startswith("a closure")
+    assert npcompile.jit(heat, loops=False).loop_sites == []
+
+
+def test_side_effects_happen_once_per_iteration():
+    seen = []
+
+    def body_with_effects(u, n, seen):
+        for _ in range(n):
+            u = u * 0.5
+            seen.append(float(u[0]))     # a graph break and an effect every iteration
+        return u
+    want = []
+    exp = body_with_effects(np.full(4, 64.0), 12, want)
+    got = npcompile.jit(body_with_effects, device=DEVICE)(np.full(4, 64.0), 12, seen)
+    np.testing.assert_array_equal(np.asarray(got), exp)
+    assert seen == want
+
+
+def test_a_carried_python_number_is_traced_as_written():
+    def clock(u, n, dt):
+        t = 0.0
+        for _ in range(n):
+            t = t + dt
+            u = u + t
+        return u, t
+    check(clock, make((5,), np.float64), 12, 0.25)
+
+
+def test_a_name_bound_later_raises_as_in_python():
+    def unbound(u, n):
+        for _ in range(n):
+            u = u + acc      # noqa: F821  (bound below, after its first read)
+            acc = u * 2
+        return u
+    check(unbound, make((5,), np.float64), 10)
+
+
+def test_an_error_in_the_body_is_numpys():
+    def mismatch(u, n):
+        for _ in range(n):
+            u = u + np.ones(3)
+        return u
+    check(mismatch, make((5,), np.float64), 10)
+
+
+def test_the_callers_array_is_updated_in_place_as_in_numpy():
+    u = make((30,), np.float64)
+    want = heat(u.copy(), 16, 0.2)
+    got_u = u.copy()
+    got = npcompile.jit(heat, device=DEVICE)(got_u, 16, 0.2)
+    assert np.allclose(got_u, want) and np.allclose(np.asarray(got), want)
