@@ -38,6 +38,8 @@ import inspect
 import textwrap
 import types
 
+# a function that looks at its own namespace sees every name a loop body binds
+_INTROSPECTION = frozenset(("locals", "vars", "eval", "exec"))
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
 _FORBIDDEN = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await,
               ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -52,8 +54,10 @@ class LoopSite:
         self.text = text
         self.var = var
         self.params = params    # names the body reads before binding them
-        self.binds = binds      # names the body binds, in the order it returns them
-        self.body = None        # the body's function, set once the module is built
+        self.binds = binds      # names the body binds and someone reads after it
+        self.carry = [b for b in binds if b in params]   # what the next iteration reads
+        self.step = None        # the body returning self.carry (every iteration but the last)
+        self.body = None        # the body returning self.binds (the last iteration)
 
 
 def rewrite(fn, runner_factory):
@@ -82,7 +86,9 @@ def rewrite(fn, runner_factory):
     fdef.decorator_list = []
     locals_ = set(code.co_varnames)
     source_lines = "".join(lines).splitlines()
-    rw = _Rewriter(locals_, source_lines, first)
+    if any(isinstance(n, ast.Name) and n.id in _INTROSPECTION for n in ast.walk(fdef)):
+        return None, "it calls locals(), vars(), eval() or exec()"
+    rw = _Rewriter(locals_, source_lines, first, fdef)
     rw.visit_body_of(fdef)
     sites, bodies = rw.sites, rw.body_defs
     if not sites:
@@ -106,8 +112,8 @@ def rewrite(fn, runner_factory):
     exec(compiled, fn.__globals__, ns)
     made = ns["__npc_make__"](runner_factory(sites))
     new = made[0]
-    for site, body in zip(sites, made[1:]):
-        site.body = body
+    for site, step, body in zip(sites, made[1::2], made[2::2]):
+        site.step, site.body = step, body
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__dict__.update(fn.__dict__)
@@ -115,7 +121,8 @@ def rewrite(fn, runner_factory):
 
 
 class _Rewriter:
-    def __init__(self, locals_, source_lines, first):
+    def __init__(self, locals_, source_lines, first, fdef):
+        self.fdef = fdef
         self.locals = locals_
         self.source_lines = source_lines
         self.first = first
@@ -169,21 +176,32 @@ class _Rewriter:
                     return None
                 if name not in binds:
                     binds.append(name)
+        # a name the body binds is handed back only when something reads it after the
+        # body: the next iteration (a parameter) or code outside the loop. Temporaries
+        # stay inside the body's graph (returned, they were written out every
+        # iteration, and a view of one made its graph run op by op)
+        outside = _loaded_outside(self.fdef, loop)
+        binds = [b for b in binds if b in params or b in outside]
         index = len(self.sites)
         text = self.source_lines[loop.lineno - self.first].strip() \
             if 0 <= loop.lineno - self.first < len(self.source_lines) else ""
         self.sites.append(LoopSite(index, loop.lineno, text, var, params, binds))
-        body_name = f"__npc_body_{index}"
-        body_def = ast.FunctionDef(
-            name=body_name,
-            args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
-                               vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                               defaults=[]),
-            body=copy.deepcopy(loop.body) + [ast.Return(ast.Tuple([ast.Name(b, ast.Load()) for b in binds],
-                                                         ast.Load()))],
-            decorator_list=[], returns=None, type_comment=None)
-        ast.copy_location(body_def, loop)
-        self.body_defs.append(body_def)
+        # two functions of the body: every iteration but the last hands back only what
+        # the next one reads (the rest is dead: a convergence check computed per sweep
+        # and read after the loop runs once, as in the unrolled graph); the last hands
+        # back everything read after the loop
+        carry = [b for b in binds if b in params]
+        for name, returned in ((f"__npc_step_{index}", carry), (f"__npc_body_{index}", binds)):
+            fn_def = ast.FunctionDef(
+                name=name,
+                args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
+                                   vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                                   defaults=[]),
+                body=copy.deepcopy(loop.body) + [ast.Return(ast.Tuple(
+                    [ast.Name(b, ast.Load()) for b in returned], ast.Load()))],
+                decorator_list=[], returns=None, type_comment=None)
+            ast.copy_location(fn_def, loop)
+            self.body_defs.append(fn_def)
         return self._replacement(loop, index, var, params, binds)
 
     @staticmethod
@@ -210,6 +228,13 @@ class _Rewriter:
         ast.copy_location(original.iter, loop)
         stmts[-1].body = [original]
         return stmts
+
+
+def _loaded_outside(fdef, loop):
+    """Names read anywhere in the function except inside this loop's body."""
+    inside = {id(n) for s in loop.body for n in ast.walk(s)}
+    return {n.id for n in ast.walk(fdef)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside}
 
 
 def _reads(stmt):

@@ -44,8 +44,7 @@ class LoopRunner:
         if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
             return None
         site = self.sites[index]
-        carried = [site.params.index(b) if b in site.params else None for b in site.binds]
-        if any(j is not None and not _is_array(args[j]) for j in carried):
+        if any(not _is_array(args[site.params.index(c)]) for c in site.carry):
             return None         # a carried number: a new graph per value, traced as written
         if any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
             return None         # lazy arrays inside a container: traced as written
@@ -56,31 +55,30 @@ class LoopRunner:
         # to must stay the caller's list
         lazies = {id(concretize(a)): a for a in args if type(a) is LazyArray}
         state = [concretize(a) if type(a) is LazyArray else a for a in args]
-        body = self._jit(site)
+        step, body = self._jits(site)
         n = len(it)
-        done, out, graphs = self._replayed(body, state, carried, n)
+        carry = [site.params.index(c) for c in site.carry]
+        done, out, graphs = self._replayed(step, body, state, carry, n)
+        self._report(site, n, graphs, done)
         if done < n:
             # the body could not be replayed: the rest of the loop is traced as written
-            # into the surrounding graph (the values so far are concrete arrays)
-            values = [lazies.get(id(v), v) for v in state]
-            for _ in range(n - done):
-                out = site.body(*values)
-                for j, v in zip(carried, out):
-                    if j is not None:
+            # into the surrounding graph, from the values it has reached
+            values = [_rejoin(tracer, v, lazies, name) for v, name in zip(state, site.params)]
+            for i in range(done, n):
+                fn = site.step if i < n - 1 else site.body
+                out = fn(*values)
+                if i < n - 1:
+                    for j, v in zip(carry, out):
                         values[j] = v
-            self._report(site, n, graphs, done)
             return it[-1], tuple(out)
-        self._report(site, n, graphs, done)
         # what the loop leaves behind goes on being traced: an array the body was given
         # is that traced array again, any other joins the trace as a leaf
         return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
 
-    def _replayed(self, body, state, carried, n):
+    def _replayed(self, step, body, state, carry, n):
         """(iterations run, the last one's values, graph ids of the body) by calling the
         compiled body; stops early (fewer than n) where a call had to be traced and
         made no plan to replay."""
-        out, graphs = (), []
-        plans = body._plans
         # the watch on the whole call (api/purity.py) would hide the body's own watch,
         # which decides whether the body replays; the call as a whole does not replay
         hook = sys.getprofile()
@@ -88,47 +86,53 @@ class LoopRunner:
         if mine:
             sys.setprofile(None)
         try:
-            return self._iterations(body, plans, state, carried, n, out, graphs)
+            with current().suspended():
+                return self._iterations(step, body, state, carry, n)
         finally:
             if mine:
                 sys.setprofile(hook)
 
     @staticmethod
-    def _iterations(body, plans, state, carried, n, out, graphs):
-        with current().suspended():
-            for i in range(n):
-                key, values = arg_key(tuple(state), None)
-                plan = plans.get(key) if key is not None else None
-                if plan is not None and plan.holds(body.fn, ENGINE.generation):
-                    try:
-                        out = plan.run(values)
-                        body.record_replay(plan)
-                    except (_NotNow, Exception):   # traced instead, as jit would
-                        plan = None
-                else:
-                    plan = None
-                if plan is None:
-                    if i >= 2 and key not in plans:
-                        return i, out, graphs   # traced twice and still no plan: stop
-                    out = body.call_body(state)
-                    if not graphs:
-                        graphs = list(body.last_graph_ids)
-                for j, v in zip(carried, out):
-                    if j is not None:
-                        state[j] = v
+    def _iterations(step, body, state, carry, n):
+        out, graphs, traced = (), [], 0
+        for i in range(n):
+            jit = step if i < n - 1 else body
+            key, values = arg_key(tuple(state), None)
+            plan = jit._plans.get(key) if key is not None else None
+            out = None
+            if plan is not None and plan.holds(jit.fn, ENGINE.generation):
+                try:
+                    out = plan.run(values)
+                    jit.record_replay(plan)
+                except (_NotNow, Exception):   # traced instead, as jit would
+                    out = None
+            if out is None:
+                if jit is step:
+                    traced += 1
+                    if traced > 2:
+                        return i, (), graphs   # traced twice and still no plan: stop
+                out = jit.call_body(state)
+                if not graphs:
+                    graphs = list(jit.last_graph_ids)
+            if i < n - 1:
+                for j, v in zip(carry, out):
+                    state[j] = v
         return n, out, graphs
 
-    def _jit(self, site):
-        j = self.jits.get(site.index)
-        if j is None:
+    def _jits(self, site):
+        """(the step's Jitted, the last iteration's Jitted) of a loop."""
+        got = self.jits.get(site.index)
+        if got is None:
             from .jit import Jitted
-            body = site.body
-            name = f"{self.owner._site_name} (loop at line {site.lineno})"
-            body.__qualname__ = body.__name__ = name
-            j = self.jits[site.index] = Jitted(body, device=self.owner.options["device"],
-                                               choose=False, loops=False)
-            j.loop_body = True
-        return j
+            got = []
+            for fn, what in ((site.step, "loop"), (site.body, "last iteration of the loop")):
+                fn.__qualname__ = fn.__name__ = \
+                    f"{self.owner._site_name} ({what} at line {site.lineno})"
+                j = Jitted(fn, device=self.owner.options["device"], choose=False, loops=False)
+                j.loop_body = True
+                got.append(j)
+            got = self.jits[site.index] = tuple(got)
+        return got
 
     def _report(self, site, n, graphs, done):
         how = "body" if done == n else "unrolled"

@@ -1,6 +1,8 @@
 """Kernel times are recorded in full for a program's first runs, then sampled: a loop
 unrolled into a graph runs hundreds of kernels per call, and one record per run made
 the session grow without end (and cost more than the kernels)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -8,7 +10,9 @@ import npcompile
 from npcompile.backends import cpu
 from npcompile.backends.program_base import TIMED_RUNS, KernelTiming
 
-pytestmark = pytest.mark.skipif(not cpu.AVAILABLE, reason=cpu.UNAVAILABLE_REASON)
+pytestmark = pytest.mark.skipif(
+    not cpu.AVAILABLE or os.environ.get("NPC_BACKEND") == "reference",
+    reason=cpu.UNAVAILABLE_REASON or "checks the compiled path")
 
 
 def test_budget_then_powers_of_two():

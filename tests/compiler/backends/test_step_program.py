@@ -3,6 +3,8 @@ kernels, views, in-place element updates and Python steps in one run, on the com
 path (a kernel built, no fallback)."""
 import copy
 
+import os
+
 import numpy as np
 import pytest
 
@@ -10,7 +12,9 @@ import npcompile
 from npcompile.backends import cpu
 from npcompile.exec.engine import ENGINE
 
-pytestmark = pytest.mark.skipif(not cpu.AVAILABLE, reason=cpu.UNAVAILABLE_REASON)
+pytestmark = pytest.mark.skipif(
+    not cpu.AVAILABLE or os.environ.get("NPC_BACKEND") == "reference",
+    reason=cpu.UNAVAILABLE_REASON or "checks the compiled path")
 
 
 def forward_substitution(L, b):
