@@ -8,9 +8,20 @@ from ..exec.engine import ENGINE, SiteInfo
 from ..records import SESSION
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import Tracer, concretize, is_traceable
-from .jit import check_options, finish_after_error
+from . import loop_rewrite
+from .jit import check_options, finish_after_error, loops_default
+from .loop_runner import LoopRunner
 
 _cell_ids = itertools.count(1)
+
+
+class _Cell:
+    """What a loop runner needs of its owner (api/loop_runner.py): name and options."""
+
+    _site_name = "<cell>"
+
+    def __init__(self, options):
+        self.options = options
 
 
 def _register_source(source, filename):
@@ -47,15 +58,22 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
     filename = filename or f"<npcompile-cell-{next(_cell_ids)}>"
     _register_source(source, filename)
     tree, last = _split_last_expr(ast.parse(source, filename, "exec"))
+    site = SiteInfo(("cell", digest), "<cell>", filename, 1)
+    runner = None
+    if loops_default():
+        runner = loop_rewrite.rewrite_cell(tree, source, namespace,
+                                           lambda sites: LoopRunner(sites, _Cell(options)),
+                                           filename)
     body = compile(tree, filename, "exec")
     last = compile(last, filename, "eval") if last is not None else None
-    site = SiteInfo(("cell", digest), "<cell>", filename, 1)
     tracer = Tracer(site, options, ENGINE)
     SESSION.add("traces", {"function": "<cell>", "filename": filename, "lineno": 1})
     with tracer:
         for name, v in list(namespace.items()):
             if not name.startswith("_") and is_traceable(v):
                 namespace[name] = tracer.wrap_input(v, name)
+        if runner is not None:
+            namespace["__npc_loop__"] = runner
         try:
             exec(body, namespace)
             result = eval(last, namespace) if last is not None else None
@@ -63,6 +81,10 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
             finish_after_error(tracer)
             _restore(namespace)
             raise
+        finally:
+            if runner is not None:   # the rewrite's own names leave with it
+                for name in [k for k in namespace if k.startswith("__npc_")]:
+                    del namespace[name]
         try:
             tracer.flush()
         finally:

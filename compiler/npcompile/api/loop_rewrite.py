@@ -40,6 +40,7 @@ import types
 
 # a function that looks at its own namespace sees every name a loop body binds
 _INTROSPECTION = frozenset(("locals", "vars", "eval", "exec"))
+_VALUES = (int, float, complex, bool)
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
 _FORBIDDEN = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await,
               ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -120,9 +121,36 @@ def rewrite(fn, runner_factory):
     return new, sites
 
 
+def rewrite_cell(tree, source, namespace, runner_factory, filename):
+    """A cell's module tree with its loops rewritten in place (the same rewrite, at module
+    level): the runner to bind as `__npc_loop__` while it runs, or None (nothing to do).
+    The variables are the names the cell binds and the namespace's arrays and numbers;
+    every name a body binds is handed back (the namespace keeps it for later cells)."""
+    if any(isinstance(n, ast.Name) and n.id in _INTROSPECTION for n in ast.walk(tree)) or \
+            any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(tree)):
+        return None
+    stored = {n.id for n in ast.walk(tree)
+              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    values = {k for k, v in namespace.items() if isinstance(v, _VALUES) or
+              type(v).__name__ in ("ndarray", "LazyArray", "DeviceArray")}
+    rw = _Rewriter(stored | values, source.splitlines(), 1, None)
+    rw.visit_body_of(tree)
+    if not rw.sites:
+        return None
+    module = ast.Module(body=rw.body_defs, type_ignores=[])
+    ast.fix_missing_locations(module)
+    ast.fix_missing_locations(tree)
+    made = {}
+    exec(compile(module, filename, "exec"), namespace, made)  # globals: the namespace
+    for site in rw.sites:
+        site.step = made[f"__npc_step_{site.index}"]
+        site.body = made[f"__npc_body_{site.index}"]
+    return runner_factory(rw.sites)
+
+
 class _Rewriter:
     def __init__(self, locals_, source_lines, first, fdef):
-        self.fdef = fdef
+        self.fdef = fdef        # the function (None: a cell, whose every name persists)
         self.locals = locals_
         self.source_lines = source_lines
         self.first = first
@@ -180,8 +208,9 @@ class _Rewriter:
         # body: the next iteration (a parameter) or code outside the loop. Temporaries
         # stay inside the body's graph (returned, they were written out every
         # iteration, and a view of one made its graph run op by op)
-        outside = _loaded_outside(self.fdef, loop)
-        binds = [b for b in binds if b in params or b in outside]
+        if self.fdef is not None:
+            outside = _loaded_outside(self.fdef, loop)
+            binds = [b for b in binds if b in params or b in outside]
         index = len(self.sites)
         text = self.source_lines[loop.lineno - self.first].strip() \
             if 0 <= loop.lineno - self.first < len(self.source_lines) else ""
