@@ -194,3 +194,23 @@ def test_a_cell_loop_compiles_once_and_leaves_every_name_bound():
     assert loops and loops[0]["iterations"] == 30
     # (the reference backend compiles nothing to replay: the loop is traced as written)
     assert ("one compiled body" in loops[0]["summary"]) == COMPILED
+
+
+_made = []
+
+
+def _default():
+    _made.append(1)
+    return 2.0
+
+
+def test_defaults_and_annotations_are_not_evaluated_again():
+    def scaled(u, n, k=_default(), *, w: "NotDefinedAnywhere" = 1.0) -> "Nor":  # noqa: F821
+        for _ in range(n):
+            u = u * k * w
+        return u
+    before = len(_made)
+    j = npcompile.jit(scaled, device=DEVICE)
+    assert len(_made) == before and j.loop_sites
+    got = j(np.ones(3), 10)
+    np.testing.assert_allclose(np.asarray(got.get() if hasattr(got, "get") else got), 2.0 ** 10)

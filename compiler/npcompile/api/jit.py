@@ -73,7 +73,10 @@ class Jitted:
         self.loop_sites = []
         self.loops_refusal = ""
         if (loops_default() if loops is None else bool(loops)) and not fullgraph:
-            new, sites = loop_rewrite.rewrite(fn, lambda s: LoopRunner(s, self))
+            try:
+                new, sites = loop_rewrite.rewrite(fn, lambda s: LoopRunner(s, self))
+            except Exception as e:   # the function runs as written, traced as before
+                new, sites = None, f"the rewrite failed: {type(e).__name__}: {e}"
             if new is not None:
                 self.fn, self.loop_sites = new, sites
             else:

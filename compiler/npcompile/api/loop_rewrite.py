@@ -84,7 +84,15 @@ def rewrite(fn, runner_factory):
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(fdef)):
         return None, "global or nonlocal statements"
     ast.increment_lineno(tree, first - 1)
+    # the def runs again here: decorators, defaults and annotations are the original's
+    # (set below), never evaluated a second time
     fdef.decorator_list = []
+    fdef.returns = None
+    a = fdef.args
+    a.defaults = []
+    a.kw_defaults = [None] * len(a.kwonlyargs)
+    for arg in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+        arg.annotation = None
     locals_ = set(code.co_varnames)
     source_lines = "".join(lines).splitlines()
     if any(isinstance(n, ast.Name) and n.id in _INTROSPECTION for n in ast.walk(fdef)):
