@@ -86,4 +86,6 @@ def enter():
                 original = getattr(np, name)
                 _originals[name] = original
                 setattr(np, name, _wrapper(name, original))
+            from . import random_rules
+            random_rules.patch(current)
 

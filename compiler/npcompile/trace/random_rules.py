@@ -1,0 +1,97 @@
+"""Random numbers join the trace. NumPy draws them in C, so a Monte Carlo function's
+arrays were plain ndarrays and everything computed from them ran eagerly, untraced
+(`x = rng.random(n); inside = x * x + y * y <= 1.0` compiled nothing). The draws still
+run in NumPy, in the same order and from the same stream; their results enter the
+trace as leaves, so what is computed from them fuses and compiles.
+
+From the first trace on (creation.enter), np.random.default_rng returns a Generator
+subclass whose sampling methods do that when the user's own code calls them during a
+trace, and the legacy module functions (np.random.rand, normal, ...) are wrapped the
+same way. Outside a trace, or called by library code, they are NumPy's: same stream,
+same values, same types. Being npcompile code, they make a call that draws random
+numbers unreplayable (api/purity.py): every call draws anew."""
+import sys
+
+import numpy as np
+
+from .creation import called_by_user
+
+# Generator methods that return fresh samples
+_SAMPLERS = (
+    "random", "uniform", "normal", "standard_normal", "integers", "exponential",
+    "standard_exponential", "poisson", "binomial", "gamma", "standard_gamma", "beta",
+    "lognormal", "laplace", "logistic", "chisquare", "choice", "permutation", "rayleigh",
+    "weibull", "geometric", "triangular", "standard_t", "standard_cauchy", "vonmises",
+    "wald", "pareto", "power", "gumbel", "f", "negative_binomial", "hypergeometric", "zipf",
+    "logseries", "noncentral_chisquare", "noncentral_f", "multivariate_normal",
+    "multinomial", "dirichlet")
+# the legacy module-level functions (np.random.rand(...), np.random.normal(...))
+_LEGACY = (
+    "rand", "randn", "random", "random_sample", "sample", "ranf", "uniform", "normal",
+    "standard_normal", "randint", "exponential", "standard_exponential", "poisson",
+    "binomial", "gamma", "beta", "lognormal", "laplace", "logistic", "chisquare", "choice",
+    "permutation", "rayleigh", "weibull", "geometric", "triangular", "standard_t")
+
+_current = None   # tracer.current, bound by patch()
+
+
+def _join(value, name, frame):
+    """A fresh sample array as a leaf of the running trace (else as it is)."""
+    tracer = _current()
+    if tracer is None or type(value) is not np.ndarray or \
+            value.dtype.kind not in "biufc" or not called_by_user(frame, name):
+        return value
+    return tracer.wrap_constant_array(value, name)
+
+
+def _sampler(name):
+    base = getattr(np.random.Generator, name)
+
+    def method(self, *args, **kwargs):
+        return _join(base(self, *args, **kwargs), name, sys._getframe(1))
+    method.__name__ = name
+    method.__doc__ = base.__doc__
+    return method
+
+
+class TracedGenerator(np.random.Generator):
+    """np.random.Generator whose samples join the trace of the code that draws them."""
+
+
+for _name in _SAMPLERS:
+    if hasattr(np.random.Generator, _name):
+        setattr(TracedGenerator, _name, _sampler(_name))
+TracedGenerator.__name__ = TracedGenerator.__qualname__ = "Generator"
+
+
+def _default_rng(original):
+    def default_rng(*args, **kwargs):
+        g = original(*args, **kwargs)
+        if type(g) is np.random.Generator and _current() is not None and \
+                not (args and isinstance(args[0], np.random.Generator)) and \
+                called_by_user(sys._getframe(1), "default_rng"):
+            return TracedGenerator(g.bit_generator)   # the same stream
+        return g
+    default_rng.__wrapped__ = original
+    default_rng.__doc__ = original.__doc__
+    return default_rng
+
+
+def _legacy(name, original):
+    def sample(*args, **kwargs):
+        return _join(original(*args, **kwargs), name, sys._getframe(1))
+    sample.__name__ = name
+    sample.__wrapped__ = original
+    sample.__doc__ = original.__doc__
+    return sample
+
+
+def patch(current):
+    """Called once, with the first trace (creation.enter)."""
+    global _current
+    _current = current
+    np.random.default_rng = _default_rng(np.random.default_rng)
+    for name in _LEGACY:
+        original = getattr(np.random, name, None)
+        if original is not None:
+            setattr(np.random, name, _legacy(name, original))
