@@ -51,10 +51,8 @@ def test_std_and_var_are_one_grid_kernel_of_two_levels(fn, dtype):
 def test_grid_is_split_between_the_levels():
     from npcompile.backends.cuda_schedule import launch_shape
     from npcompile.codegen.cuda import CudaKernelInfo
-    info = CudaKernelInfo("grid", 512, 1)
-    assert launch_shape(info, 132) == (4 * 132, 512)
-    info.levels = 2
-    assert launch_shape(info, 132) == (2 * 4 * 132, 512)
+    assert launch_shape(CudaKernelInfo("grid", 512, 1), 132) == (4 * 132, 512)
+    assert launch_shape(CudaKernelInfo("grid", 512, 1, levels=2), 132) == (2 * 4 * 132, 512)
 
 
 def test_equal_reductions_are_one_level_entry():
@@ -114,15 +112,16 @@ def _four_levels(n, dtype):
 
 
 def _render_ir(root, node):
-    from npcompile.backends.cuda_schedule import index_type, schedule
+    from npcompile.backends.cuda_schedule import index_type, launch_info, schedule
     from npcompile.backends.kernel_inputs import KernelInputs
     from npcompile.codegen.kernel_ir import Buffer, Kernel
-    from npcompile.codegen.cuda import CudaKernelInfo, render_cuda_kernel
+    from npcompile.codegen.cuda import render_cuda_kernel
     k = Kernel(None, [root], [Buffer(0, root.dtype, root.shape, True)], root.shape)
     scheme, block = schedule(k)
-    info = CudaKernelInfo(scheme, block, math.prod(root.shape))
     example_of = lambda n: (n.value, False)  # noqa: E731
-    render_cuda_kernel(k, KernelInputs(k, example_of), info, index_type(k, example_of))
+    buffer_of = KernelInputs(k, example_of)
+    info = launch_info(k, scheme, block, buffer_of)
+    render_cuda_kernel(k, buffer_of, info, index_type(k, example_of))
     return k, info
 
 

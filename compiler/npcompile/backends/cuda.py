@@ -7,11 +7,11 @@ import time
 
 import numpy as np
 
-from ..codegen.cuda import CudaKernelInfo, Unsupported, render_cuda_kernel
+from ..codegen.cuda import Unsupported, render_cuda_kernel
 from ..records import SESSION
 from ..trace import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
-from .cuda_schedule import index_type, launch_shape, schedule
+from .cuda_schedule import index_type, launch_info, launch_shape, schedule
 from .device_array import DeviceArray
 from .kernel_inputs import KernelInputs, layout_mode, layout_params
 from .program_base import ProgramBase
@@ -94,7 +94,7 @@ class Program(ProgramBase):
         for attempt in (scheme, "block"):
             k = self.new_kernel(roots, shape)
             buffer_of = KernelInputs(k, self.example_of)
-            info = CudaKernelInfo(attempt, block if attempt == scheme else 256, math.prod(shape))
+            info = launch_info(k, attempt, block if attempt == scheme else 256, buffer_of)
             try:
                 render_cuda_kernel(k, buffer_of, info, index_type(k, self.example_of))
                 break

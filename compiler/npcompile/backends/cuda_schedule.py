@@ -3,7 +3,9 @@ block, blocks per launch, and whether 32-bit index arithmetic is safe (64-bit di
 which every element index needs, costs several times more on the GPU)."""
 import math
 
-from ..codegen.cuda import INT32_LIMIT, _top_reduces, nodes
+from ..codegen.cpp import Signatures
+from ..codegen.cuda import (INT32_LIMIT, CudaKernelInfo, _top_reduces, element_unroll,
+                            grid_scratch, nodes, vector_plan)
 
 
 def _extent(e):
@@ -30,6 +32,20 @@ def schedule(kernel):
     if extent <= 4096:
         return "warp", 256
     return "block", 512
+
+
+def launch_info(kernel, scheme, block, buffer_of):
+    """The read-only schedule codegen/cuda.py renders: elements per thread and vector width
+    (thread scheme, pointwise), grid levels and scratch buffers (grid scheme)."""
+    n = math.prod(kernel.shape)
+    unroll = vector = 0
+    levels, scratch = 1, ()
+    if scheme == "thread" and not _top_reduces(kernel.roots):
+        vector = vector_plan(list(kernel.roots), kernel.outputs, kernel.shape, n, buffer_of)[0]
+        unroll = vector or element_unroll(kernel.roots)
+    elif scheme == "grid":
+        levels, scratch = grid_scratch(kernel.roots, Signatures())
+    return CudaKernelInfo(scheme, block, n, max(1, unroll), vector, levels, scratch)
 
 
 def launch_shape(info, sm_count):

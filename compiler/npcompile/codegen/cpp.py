@@ -36,10 +36,43 @@ class Scope:
             self.lines.append(line)
 
 
+class Signatures:
+    """Structural identity of expressions: equal expressions are computed once (X.mean()
+    and the mean inside X.std() are one reduction). A small int per distinct structure:
+    a nested tuple would repeat shared subtrees (x = 0.5 * (x + a / x) doubles them per
+    step) and hash them all. Renderers and schedules that must agree share one kind."""
+
+    def __init__(self):
+        self._sigs = {}
+        self._interned = {}
+
+    def __call__(self, e):
+        sigs = self._sigs
+        got = sigs.get(id(e))
+        if got is None:
+            if e.kind == "load":
+                head = ("load", id(e.op))
+            elif e.kind == "const":
+                head = ("const", repr(e.op), e.dtype)
+            elif e.kind == "reduce":
+                # keepdims only adds size-1 axes: X.mean(axis=0) and the keepdims mean
+                # inside X.std(axis=0) are one reduction (see _kept_index)
+                attrs = tuple(sorted((k, v) for k, v in e.attrs.items() if k != "keepdims"))
+                head = (e.kind, e.op, e.dtype, attrs)
+            else:
+                attrs = tuple(sorted((k, v) for k, v in e.attrs.items()))
+                head = (e.kind, e.op, e.shape, e.dtype, attrs)
+            whole = head + tuple(self(x) for x in e.inputs)
+            got = sigs[id(e)] = self._interned.setdefault(whole, len(self._interned))
+            sigs[("keep", id(e))] = e  # ids stay unique while the signature is cached
+        return got
+
+
 class Emitter:
     def __init__(self, kernel, buffer_of):
         self.k = kernel
         self.buffer_of = buffer_of  # load Expr -> Buffer
+        self._signature = Signatures()
         self.counter = 0
         self.root = Scope(None)
         self.cur = self.root
@@ -145,32 +178,6 @@ class Emitter:
             return name
         home.memo[key] = name
         return name
-
-    def _signature(self, e):
-        """Structural identity: equal expressions are computed once (X.mean() and the
-        mean inside X.std() are one reduction)."""
-        sigs = self.__dict__.setdefault("_sigs", {})
-        interned = self.__dict__.setdefault("_interned", {})
-        got = sigs.get(id(e))
-        if got is None:
-            if e.kind == "load":
-                head = ("load", id(e.op))
-            elif e.kind == "const":
-                head = ("const", repr(e.op), e.dtype)
-            elif e.kind == "reduce":
-                # keepdims only adds size-1 axes: X.mean(axis=0) and the keepdims mean
-                # inside X.std(axis=0) are one reduction (see _kept_index)
-                attrs = tuple(sorted((k, v) for k, v in e.attrs.items() if k != "keepdims"))
-                head = (e.kind, e.op, e.dtype, attrs)
-            else:
-                attrs = tuple(sorted((k, v) for k, v in e.attrs.items()))
-                head = (e.kind, e.op, e.shape, e.dtype, attrs)
-            # a small int per distinct structure: a nested tuple would repeat shared
-            # subtrees (x = 0.5 * (x + a / x) doubles them per step) and hash them all
-            whole = head + tuple(self._signature(x) for x in e.inputs)
-            got = sigs[id(e)] = interned.setdefault(whole, len(interned))
-            sigs[("keep", id(e))] = e  # ids stay unique while the signature is cached
-        return got
 
     def _comment(self, e):
         node = e.node

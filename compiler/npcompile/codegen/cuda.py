@@ -18,6 +18,7 @@ NpcP P) where P.v[] holds the element strides of inputs whose layout is only kno
 run time."""
 import hashlib
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -76,17 +77,19 @@ NPC_NARROW(bool) NPC_NARROW(i8) NPC_NARROW(u8) NPC_NARROW(i16) NPC_NARROW(u16)
 """
 
 
+@dataclass(frozen=True)
 class CudaKernelInfo:
-    """What the launcher needs besides the source: the scheme, threads per block, scratch
-    buffers (grid scheme: one partial per block and reduction, and the ticket)."""
+    """A kernel's launch schedule, decided before it is rendered (backends/cuda_schedule.py
+    launch_info) and only read here: the scheme, threads per block, elements per thread,
+    vector width, grid levels and the scratch buffers the launch allocates."""
 
-    def __init__(self, scheme, block, n_out):
-        self.scheme = scheme
-        self.block = block
-        self.n_out = n_out           # output elements (the iteration space)
-        self.scratch = []            # (name, C type, elements per block)
-        self.unroll = 1              # thread scheme: output elements per thread per trip
-        self.levels = 1              # grid scheme: passes over the data, each its own blocks
+    scheme: str
+    block: int
+    n_out: int                   # output elements (the iteration space)
+    unroll: int = 1              # thread scheme: output elements per thread per trip
+    vector: int = 0              # thread scheme, pointwise: elements per vector access
+    levels: int = 1              # grid scheme: passes over the data, each its own blocks
+    scratch: tuple = ()          # (name, C type, elements per block)
 
 
 class Unsupported(Exception):
@@ -315,28 +318,17 @@ class CudaEmitter(Emitter):
         all of their addresses are aligned at run time, and only over whole vectors: one
         scalar loop takes the rest (and everything, when an address is not aligned).
         U, or 0 emitting nothing where no array qualifies."""
-        if not VECTOR_ACCESS:
+        U, vec_in, vec_out = vector_plan(exprs, outputs, shape, n, self.buffer_of)
+        if not U:
             return 0
-        loads = {id(x.op): x for x in nodes(*exprs) if x.kind == "load"}.values()
-        sizes = [x.dtype.itemsize for x in loads] + [o.dtype.itemsize for o in outputs]
-        if not sizes or max(sizes) not in (4, 8):
-            return 0
-        U = 16 // max(sizes)
 
         def vtype(dtype):
             return _VECTOR_TYPES.get((ctype(dtype), U))
-
-        def linear(x):
-            b = self.buffer_of(x)
-            return b.contiguous and b.shape == tuple(shape) and vtype(x.dtype) is not None
-        vec_in = {self.buffer_of(x).index: x for x in loads if linear(x)}
-        vec_out = {o.index: o for o in outputs if vtype(o.dtype) is not None}
-        if not vec_in and not vec_out or n < U:
-            return 0
         IT, nv = self.IT, n // U
         aligned = " | ".join([f"(unsigned long long)in{i}" for i in vec_in] +
                              [f"(unsigned long long)out{i}" for i in vec_out])
-        self.cur.emit(f"const bool npc_vec{t} = (({aligned}) & {(16 if U * max(sizes) == 16 else 8) - 1}) == 0;")
+        # U elements of the widest type are 16 bytes (vector_plan): 16-byte aligned
+        self.cur.emit(f"const bool npc_vec{t} = (({aligned}) & 15) == 0;")
         self.open_loop(f"if (npc_vec{t}) for ({IT} {t} = {first}; {t} < {nv}; {t} += {width})", [t])
         tile = self.cur
         u = f"u{t}"
@@ -478,11 +470,11 @@ class CudaEmitter(Emitter):
         the end at 31.7. Level 1's last block starts streaming only at 17.7: it needs
         the slot of level 0's combining block, and every block has a fixed share."""
         levels = _grid_levels(self.k.roots, self._signature)
-        self.info.levels = L = len(levels)
+        L = len(levels)
+        if L != self.info.levels:
+            raise AssertionError(f"the schedule has {self.info.levels} grid levels, the kernel {L}")
         top, published = self.root, []
         if L > 1:
-            self.info.scratch.append(("npc_start", "unsigned int", 0))
-            self.info.scratch.append(("npc_level_done", "unsigned int", 0))
             emit = self.root.emit
             emit("__shared__ unsigned int npc_b;")
             emit("if (threadIdx.x == 0) npc_b = atomicAdd(npc_start, 1u);  // the order blocks start in")
@@ -504,7 +496,6 @@ class CudaEmitter(Emitter):
                 if level < L - 1:
                     res = f"res{len(published)}"
                     T = "i64" if e.op in ("argmin", "argmax") else ctype(e.dtype)
-                    self.info.scratch.append((res, T, 0))
                     self.root.emit(f"if (threadIdx.x == 0) {res}[0] = {name};")
                     published.append((group, T, res))
             if level < L - 1:
@@ -541,24 +532,20 @@ class CudaEmitter(Emitter):
         to finish reads them all back in block order and combines them the same way.
         [(reduction, name of its result)] in the last block, which goes on alone."""
         done = []
-        for e in reduces:
+        for j, e in enumerate(reduces):
             if any(x.kind == "reduce" and math.prod(x.shape) == 1 and id(x) not in self.grid_reduces
                    for x in nodes(e.inputs[0])):
                 raise Unsupported("a full reduction nested in one of its own level")
             rid = str(self.counter + 1)
+            part = f"part{level}_{j}"   # the scratch names grid_scratch() gives the schedule
             # every index of a full reduction's result is 0
             name = self._reduce_split(e, tuple("0" for _ in e.shape), True, grid=True)
             op = e.op
             arg = op in ("argmin", "argmax")
             AT, xT = _acc_type(e), ctype(e.inputs[0].dtype)
-            self.info.scratch.append((f"part{rid}", "i64" if arg else AT, 1))
-            if arg:
-                self.info.scratch.append((f"partb{rid}", xT, 1))
-            self.root.emit(f"if (threadIdx.x == 0) {{ part{rid}[{self.blk}] = sh{rid}[32];"
-                           + (f" partb{rid}[{self.blk}] = shb{rid}[32];" if arg else "") + " }")
-            done.append((e, rid, name, op, arg, AT, xT))
-        if level == 0:
-            self.info.scratch.append(("ticket", "unsigned int", 0))
+            self.root.emit(f"if (threadIdx.x == 0) {{ {part}[{self.blk}] = sh{rid}[32];"
+                           + (f" {part}b[{self.blk}] = shb{rid}[32];" if arg else "") + " }")
+            done.append((e, rid, name, op, arg, AT, xT, part))
         # one ticket counts the blocks of every level: level l's last block draws the
         # (l + 1) * blocks-per-level'th (the next level has not started drawing)
         last_ticket = f"{self.nblk} - 1" if level == 0 else f"{level + 1}u * {self.nblk} - 1"
@@ -570,7 +557,7 @@ class CudaEmitter(Emitter):
         self.root.emit("if (!npc_last) return;")
         self.root.emit("__threadfence();")
         results = []
-        for e, rid, name, op, arg, AT, xT in done:
+        for e, rid, name, op, arg, AT, xT, part in done:
             acc = f"acc{rid}"
             xdt = e.inputs[0].dtype
             if arg:
@@ -580,11 +567,11 @@ class CudaEmitter(Emitter):
             # partials in block order, volatile: other blocks wrote them
             self.root.emit(f"for (unsigned int p = threadIdx.x; p < {self.nblk}; p += blockDim.x) {{")
             if arg:
-                self.root.emit(f"  const i64 oa = ((volatile i64*)part{rid})[p]; "
-                               f"const {xT} ob = ((volatile {xT}*)partb{rid})[p];")
+                self.root.emit(f"  const i64 oa = ((volatile i64*){part})[p]; "
+                               f"const {xT} ob = ((volatile {xT}*){part}b)[p];")
                 self.root.emit("  " + self._merge(op, rid, acc, "oa", "ob", xdt))
             else:
-                self.root.emit(f"  const {AT} oa = ((volatile {AT}*)part{rid})[p];")
+                self.root.emit(f"  const {AT} oa = ((volatile {AT}*){part})[p];")
                 self.root.emit("  " + self._merge(op, rid, acc, "oa", None, xdt))
             self.root.emit("}")
             saved = self.cur
@@ -609,7 +596,6 @@ class CudaEmitter(Emitter):
         if info.scheme == "thread":
             start, step = "(blockIdx.x * blockDim.x + threadIdx.x)", "(gridDim.x * blockDim.x)"
             if not _top_reduces(k.roots):
-                info.unroll = _unroll(_load_bytes(*k.roots))
                 if self._tiled_elements():
                     return
         elif info.scheme == "warp":
@@ -649,9 +635,10 @@ class CudaEmitter(Emitter):
                              self.info.n_out, lambda at: [f"const {self.IT} el = {at};"] +
                              self._decompose("el", names), names, body, _heavy(*self.k.roots),
                              list(self.k.roots), self.k.shape, self.k.outputs)
+        if U != self.info.vector:
+            raise AssertionError(f"the schedule's vector width is {self.info.vector}, the kernel's {U}")
         if U:
-            self.info.unroll = U  # the launch gives each thread about one vector
-            return True
+            return True   # (the schedule's unroll is U: the launch gives each thread a vector)
         if self.info.unroll == 1:
             return False
         U = self.info.unroll
@@ -723,6 +710,64 @@ def _unroll(nbytes):
 def _acc_type(e):
     """The C type a reduction accumulates in: double for float sums (as the CPU does)."""
     return "double" if (e.op == "sum" and e.dtype.kind == "f") else ctype(e.dtype)
+
+
+def vector_plan(exprs, outputs, shape, n, buffer_of):
+    """(U, {input index: load}, {output index: output}) of _vector_tile: arrays laid out
+    along the loop (C-contiguous, of its shape) accessed U elements at a time, or
+    (0, {}, {}) where none qualifies. The schedule asks it too (element tiles)."""
+    if not VECTOR_ACCESS:
+        return 0, {}, {}
+    loads = {id(x.op): x for x in nodes(*exprs) if x.kind == "load"}.values()
+    sizes = [x.dtype.itemsize for x in loads] + [o.dtype.itemsize for o in outputs]
+    if not sizes or max(sizes) not in (4, 8):
+        return 0, {}, {}
+    U = 16 // max(sizes)
+
+    def vtype(dtype):
+        return _VECTOR_TYPES.get((ctype(dtype), U))
+
+    def linear(x):
+        b = buffer_of(x)
+        return b.contiguous and b.shape == tuple(shape) and vtype(x.dtype) is not None
+    vec_in = {buffer_of(x).index: x for x in loads if linear(x)}
+    vec_out = {o.index: o for o in outputs if vtype(o.dtype) is not None}
+    if not vec_in and not vec_out or n < U:
+        return 0, {}, {}
+    return U, vec_in, vec_out
+
+
+def element_unroll(roots):
+    """Output elements per thread per trip of a pointwise kernel (TILE_BYTES of loads)."""
+    return _unroll(_load_bytes(*roots))
+
+
+def grid_scratch(roots, signature):
+    """(levels, scratch buffers) of the grid scheme, in the order the kernel takes them:
+    per level the block partials of each group of equal full reductions (part<l>_<j>,
+    with part<l>_<j>b for arg-reductions' values), the blocks' ticket after level 0's,
+    and each level's published results but the last's (res<n>)."""
+    levels = _grid_levels(roots, signature)
+    L = len(levels)
+    scratch = [("npc_start", "unsigned int", 0), ("npc_level_done", "unsigned int", 0)] \
+        if L > 1 else []
+    published = 0
+    for level, groups in enumerate(levels):
+        for j, group in enumerate(groups):
+            e = group[0]
+            arg = e.op in ("argmin", "argmax")
+            scratch.append((f"part{level}_{j}", "i64" if arg else _acc_type(e), 1))
+            if arg:
+                scratch.append((f"part{level}_{j}b", ctype(e.inputs[0].dtype), 1))
+        if level == 0:
+            scratch.append(("ticket", "unsigned int", 0))
+        if level < L - 1:
+            for group in groups:
+                e = group[0]
+                T = "i64" if e.op in ("argmin", "argmax") else ctype(e.dtype)
+                scratch.append((f"res{published}", T, 0))
+                published += 1
+    return L, tuple(scratch)
 
 
 def _top_reduces(roots):
@@ -801,4 +846,5 @@ def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
     return kernel
 
 
-__all__ = ["render_cuda_kernel", "CudaKernelInfo", "Unsupported"]
+__all__ = ["render_cuda_kernel", "CudaKernelInfo", "Unsupported", "vector_plan",
+           "element_unroll", "grid_scratch"]
