@@ -708,8 +708,16 @@ def _unroll(nbytes):
 
 
 def _acc_type(e):
-    """The C type a reduction accumulates in: double for float sums (as the CPU does)."""
-    return "double" if (e.op == "sum" and e.dtype.kind == "f") else ctype(e.dtype)
+    """The C type a reduction accumulates in: double for float sums (as the CPU does).
+    Signed max/min of 32 bits and less accumulate in 64: ptxas of CUDA 13.0 (sm_90)
+    miscompiles an unrolled 32-bit max/min chain over negated values (its negation
+    folded into the compare: (-a).max(axis=1) of int32 gave wrong rows on the H100,
+    as did plain CUDA C with `-x`, bitwise ~x + 1 or inline PTX neg.s32)."""
+    if e.op == "sum" and e.dtype.kind == "f":
+        return "double"
+    if e.op in ("max", "min") and e.dtype.kind == "i" and e.dtype.itemsize <= 4:
+        return "i64"
+    return ctype(e.dtype)
 
 
 def vector_plan(exprs, outputs, shape, n, buffer_of):
