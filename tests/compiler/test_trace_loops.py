@@ -346,3 +346,21 @@ def test_periodic_stencils_with_roll_stay_one_graph():
     compiled_without_fallback()
     if COMPILED:
         assert npcompile.report()["graph_breaks"] == []
+
+
+def leapfrog_wave(u, v, steps, c):
+    for _ in range(steps):
+        v = v + c * (np.roll(u, 1) + np.roll(u, -1) - 2 * u)   # v is never viewed
+        u = u + v
+    return u, v
+
+
+@CPU_KERNELS
+def test_a_value_read_after_a_numpy_step_is_written_not_recomputed():
+    """v is read by the next step's kernel, after np.roll's NumPy steps: recomputed there
+    (with the v before it, and so on) every kernel grew by a step (50 distinct kernels,
+    2 s to compile). Written once where it is made, the kernels repeat."""
+    u, v = make((300,), np.float64) * 1e-2, make((300,), np.float64, 1) * 1e-3
+    check(leapfrog_wave, u, v, 40, 0.1, loops=False)
+    names, rep = _distinct_kernels(leapfrog_wave, u, v, 40, 0.1, loops=False)
+    assert len(names) <= 6, len(names)

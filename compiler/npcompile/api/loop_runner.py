@@ -150,7 +150,9 @@ class LoopRunner:
                        f"again without its Python (a graph break or an effect outside "
                        f"the graph), so {n - done} of them were traced as written")
         rec = {"graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
-               "lineno": site.lineno, "text": site.text, "kernel": "", "iterations": n,
+               "lineno": site.lineno, "text": site.text, "iterations": n,
+               # what the reports show as "compiled once as"
+               "kernel": (f"its body, graph {graphs[0]}" if done == n and graphs else ""),
                "summary": summary}
         SESSION.add("loops", rec)
         tracer = current()
