@@ -140,16 +140,18 @@ def partition(leaves, pending, outputs):
             continue
         stretch_of[id(n)] = stretch
     evaluated = _evaluated_in(pending, lowerable, materialize, consumers, stretch_of)
-    # A node that no one writes, read by a kernel after a NumPy step, is recomputed there,
-    # and with it every such node it reads: `v = v + c * (np.roll(u, 1) + ...)` never
-    # viewed grew each time step's kernel by the step before (50 steps: 50 distinct
-    # kernels, 2 s to compile). Beyond a trivial expression it is written where it is made.
+    # A node that no one writes, computed by kernels of several stretches, is computed
+    # again in each, and with it every such node it reads: `v = v + c * (np.roll(u, 1)
+    # + ...)`, never viewed, grew each time step's kernel by the step before (50 steps:
+    # 50 distinct kernels, 2 s to compile). Beyond a trivial expression it is written
+    # where it is made. (A chain computed by one later kernel, Horner's y = y * x + c
+    # between the coefficients' reads, stays one fused kernel.)
     late = [n for n in pending if lowerable[id(n)] and id(n) not in materialize and
-            evaluated[id(n)] != stretch_of[id(n)] and depth.get(id(n), 0) > 2]
+            evaluated[id(n)] == _MANY and depth.get(id(n), 0) > 2]
     if late:
         for n in late:
             materialize.add(id(n))
-            plan.decisions.append(f"{n.label}: written (read again after a NumPy step)")
+            plan.decisions.append(f"{n.label}: written (read by kernels after several NumPy steps)")
         evaluated = _evaluated_in(pending, lowerable, materialize, consumers, stretch_of)
     for n in pending:
         if not lowerable[id(n)]:
