@@ -1,9 +1,13 @@
 // npcompile._native: the C++ half of the npcompile package.
 #include "bindings.hpp"
 
+#include "MallocTuning.hpp"
+
 PYBIND11_MODULE(_native, m) {
   m.doc() = "npcompile native core: CPU backend, runtime and profiler";
   m.attr("__version__") = NPC_VERSION;
+  // process-wide: array programs (and eager NumPy) stop faulting freed memory back in
+  m.attr("malloc_tuned") = npc::tune_malloc();
 #ifdef NPC_HAVE_CPU
   auto cpu = m.def_submodule("cpu", "LLVM CPU backend and thread pool");
   npc::bindings::bind_cpu_backend(cpu);
