@@ -10,7 +10,7 @@ from . import np_base as _nb
 
 from ..graph import calls
 from ..graph.node import Ref
-from . import view_rules
+from . import library_rules, view_rules
 from .operands import NUMPY2, Operands, Unsupported, resolve
 from . import lazy_array as _la  # circular: resolved at call time
 
@@ -582,6 +582,7 @@ TABLE.update({
     np.empty_like: like,
     np.full_like: like,
 })
+TABLE.update(library_rules.TABLE)
 _LIKE_TO.update({
     np.zeros_like: (np.zeros, ("dtype", "order", "subok", "shape")),
     np.ones_like: (np.ones, ("dtype", "order", "subok", "shape")),
