@@ -8,7 +8,6 @@ machine's copy bandwidth measured in the same run. Medians: shared machines are 
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 import warnings
@@ -27,6 +26,7 @@ from npcompile.api import path_choice
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.environ.get("NPC_BENCH_DIR") or os.path.join(HERE, "..", "..", "shared", "bench"))
 from workloads import WORKLOADS, make_inputs  # noqa: E402
+from timing import median_of  # noqa: E402  (bench/, this script's own folder)
 
 NUMEXPR = {
     "sincos": lambda ne, x: ne.evaluate("sin(x) + cos(x)"),
@@ -42,22 +42,13 @@ def _ne_constraint(ne, s):
                        local_dict={"x": x, "y": y, "z": z, "inf": np.inf})
 
 
-def timeit(fn, reps):
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
-
-
 def copy_bandwidth():
     """Copy bandwidth of this machine (read + write), all cores through npcompile."""
     a = np.ones(1 << 25)
     mul1 = npcompile.jit(lambda x: x * 1.0)
     mul1(a)
-    t = min(timeit(lambda: mul1(a), 1) for _ in range(5))
-    t1 = min(timeit(lambda: a.copy(), 1) for _ in range(5))
+    t = min(median_of(lambda: mul1(a), 1) for _ in range(5))
+    t1 = min(median_of(lambda: a.copy(), 1) for _ in range(5))
     return 2 * a.nbytes / t / 1e9, 2 * a.nbytes / t1 / 1e9
 
 
@@ -99,7 +90,7 @@ def main():
             fn = WORKLOADS[name]
             args = make_inputs(name, np.dtype(dt) if dt != "int8" else np.float64, scale=opts.scale)
             row = {"workload": name, "dtype": dt}
-            t_np = timeit(lambda: fn(*args), opts.reps)
+            t_np = median_of(lambda: fn(*args), opts.reps)
             npcompile.reset()
             jf = npcompile.jit(fn)
             t0 = time.perf_counter()
@@ -108,7 +99,7 @@ def main():
             # past the path choice's sampling calls (api/path_choice.py): steady state
             for _ in range(2 * path_choice.SAMPLES):
                 jf(*args)
-            t_npc = timeit(lambda: jf(*args), opts.reps)
+            t_npc = median_of(lambda: jf(*args), opts.reps)
             row["path"] = next((c["choice"] for c in reversed(npcompile.report()["path_choices"])),
                                "compiled")
             rep = npcompile.report()
@@ -123,12 +114,12 @@ def main():
                 try:
                     nf = numba.njit(parallel=True)(fn)
                     nf(*args)
-                    row["numba_s"] = timeit(lambda: nf(*args), opts.reps)
+                    row["numba_s"] = median_of(lambda: nf(*args), opts.reps)
                 except Exception:
                     pass
             row["numexpr_s"] = None
             if ne is not None and name in NUMEXPR:
-                row["numexpr_s"] = timeit(lambda: NUMEXPR[name](ne, *args), opts.reps)
+                row["numexpr_s"] = median_of(lambda: NUMEXPR[name](ne, *args), opts.reps)
             rows.append(row)
 
             def ms(v):

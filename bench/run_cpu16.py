@@ -53,19 +53,11 @@ MARK = "@@ROW "
 SEED_DIR = os.environ.get("NPC_BENCH_DIR") or os.path.join(HERE, "..", "..", "shared", "bench")
 sys.path.insert(0, SEED_DIR)
 sys.path.insert(0, HERE)
+from timing import median_of  # noqa: E402
 
 
 def emit(row):
     print(MARK + json.dumps(row, default=str), flush=True)
-
-
-def median_of(fn, reps):
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
 
 
 def seed_cases(only):
@@ -416,17 +408,22 @@ def cpu_info():
             "python": platform.python_version()}
 
 
+def _ratios(r, ok_n, ok_t, npc_key, npc_cold_key):
+    """A row's ratios against NumPy and between the two, where their values were right."""
+    r["npc_x_numpy"] = ratio(r.get("numpy_s"), r.get(npc_key)) if ok_n else None
+    r["torch_x_numpy"] = ratio(r.get("numpy_s"), r.get("torch_s")) if ok_t else None
+    r["npc_over_torch"] = ratio(r.get("torch_s"), r.get(npc_key)) if ok_n and ok_t else None
+    r["cold_npc_over_torch"] = ratio(r.get("torch_first_s"), r.get(npc_cold_key)) \
+        if ok_n and ok_t else None
+
+
 def finish(result):
     """Ratios and geomeans from the rows (again after a --resume)."""
     sd = result.get("seed")
     if sd:
         rows = sd["rows"]
         for r in rows:
-            ok_n, ok_t = r.get("npc_check") == "ok", r.get("torch_check") == "ok"
-            r["npc_x_numpy"] = ratio(r.get("numpy_s"), r.get("npc_s")) if ok_n else None
-            r["torch_x_numpy"] = ratio(r.get("numpy_s"), r.get("torch_s")) if ok_t else None
-            r["npc_over_torch"] = ratio(r.get("torch_s"), r.get("npc_s")) if ok_n and ok_t else None
-            r["cold_npc_over_torch"] = ratio(r.get("torch_first_s"), r.get("npc_cold_s")) if ok_n and ok_t else None
+            _ratios(r, r.get("npc_check") == "ok", r.get("torch_check") == "ok", "npc_s", "npc_cold_s")
         sd["geomean"] = {k: geomean([r[k] for r in rows]) for k in
                          ("npc_x_numpy", "torch_x_numpy", "npc_over_torch", "cold_npc_over_torch")}
         sd["geomean_cold_s"] = {"npc": geomean([r.get("npc_cold_s") for r in rows if r.get("npc_check") == "ok"]),
@@ -437,10 +434,7 @@ def finish(result):
         rows = pg["rows"]
         for r in rows:
             ok_n, ok_t = r.get("status") == "ok", r.get("torch_status") == "ok"
-            r["npc_x_numpy"] = ratio(r.get("numpy_s"), r.get("warm_s")) if ok_n else None
-            r["torch_x_numpy"] = ratio(r.get("numpy_s"), r.get("torch_s")) if ok_t else None
-            r["npc_over_torch"] = ratio(r.get("torch_s"), r.get("warm_s")) if ok_n and ok_t else None
-            r["cold_npc_over_torch"] = ratio(r.get("torch_first_s"), r.get("cold_s")) if ok_n and ok_t else None
+            _ratios(r, ok_n, ok_t, "warm_s", "cold_s")
             # NumPy itself runs at different speeds in run_programs' fresh process per program
             # and in torch's long-lived one (the allocator's state: page faults of fresh
             # memory): each system against the NumPy of its own process, then the two ratios
