@@ -2,7 +2,6 @@
 compiled to PTX by NVRTC, loaded through the driver and launched on device-resident data
 (DeviceArray). NumPy steps between kernels run as recorded: views of device arrays stay
 on the device, anything else goes through the host (a recorded transfer)."""
-import math
 import time
 
 import numpy as np

@@ -3,11 +3,9 @@ arrays of a few hundred KB made and freed per loop step no longer fault their pa
 in again on every step; NPC_MALLOC_TUNING=0 keeps glibc's defaults."""
 import os
 import platform
-import resource
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 pytestmark = pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc only")
