@@ -44,7 +44,8 @@ class LoopRunner:
         if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
             return None
         site = self.sites[index]
-        if any(not _is_array(args[site.params.index(c)]) for c in site.carry):
+        carry = [site.params.index(c) for c in site.carry]
+        if any(not _is_array(args[j]) for j in carry):
             return None         # a carried number: a new graph per value, traced as written
         if any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
             return None         # lazy arrays inside a container: traced as written
@@ -53,11 +54,10 @@ class LoopRunner:
         tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
         # only the lazy arrays themselves become their values: a list the body appends
         # to must stay the caller's list
-        lazies = {id(concretize(a)): a for a in args if type(a) is LazyArray}
         state = [concretize(a) if type(a) is LazyArray else a for a in args]
+        lazies = {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
         step, body = self._jits(site)
         n = len(it)
-        carry = [site.params.index(c) for c in site.carry]
         done, out, graphs = self._replayed(step, body, state, carry, n)
         self._report(site, n, graphs, done)
         if done < n:

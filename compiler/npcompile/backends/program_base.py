@@ -28,31 +28,14 @@ class KernelTiming:
         self.calls = 0
         self.runs = 0
 
-    def begin_call(self):
-        """A list to append (name, ms) to when this call is timed, else None."""
+    def timed(self):
+        """Is the call about to run timed? (Its kernel runs are then added with ran().)"""
         self.calls += 1
         n = self.calls
-        if self.runs < TIMED_RUNS or n & (n - 1) == 0:
-            return _Timed(self)
-        return None
+        return self.runs < TIMED_RUNS or n & (n - 1) == 0
 
-
-class _Timed(list):
-    """The call's kernel times; counts what it holds against the budget as it grows."""
-
-    __slots__ = ("timing",)
-
-    def __init__(self, timing):
-        super().__init__()
-        self.timing = timing
-
-    def append(self, item):
-        self.timing.runs += 1
-        super().append(item)
-
-    def extend(self, items):
-        self.timing.runs += len(items)
-        super().extend(items)
+    def ran(self, n):
+        self.runs += n
 
 
 class ProgramBase:
