@@ -36,6 +36,15 @@ PyObject* configure(PyObject*, PyObject* options) {
 
 PyObject* user_site(PyObject*, PyObject*) { return trace::user_site(); }
 
+PyObject* set_op_budget(PyObject*, PyObject* n) {
+  const Py_ssize_t v = PyLong_AsSsize_t(n);
+  if (v == -1 && PyErr_Occurred()) {
+    return nullptr;
+  }
+  trace::config().op_budget = v;
+  Py_RETURN_NONE;
+}
+
 PyObject* collect_graph(PyObject*, PyObject* outputs) { return trace::collect_graph(outputs); }
 
 PyObject* learned_count(PyObject*, PyObject*) {
@@ -51,6 +60,8 @@ PyMethodDef functions[] = {
     {"current", current, METH_NOARGS, "the tracer active on this thread, or None"},
     {"set_current", set_current, METH_O, "make a tracer (or None) this thread's current one"},
     {"configure", configure, METH_O, "the package's classes and slow paths (trace/native.py)"},
+    {"set_op_budget", set_op_budget, METH_O,
+     "ops in one trace past which the recorder calls tracer.over_budget() (trace/budget.py)"},
     {"user_site", user_site, METH_NOARGS, "(filename, lineno) of the user's innermost line"},
     {"collect_graph", collect_graph, METH_O,
      "(leaves, pending, fingerprint or None) of the graph computing outputs"},

@@ -150,8 +150,16 @@ PyObject* record(PyObject* tracer, PyObject* ufunc, PyObject* const* inputs, Py_
     PyObject* lazies = oplist ? PyObject_GetAttr(tracer, c.s_lazies) : nullptr;
     PyObject* ref = lazies ? PyWeakref_NewRef(lazy, nullptr) : nullptr;
     if (ref && PyList_Append(oplist, how.label) == 0 && PyList_Append(lazies, ref) == 0) {
-      result = lazy;
-      Py_INCREF(result);
+      bool go_on = true;
+      if (PyList_GET_SIZE(oplist) > c.op_budget) {  // the tracer may end the trace here
+        PyObject* r = PyObject_CallMethodNoArgs(tracer, c.s_over_budget);
+        go_on = r != nullptr;
+        Py_XDECREF(r);
+      }
+      if (go_on) {
+        result = lazy;
+        Py_INCREF(result);
+      }
     }
     Py_XDECREF(ref);
     Py_XDECREF(lazies);

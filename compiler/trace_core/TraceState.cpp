@@ -68,6 +68,7 @@ bool configure(PyObject* options) {
   c.s_strides = PyUnicode_InternFromString("strides");
   c.s_signature = PyUnicode_InternFromString("signature");
   c.s_nout = PyUnicode_InternFromString("nout");
+  c.s_over_budget = PyUnicode_InternFromString("over_budget");
   c.empty_tuple = PyTuple_New(0);
   c.ready = true;
   return true;

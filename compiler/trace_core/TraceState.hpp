@@ -31,7 +31,11 @@ struct Config {
   PyObject* s_strides = nullptr;
   PyObject* s_signature = nullptr;
   PyObject* s_nout = nullptr;
+  PyObject* s_over_budget = nullptr;
   PyObject* empty_tuple = nullptr;
+  // Past this many ops in one trace the recorder asks the tracer (over_budget) whether
+  // tracing goes on: trace/budget.py's limit, set through set_op_budget.
+  Py_ssize_t op_budget = PY_SSIZE_T_MAX;
 };
 
 Config& config();

@@ -90,5 +90,9 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
         finally:
             _restore(namespace)
         result = concretize(result)
+    if tracer.budget_reason is not None:  # a cell's namespace changes as it runs: no restart
+        SESSION.add("path_choices", {"function": "<cell>", "choice": "numpy", "budget": True,
+                                     "reason": tracer.budget_reason + "; the rest of the "
+                                     "cell ran uncompiled"})
     run_cell.last_tracer = tracer
     return result

@@ -10,6 +10,7 @@ import types
 from ..exec.engine import ENGINE, SiteInfo, record_kernel_times
 from ..records import SESSION
 from ..trace.breaks import user_frame
+from ..trace.budget import TraceBudgetExceeded
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import Tracer, concretize, current, is_traceable
 from . import loop_rewrite, path_choice
@@ -60,6 +61,7 @@ class Jitted:
         self.chooser = PathChooser(SESSION, self._site_name) if (
             choose and device == "cpu" and not fullgraph) else None
         self._plans = {}        # argument key -> replay.Plan
+        self._over_budget = {}  # argument key -> ENGINE.generation: plain NumPy (no chooser)
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
         try:
             self._params = list(inspect.signature(fn).parameters.values())
@@ -109,6 +111,8 @@ class Jitted:
             return self._compiled_call(args, kwargs)
         generation = ENGINE.generation
         path = self.chooser.next_path(key, generation)
+        if path == "settled":   # past the op budget: plain NumPy for good, untimed
+            return self._eager(*args, **kwargs)
         t0 = time.perf_counter()
         result = self._eager(*args, **kwargs) if path == "numpy" else self._compiled_call(args, kwargs)
         self.chooser.record(key, path, time.perf_counter() - t0, generation)
@@ -116,6 +120,10 @@ class Jitted:
 
     def _compiled_call(self, args, kwargs):
         watch = key = None
+        if self._over_budget:
+            got = self._over_budget.get(arg_key(args, kwargs)[0])
+            if got == ENGINE.generation:
+                return self._eager(*args, **kwargs)
         if self.replay:
             key, values = arg_key(args, kwargs)
             if key is not None:
@@ -127,11 +135,34 @@ class Jitted:
                         return result
                 elif key not in self.replay_refusals:
                     watch = Watch(self.fn, values)
-        result, tracer = self.trace_call(args, kwargs, watch)
+        try:
+            result, tracer = self.trace_call(args, kwargs, watch)
+        except TraceBudgetExceeded as e:  # nothing happened yet: run it as plain NumPy
+            self._settle_over_budget(args, kwargs, e.reason + "; the call ran again as "
+                                     "plain NumPy, as will its later calls like it")
+            return self._eager(*args, **kwargs)
         self.last_graph_ids = tracer.graph_ids
-        if watch is not None:
+        if tracer.budget_reason is not None:
+            self._settle_over_budget(args, kwargs, tracer.budget_reason + (
+                f"; the rest of the call ran uncompiled (it could not start again: "
+                f"{tracer.irreversible or 'what it did is not known'}), and its later "
+                f"calls like it run as plain NumPy"))
+        elif watch is not None:
             self._keep_plan(key, tracer.plan)
         return result
+
+    def _settle_over_budget(self, args, kwargs, reason):
+        """Calls with these argument layouts run as plain NumPy from now on (until
+        npcompile.reset()): their trace outgrew the op budget (trace/budget.py)."""
+        key = arg_key(args, kwargs)[0]
+        SESSION.add("path_choices", {"function": self._site_name, "choice": "numpy",
+                                     "reason": reason, "budget": True})
+        if key is None:
+            return
+        if self.chooser is not None:
+            self.chooser.settle(key, ENGINE.generation)
+        else:
+            self._over_budget[key] = ENGINE.generation
 
     def record_replay(self, plan):
         """A loop body's iteration replayed by api/loop_runner.py: its kernel times."""
@@ -164,6 +195,10 @@ class Jitted:
                         frame.f_code.co_filename if frame else "<unknown>",
                         frame.f_lineno if frame else 0)
         tracer = Tracer(site, self.options, ENGINE)
+        if watch is not None and self.options["device"] == "cpu":
+            # past the op budget the call may start again as plain NumPy if it has had
+            # no effect yet; the plain function returns what the jit's host path does
+            tracer.can_restart = lambda: watch.effect is None
         SESSION.add("traces", {"function": site.function, "filename": site.filename,
                                "lineno": site.lineno})
         with tracer:
@@ -177,9 +212,15 @@ class Jitted:
                 else:
                     with watch:
                         result = self.fn(*wargs, **wkwargs)
-            except BaseException:
+            except BaseException as e:
+                if tracer.restarting:   # the budget's end of the trace, whatever the
+                    # user's code made of it: nothing pending lands, the call starts again
+                    raise e if isinstance(e, TraceBudgetExceeded) else \
+                        TraceBudgetExceeded(tracer.budget_reason) from None
                 finish_after_error(tracer)
                 raise
+            if tracer.restarting:       # the user's code swallowed the budget's exception
+                raise TraceBudgetExceeded(tracer.budget_reason)
             del wargs, wkwargs
             tracer.flush()
             tracer.plan = None if watch is None else make_plan(

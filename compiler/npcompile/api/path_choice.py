@@ -32,7 +32,7 @@ def enabled_default():
 
 
 class _State:
-    __slots__ = ("calls", "compiled", "numpy", "choice", "generation")
+    __slots__ = ("calls", "compiled", "numpy", "choice", "generation", "settled")
 
     def __init__(self, generation):
         self.generation = generation
@@ -40,6 +40,7 @@ class _State:
         self.compiled = []
         self.numpy = []
         self.choice = None
+        self.settled = False    # NumPy for good, never timed again (settle())
 
 
 class PathChooser:
@@ -66,8 +67,11 @@ class PathChooser:
         return st
 
     def next_path(self, key, generation=0):
-        """'numpy' or 'compiled' for the call about to run with this argument key."""
+        """'numpy' or 'compiled' for the call about to run with this argument key;
+        'settled' once it runs as plain NumPy for good (settle()), untimed."""
         st = self._state(key, generation)
+        if st.settled:
+            return "settled"
         if st.choice is not None:
             if st.calls % RECHECK == 0:
                 return "numpy" if st.choice == "compiled" else "compiled"
@@ -76,8 +80,17 @@ class PathChooser:
             return "compiled"
         return "numpy"
 
+    def settle(self, key, generation=0):
+        """Plain NumPy for this key from now on, with no rechecks: its trace outgrew the
+        op budget (trace/budget.py), so every compiled call would trace that far again.
+        The caller reports why."""
+        st = self._state(key, generation)
+        st.choice, st.settled = "numpy", True
+
     def record(self, key, path, seconds, generation=0):
         st = self._state(key, generation)
+        if st.settled:
+            return
         st.calls += 1
         if st.choice is None and st.calls == 1:
             return                   # the first call compiled: not a warm time

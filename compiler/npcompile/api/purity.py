@@ -124,14 +124,20 @@ class Watch:
         self.values = values
         self.refusal = None
         self.transient = False  # the refusal says nothing about later calls
+        # the first thing the call did that reached outside it (a store, print, I/O,
+        # code not watched), or None: a call with none can run again from its start
+        # (trace/budget.py). Reading a global array refuses replay but is no effect.
+        self.effect = None
         self.globals = {}     # (id(dict), name) -> (dict, name, value or _MISSING)
         self.stack = []
         self.code_tree = _nested_codes(fn.__code__)
 
-    def refuse(self, why, transient=False):
+    def refuse(self, why, transient=False, effect=True):
         if self.refusal is None:
             self.refusal = why
             self.transient = transient
+        if effect and self.effect is None:
+            self.effect = why
 
     def __enter__(self):
         if sys.getprofile() is not None:
@@ -148,7 +154,7 @@ class Watch:
         return False
 
     def _event(self, frame, event, arg):
-        if self.refusal is not None:
+        if self.effect is not None:
             return
         if event == "call":
             code = frame.f_code
@@ -175,7 +181,8 @@ class Watch:
             self.refuse(refusal)
             return
         if code.co_freevars and code is not self.fn.__code__ and code not in self.code_tree:
-            self.refuse(f"calls {code.co_name}, a closure defined outside the function")
+            self.refuse(f"calls {code.co_name}, a closure defined outside the function",
+                        effect=False)
             return
         g = frame.f_globals
         b = g.get("__builtins__", builtins)
@@ -185,8 +192,9 @@ class Watch:
                 value = g[name]
                 why = stable_value(value)
                 if why:
-                    self.refuse(f"reads the global {name}, {why}: replay would not see it change")
-                    return
+                    self.refuse(f"reads the global {name}, {why}: replay would not see it "
+                                "change", effect=False)
+                    continue
                 self.globals[(id(g), name)] = (g, name, value)
             else:
                 self.globals[(id(g), name)] = (g, name, _MISSING)

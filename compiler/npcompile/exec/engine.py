@@ -5,6 +5,8 @@ import time
 import os
 
 from ..graph.cache import GraphCache
+from ..graph.signature import collect
+from ..trace.native import core
 from ..records import SESSION
 from . import eager_timing, reference
 
@@ -37,6 +39,8 @@ class Engine:
         self.session.add("graph_breaks", d)
 
     def run(self, tracer, outputs, exact_layout=False):
+        if tracer.reference_only:
+            return self._run_uncompiled(tracer, outputs)
         t0 = time.perf_counter()
         site = tracer.site
         leaves, pending, entry, key, status, reasons = self.cache.lookup_graph(
@@ -84,6 +88,19 @@ class Engine:
         self.session.add("kernels", {
             "name": f"graph{entry.graph_id}", "graph_id": entry.graph_id, "target": "reference",
             "function": site.function, "wall_ms": (time.perf_counter() - t1) * 1e3})
+        return values
+
+    def _run_uncompiled(self, tracer, outputs):
+        """A trace past its op budget (trace/budget.py): its graphs run op by op in
+        NumPy, neither looked up nor compiled (the reference path, as when a compile fails)."""
+        t1 = time.perf_counter()
+        got = core.collect_graph(outputs) if core is not None else None
+        pending = got[1] if got is not None else collect(outputs)[1]
+        with tracer.suspended():
+            values = reference.execute(pending, outputs)
+        self.session.add("kernels", {
+            "name": "over budget", "graph_id": -1, "target": "reference",
+            "function": tracer.site.function, "wall_ms": (time.perf_counter() - t1) * 1e3})
         return values
 
     def _record_program(self, entry, program):

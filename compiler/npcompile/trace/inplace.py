@@ -35,7 +35,7 @@ def _write(tracer, lz, key, fn, kw, template, inputs, label):
     args = (Ref(0), lz._chain, key, fn, kw, c_order) + _shift(template, 1)
     node = Node(calls.update, args, None, (base,) + tuple(inputs), base.dtype, base.shape,
                 label, user_site())
-    tracer.ops.append(label)
+    tracer.note_op(label)
     st.write(node)
     tracer.note_write(st)
 

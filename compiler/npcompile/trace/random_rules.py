@@ -41,6 +41,7 @@ def _join(value, name, frame):
     if tracer is None or type(value) is not np.ndarray or \
             value.dtype.kind not in "biufc" or not called_by_user(frame, name):
         return value
+    tracer.mark_irreversible("it drew random numbers")  # a second run would draw others
     return tracer.wrap_constant_array(value, name)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import GraphBreakError
 from ..graph.node import Node, Ref
-from . import creation
+from . import budget, creation
 from .breaks import BreakRecord, user_frame, user_site
 from .native import core
 from .storage import Storage
@@ -73,6 +73,17 @@ class Tracer:
         self.runs = []            # (entry, leaves, outputs, ran compiled) per graph run
         self.writebacks = []      # (output node, user's array) per write into an input
         self.loop_notes = []      # what happened to each loop compiled once (loop_runner)
+        # the op budget (trace/budget.py): why the trace stopped paying, or None; then
+        # whether the call is being run again as plain NumPy, else every later flush
+        # runs on the reference path
+        self.budget_reason = None
+        self.restarting = False
+        self.reference_only = False
+        # can the call run again from its start? Set by the jit (its purity Watch says
+        # whether the user's code did anything outside the graph); `irreversible` says
+        # what the trace itself did that must not happen twice
+        self.can_restart = None
+        self.irreversible = None
         self._outer = None
 
     # ----- activation -------------------------------------------------------
@@ -188,7 +199,7 @@ class Tracer:
 
     def make(self, fn, args, kwargs, inputs, dtype, shape, label, scalar=False):
         node = Node(fn, args, kwargs, inputs, dtype, shape, label, user_site())
-        self.ops.append(label)
+        self.note_op(label)
         return self._register(_la.LazyArray(Storage(node), (), node, scalar))
 
     def make_multi(self, fn, args, kwargs, inputs, dtypes, shape, label):
@@ -196,13 +207,45 @@ class Tracer:
         getitem node per output."""
         import operator
         tup = Node(fn, args, kwargs, inputs, None, shape, label, user_site())
-        self.ops.append(label)
+        self.note_op(label)
         return tuple(self.make(operator.getitem, (Ref(0), i), None, (tup,), dt, shape,
                                f"{label}[{i}]") for i, dt in enumerate(dtypes))
 
     def _register(self, lazy):
         self.lazies.append(weakref.ref(lazy))
         return lazy
+
+    # ----- the op budget (trace/budget.py) -------------------------------------------
+    def note_op(self, label):
+        """One op recorded (the C++ recorder appends to self.ops itself, and calls
+        over_budget past the same limit)."""
+        ops = self.ops
+        ops.append(label)
+        if budget.LIMIT is not None and len(ops) > budget.LIMIT:
+            self.over_budget()
+
+    def over_budget(self):
+        """The trace has outgrown the budget: end it (TraceBudgetExceeded) when the call
+        can run again from its start, else trace on with nothing more compiled."""
+        if self.options.get("fullgraph"):
+            return  # the compiled path was asked for, at any cost
+        if self.budget_reason is None:
+            site = user_site()
+            where = f" at line {site[1]}" if site else ""
+            self.budget_reason = (
+                f"the trace passed {budget.LIMIT} ops{where}: a Python loop unrolls into it "
+                f"(its body reads the loop index, or breaks the graph every iteration), and "
+                f"compiling that costs more than NumPy spends running it")
+            self.reference_only = True
+            self.restarting = self.irreversible is None and self.can_restart is not None \
+                and self.can_restart()
+        if self.restarting:
+            raise budget.TraceBudgetExceeded(self.budget_reason)
+
+    def mark_irreversible(self, what):
+        """Something happened that running the call again would repeat."""
+        if self.irreversible is None:
+            self.irreversible = what
 
     # ----- graph breaks ------------------------------------------------------------
     def graph_break(self, kind, reason):
@@ -329,6 +372,8 @@ class Tracer:
                 settled.pop(sid, None)
         for st in pending:
             if st.target is not None:
+                if self.irreversible is None:
+                    self.irreversible = "an in-place write reached an array outside the trace"
                 self.writebacks.append((st.base, st.target))
                 value = st.base.value
                 if value is not st.target:

@@ -36,7 +36,7 @@ def _view(tracer, lz, fn, args, kwargs, label, fake):
     st = lz._st
     if not st.fake_is_real and fn in _MAY_COPY:
         st.guessed = True  # numpy's own layout of a pending base decides copy vs view
-    tracer.ops.append(label)
+    tracer.note_op(label)
     out = _la.LazyArray(st, lz._chain + (step,), None, False)
     out._fake = fake
     return tracer._register(out)

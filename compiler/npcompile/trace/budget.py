@@ -1,0 +1,55 @@
+"""The op budget of one trace: past it, tracing stops paying and plain NumPy runs.
+
+A Python loop whose body reads its index (`for i in range(n): C[i, j] = ...`) unrolls
+into the trace, a node per op per iteration. Past a few thousand ops the graph costs
+far more to trace and compile than NumPy spends running it: a 60x60 double loop of
+scalar writes was 11,000 ops and a second of compiling for 0.7 ms of NumPy work, and
+the cost grows with the data. So one call may trace at most LIMIT ops (every graph it
+flushes counted). Past that the trace ends, without compiling what it holds:
+
+* a jitted call whose trace did nothing visible yet (no write landed in the caller's
+  memory, no effect outside the graph: api/purity.py's Watch) is run again from its
+  start as the plain NumPy function, and so are that function's later calls with the
+  same argument layouts (api/path_choice.py settles on NumPy for good);
+* otherwise (a cell, an effect already made) the call goes on traced, but every graph it
+  flushes runs on the reference path, op by op in NumPy, with nothing compiled.
+
+Either way the report says so, with the line the trace had reached. NPC_OP_BUDGET sets
+the limit (0: none). Loops that api/loop_rewrite.py compiles once never count: their
+iterations replay one compiled body."""
+import os
+import sys
+
+from .native import core
+
+
+def _from_env():
+    try:
+        n = int(os.environ.get("NPC_OP_BUDGET", "10000"))
+    except ValueError:
+        n = 10000
+    return n if n > 0 else None
+
+
+LIMIT = None
+
+
+def set_limit(n):
+    """Ops one trace may record (None: no limit). Tests and NPC_OP_BUDGET set it."""
+    global LIMIT
+    LIMIT = n
+    if core is not None:  # the C++ recorder asks the tracer past the same count
+        core.set_op_budget(sys.maxsize if n is None else n)
+
+
+set_limit(_from_env())
+
+
+class TraceBudgetExceeded(BaseException):
+    """Ends a trace that outgrew the budget so that the call can run as plain NumPy.
+    A BaseException: the user's `except Exception` around traced code must not swallow
+    it (if something does, the tracer still knows, and its caller raises it again)."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
