@@ -145,6 +145,59 @@ def test_a_carried_python_number_is_traced_as_written():
     check(clock, make((5,), np.float64), 12, 0.25)
 
 
+def gradient_steps(X, y, iters):
+    w = np.zeros(X.shape[1], dtype=X.dtype)
+    b = 0.0                      # a Python float until the first iteration
+    for _ in range(iters):
+        p = 1.0 / (1.0 + np.exp(-(X @ w + b)))
+        w -= 0.5 * (X.T @ (p - y)) / len(y)
+        b -= 0.5 * np.mean(p - y)
+    return w, b
+
+
+@pytest.mark.parametrize("iters", [LOOP_MIN, 25])
+def test_a_number_the_first_iteration_makes_an_array(iters):
+    # float64: in float32 the compiled exp and matmul round further from NumPy's over the
+    # iterations, unrolled or not
+    X = make((40, 3), np.float64)
+    y = (make((40,), np.float64, 2) > 0).astype(np.float64)
+    check(gradient_steps, X, y, iters, ulp=1024)  # exp and matmul: summation order
+
+
+def scalar_state(x, s, steps):
+    for _ in range(steps):
+        s = s * 0.5 + x.max()       # a NumPy scalar carried from iteration to iteration
+        x = x * 0.5 + s
+        s += 1                      # rebinds: NumPy scalars are immutable
+    return x, s
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_carried_numpy_scalars(dtype):
+    x = make((7,), dtype)
+    check(scalar_state, x, x.dtype.type(3), 12, ulp=16)
+
+
+def test_a_carried_scalar_that_becomes_an_array():
+    def grows(x, s, steps):
+        for _ in range(steps):
+            s = s + x           # np.float64 in, an array from the first iteration on
+        return s
+    check(grows, make((5,), np.float64), np.float64(2.0), 10)
+
+
+@CPU_KERNELS
+def test_after_the_first_iteration_the_body_compiles_once():
+    X = make((40, 3), np.float64)
+    y = (make((40,), np.float64, 2) > 0).astype(np.float64)
+    rep = _compiles(gradient_steps, X, y, 30)
+    (loop,) = rep["loops"]
+    assert "30 iterations, one compiled body" in loop["summary"]
+    assert "first iteration was traced as written" in loop["summary"]
+    more = _compiles(gradient_steps, X, y, 120)  # the compile does not grow with them
+    assert len(more["compiles"]) == len(rep["compiles"])
+
+
 def test_a_name_bound_later_raises_as_in_python():
     def unbound(u, n):
         for _ in range(n):

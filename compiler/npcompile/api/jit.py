@@ -69,6 +69,9 @@ class Jitted:
             self._params = []
         self._names_by_count = {}
         self.loop_body = False   # a loop's body (api/loop_runner.py): replays go unreported
+        # positions of 0-d array arguments that stand for NumPy scalars (a loop body's
+        # carried scalars): traced with a scalar's semantics (`s += 1` rebinds)
+        self.scalar_positions = frozenset()
         self.last_graph_ids = []
         # loops whose body compiles once (api/loop_rewrite.py): the traced function is
         # the rewritten one, the NumPy path (self._eager) stays the user's own
@@ -204,6 +207,8 @@ class Jitted:
         with tracer:
             names = self._names(len(args))
             wargs = [tracer.wrap_input(a, n) if is_traceable(a) else a for a, n in zip(args, names)]
+            for i in self.scalar_positions:
+                wargs[i]._scalar = True
             wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) else v
                        for k, v in kwargs.items()}
             try:

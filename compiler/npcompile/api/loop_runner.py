@@ -9,12 +9,16 @@ body").
 Where replaying cannot work the loop goes on as before, traced into the surrounding
 graph: the body reads Python values that change per iteration (a carried float), its
 call could not be replayed (a graph break, an effect outside the graph), or it carries
-a value that is not an array. The runner declines outright (the original loop then
+a value that is not an array. A carried number that the first iteration makes an array
+(`b = 0.0` before `b -= lr * np.mean(g)`) costs only that iteration: it is traced as
+written, and the rest run the compiled body. The runner declines outright (the original loop then
 runs) when no trace is running, the iterable is not a range of at least LOOP_MIN
 steps, or a name the body reads is not bound yet. Each iteration is exactly one run of
 the body, so whatever it does happens as often, and in the same order, as in the
 user's loop."""
 import sys
+
+import numpy as np
 
 from ..exec.engine import ENGINE
 from ..graph.node import contains
@@ -36,7 +40,7 @@ class LoopRunner:
     def __init__(self, sites, owner):
         self.sites = sites
         self.owner = owner      # the outer Jitted: its device and name
-        self.jits = {}          # loop index -> Jitted body
+        self.jits = {}          # (loop index, scalar positions) -> (step, body) Jitteds
         self.reported = set()   # (loop index, iterations, how) already in the report
 
     def __call__(self, index, it, args):
@@ -45,37 +49,42 @@ class LoopRunner:
             return None
         site = self.sites[index]
         carry = [site.params.index(c) for c in site.carry]
-        if any(not _is_array(args[j]) for j in carry):
-            return None         # a carried number: a new graph per value, traced as written
         if any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
             return None         # lazy arrays inside a container: traced as written
+        n = len(it)
+        peeled = 0
+        if any(not _is_array(args[j]) for j in carry):
+            # A carried number: `b = 0.0` before `b -= lr * np.sum(g)` is an array from
+            # the first iteration on, so that one is traced as written and the others
+            # run the compiled body. One that stays a number (`t += dt`) would make a
+            # graph per value: the whole loop is traced as written.
+            args = list(args)
+            for j, v in zip(carry, site.step(*args)):
+                args[j] = v
+            peeled = 1
+            if any(not _is_array(args[j]) for j in carry) or \
+                    any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
+                return it[-1], tuple(_as_written(site, args, carry, 1, n))
         tracer.flush()
+        tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
         # the call's next run must run this loop again: no replay of the call as a whole
         tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
         # only the lazy arrays themselves become their values: a list the body appends
         # to must stay the caller's list
         state = [concretize(a) if type(a) is LazyArray else a for a in args]
         lazies = {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
-        step, body = self._jits(site)
-        n = len(it)
-        done, out, graphs = self._replayed(step, body, state, carry, n)
-        self._report(site, n, graphs, done)
-        if done < n:
+        done, out, graphs = self._replayed(site, state, carry, n - peeled)
+        self._report(site, n, graphs, done + peeled, peeled)
+        if done < n - peeled:
             # the body could not be replayed: the rest of the loop is traced as written
             # into the surrounding graph, from the values it has reached
             values = [_rejoin(tracer, v, lazies, name) for v, name in zip(state, site.params)]
-            for i in range(done, n):
-                fn = site.step if i < n - 1 else site.body
-                out = fn(*values)
-                if i < n - 1:
-                    for j, v in zip(carry, out):
-                        values[j] = v
-            return it[-1], tuple(out)
+            return it[-1], tuple(_as_written(site, values, carry, done, n - peeled))
         # what the loop leaves behind goes on being traced: an array the body was given
         # is that traced array again, any other joins the trace as a leaf
         return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
 
-    def _replayed(self, step, body, state, carry, n):
+    def _replayed(self, site, state, carry, n):
         """(iterations run, the last one's values, graph ids of the body) by calling the
         compiled body; stops early (fewer than n) where a call had to be traced and
         made no plan to replay."""
@@ -87,17 +96,23 @@ class LoopRunner:
             sys.setprofile(None)
         try:
             with current().suspended():
-                return self._iterations(step, body, state, carry, n)
+                return self._iterations(site, state, carry, n)
         finally:
             if mine:
                 sys.setprofile(hook)
 
-    @staticmethod
-    def _iterations(step, body, state, carry, n):
+    def _iterations(self, site, state, carry, n):
         out, graphs, traced = (), [], 0
         for i in range(n):
+            # A carried NumPy scalar (`b -= lr * np.mean(g)`) goes in as a 0-d array that
+            # the body's trace treats as a scalar: an input of the compiled body rather
+            # than a constant baked into a new graph at every value.
+            scalars = tuple(j for j in carry if isinstance(state[j], np.generic))
+            step, body = self._jits(site, scalars)
             jit = step if i < n - 1 else body
-            key, values = arg_key(tuple(state), None)
+            args = state if not scalars else \
+                [np.array(v) if j in scalars else v for j, v in enumerate(state)]
+            key, values = arg_key(tuple(args), None)
             plan = jit._plans.get(key) if key is not None else None
             out = None
             if plan is not None and plan.holds(jit.fn, ENGINE.generation):
@@ -111,17 +126,22 @@ class LoopRunner:
                     traced += 1
                     if traced > 2:
                         return i, (), graphs   # traced twice and still no plan: stop
-                out = jit.call_body(state)
+                out = jit.call_body(args)
                 if not graphs:
                     graphs = list(jit.last_graph_ids)
+            if scalars:     # what NumPy has there: a scalar, not the 0-d array given
+                out = tuple(v[()] if type(v) is np.ndarray and v.ndim == 0 and name in
+                            site.carry and site.params.index(name) in scalars else v
+                            for v, name in zip(out, site.carry if i < n - 1 else site.binds))
             if i < n - 1:
                 for j, v in zip(carry, out):
                     state[j] = v
         return n, out, graphs
 
-    def _jits(self, site):
-        """(the step's Jitted, the last iteration's Jitted) of a loop."""
-        got = self.jits.get(site.index)
+    def _jits(self, site, scalars=()):
+        """(the step's Jitted, the last iteration's Jitted) of a loop, whose arguments
+        at the positions `scalars` are NumPy scalars handed in as 0-d arrays."""
+        got = self.jits.get((site.index, scalars))
         if got is None:
             from .jit import Jitted
             got = []
@@ -130,11 +150,12 @@ class LoopRunner:
                     f"{self.owner._site_name} ({what} at line {site.lineno})"
                 j = Jitted(fn, device=self.owner.options["device"], choose=False, loops=False)
                 j.loop_body = True
+                j.scalar_positions = frozenset(scalars)
                 got.append(j)
-            got = self.jits[site.index] = tuple(got)
+            got = self.jits[(site.index, scalars)] = tuple(got)
         return got
 
-    def _report(self, site, n, graphs, done):
+    def _report(self, site, n, graphs, done, peeled=0):
         how = "body" if done == n else "unrolled"
         key = (site.index, n, how)
         if key in self.reported:
@@ -144,7 +165,9 @@ class LoopRunner:
             summary = f"line {site.lineno}: {n} iterations, one compiled body" + (
                 f" (graph {graphs[0]})" if len(graphs) == 1 else
                 f" ({len(graphs)} graphs: its graph breaks)" if graphs else
-                " (nothing compiled: no NumPy work in it)")
+                " (nothing compiled: no NumPy work in it)") + (
+                "; the first iteration was traced as written (it made a carried number "
+                "an array)" if peeled else "")
         else:
             summary = (f"line {site.lineno}: {n} iterations; the body could not be run "
                        f"again without its Python (a graph break or an effect outside "
@@ -158,6 +181,19 @@ class LoopRunner:
         tracer = current()
         if tracer is not None:
             tracer.loop_notes.append(summary)
+
+
+def _as_written(site, values, carry, start, n):
+    """Iterations start..n-1 of the loop traced as written into the surrounding graph
+    (`values`, the body's arguments, move on with them): what the last one binds."""
+    out = ()
+    for i in range(start, n):
+        fn = site.step if i < n - 1 else site.body
+        out = fn(*values)
+        if i < n - 1:
+            for j, v in zip(carry, out):
+                values[j] = v
+    return out
 
 
 def _holds_lazy(v):
