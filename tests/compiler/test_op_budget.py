@@ -9,6 +9,7 @@ import pytest
 import npcompile
 from npcompile.trace import budget
 from conftest import same
+from test_trace_loops import CPU_KERNELS
 
 LIMIT = 400
 
@@ -157,6 +158,23 @@ def test_random_draws_are_not_drawn_twice():
     assert "ran uncompiled" in budget_choices()[0]["reason"]
 
 
+def legacy_draws(n):
+    x = np.zeros(n)
+    for i in range(n):
+        x[i] = np.random.random() * i   # the module's global stream, one number at a time
+    return x
+
+
+def test_legacy_scalar_draws_are_not_drawn_twice():
+    np.random.seed(3)
+    got = npcompile.jit(legacy_draws)(400)
+    after = np.random.random()
+    np.random.seed(3)
+    same(got, legacy_draws(400))
+    assert after == np.random.random()
+    assert "ran uncompiled" in budget_choices()[0]["reason"]
+
+
 def test_fullgraph_has_no_budget():
     A = np.arange(30 * 30, dtype=np.float64).reshape(30, 30)
     same(npcompile.jit(scalar_double, fullgraph=True)(A), scalar_double(A))
@@ -170,6 +188,7 @@ def heat(u, steps):
     return u
 
 
+@CPU_KERNELS   # a body replays only where it ran compiled
 def test_loops_compiled_once_do_not_count():
     u = np.linspace(0, 1, 64) ** 2
     steps = 4 * LIMIT                   # unrolled, many times the budget

@@ -16,7 +16,7 @@ from ..trace.tracer import Tracer, concretize, current, is_traceable
 from . import loop_rewrite, path_choice
 from .loop_runner import LoopRunner
 from .path_choice import PathChooser
-from .purity import Watch
+from .purity import Watch, closure_guards
 from .replay import arg_key, make_plan
 
 DEVICES = ("cpu", "cuda")
@@ -200,8 +200,11 @@ class Jitted:
         tracer = Tracer(site, self.options, ENGINE)
         if watch is not None and self.options["device"] == "cpu":
             # past the op budget the call may start again as plain NumPy if it has had
-            # no effect yet; the plain function returns what the jit's host path does
-            tracer.can_restart = lambda: watch.effect is None
+            # no effect yet (the watch sees the user's code, arguments are arrays and
+            # numbers: arg_key described them; a closure holding an object could be
+            # changed unseen); the plain function returns what the jit's host path does
+            tracer.can_restart = lambda: watch.effect is None and \
+                not isinstance(closure_guards(self.fn), str)
         SESSION.add("traces", {"function": site.function, "filename": site.filename,
                                "lineno": site.lineno})
         with tracer:

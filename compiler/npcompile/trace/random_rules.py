@@ -38,10 +38,11 @@ _current = None   # tracer.current, bound by patch()
 def _join(value, name, frame):
     """A fresh sample array as a leaf of the running trace (else as it is)."""
     tracer = _current()
-    if tracer is None or type(value) is not np.ndarray or \
-            value.dtype.kind not in "biufc" or not called_by_user(frame, name):
+    if tracer is None or not called_by_user(frame, name):
         return value
     tracer.mark_irreversible("it drew random numbers")  # a second run would draw others
+    if type(value) is not np.ndarray or value.dtype.kind not in "biufc":
+        return value
     return tracer.wrap_constant_array(value, name)
 
 
