@@ -10,25 +10,19 @@ import npcompile
 from npcompile.trace import budget
 from conftest import same
 from test_trace_loops import CPU_KERNELS
+from test_native_loop import double_loop as scalar_double
 
 LIMIT = 400
 
 
 @pytest.fixture(autouse=True)
-def small_budget():
+def small_budget(monkeypatch):
+    # scalar loop nests would run compiled (api/native_loop.py): these must unroll
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")
     before = budget.LIMIT
     budget.set_limit(LIMIT)
     yield
     budget.set_limit(before)
-
-
-def scalar_double(A):
-    n, m = A.shape
-    C = np.empty_like(A)
-    for i in range(n):
-        for j in range(m):
-            C[i, j] = A[i, j] * 2.0 + 1.0
-    return C
 
 
 def bump_in_place(x):

@@ -35,8 +35,11 @@ and graph breaks inside the body point at the lines the user wrote."""
 import ast
 import copy
 import inspect
+import os
 import textwrap
 import types
+
+from . import native_loop
 
 # a function that looks at its own namespace sees every name a loop body binds
 _INTROSPECTION = frozenset(("locals", "vars", "eval", "exec"))
@@ -44,6 +47,10 @@ _VALUES = (int, float, complex, bool)
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
 _FORBIDDEN = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await,
               ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def native_loop_default():
+    return os.environ.get("NPC_NATIVE_LOOPS", "1") != "0"
 
 
 class LoopSite:
@@ -97,7 +104,7 @@ def rewrite(fn, runner_factory):
     source_lines = "".join(lines).splitlines()
     if any(isinstance(n, ast.Name) and n.id in _INTROSPECTION for n in ast.walk(fdef)):
         return None, "it calls locals(), vars(), eval() or exec()"
-    rw = _Rewriter(locals_, source_lines, first, fdef)
+    rw = _Rewriter(locals_, source_lines, first, fdef, fn.__globals__)
     rw.visit_body_of(fdef)
     sites, bodies = rw.sites, rw.body_defs
     if not sites:
@@ -121,7 +128,8 @@ def rewrite(fn, runner_factory):
     exec(compiled, fn.__globals__, ns)
     made = ns["__npc_make__"](runner_factory(sites))
     new = made[0]
-    for site, step, body in zip(sites, made[1::2], made[2::2]):
+    for site, step, body in zip([s for s in sites if isinstance(s, LoopSite)],
+                                made[1::2], made[2::2]):
         site.step, site.body = step, body
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
@@ -141,7 +149,7 @@ def rewrite_cell(tree, source, namespace, runner_factory, filename):
               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     values = {k for k, v in namespace.items() if isinstance(v, _VALUES) or
               type(v).__name__ in ("ndarray", "LazyArray", "DeviceArray")}
-    rw = _Rewriter(stored | values, source.splitlines(), 1, None)
+    rw = _Rewriter(stored | values, source.splitlines(), 1, None, namespace)
     rw.visit_body_of(tree)
     if not rw.sites:
         return None
@@ -151,14 +159,16 @@ def rewrite_cell(tree, source, namespace, runner_factory, filename):
     made = {}
     exec(compile(module, filename, "exec"), namespace, made)  # globals: the namespace
     for site in rw.sites:
-        site.step = made[f"__npc_step_{site.index}"]
-        site.body = made[f"__npc_body_{site.index}"]
+        if isinstance(site, LoopSite):
+            site.step = made[f"__npc_step_{site.index}"]
+            site.body = made[f"__npc_body_{site.index}"]
     return runner_factory(rw.sites)
 
 
 class _Rewriter:
-    def __init__(self, locals_, source_lines, first, fdef):
+    def __init__(self, locals_, source_lines, first, fdef, globals_):
         self.fdef = fdef        # the function (None: a cell, whose every name persists)
+        self.globals = globals_  # where a native nest looks up np, math and builtins
         self.locals = locals_
         self.source_lines = source_lines
         self.first = first
@@ -178,6 +188,11 @@ class _Rewriter:
     def _statements(self, stmts):
         out = []
         for s in stmts:
+            if isinstance(s, ast.For) and native_loop_default():
+                got = self._native(s)
+                if got is not None:
+                    out.extend(got)
+                    continue
             if isinstance(s, ast.For):
                 got = self._loop(s)
                 if got is not None:
@@ -241,6 +256,31 @@ class _Rewriter:
             self.body_defs.append(fn_def)
         return self._replacement(loop, index, var, params, binds)
 
+    def _native(self, loop):
+        """A loop nest of scalar code: asked of api/native_loop.py first, then as written."""
+        outside = _loaded_outside(self.fdef, loop) if self.fdef is not None else None
+        got = native_loop.scan(loop, outside)
+        if got is None:
+            return None
+        nest, stored = got
+        index = len(self.sites)
+        text = self.source_lines[loop.lineno - self.first].strip() \
+            if 0 <= loop.lineno - self.first < len(self.source_lines) else ""
+        self.sites.append(native_loop.NativeSite(index, loop.lineno, text, nest, stored,
+                                                 self.globals))
+        args, r = f"__npc_na_{index}", f"__npc_nr_{index}"
+        template = (
+            f"try:\n    {args} = ({''.join(p + ', ' for p in nest.params)})\n"
+            f"except NameError:\n    {args} = None\n"
+            f"{r} = __npc_loop__.native({index}, {args})\n"
+            f"if {r} is None:\n    pass\n"
+            f"else:\n    pass\n"
+            + "".join(f"    if {name!r} in {r}:\n        {name} = {r}[{name!r}]\n"
+                      for name in nest.outputs))
+        stmts = _glue(template, loop)
+        stmts[-1].body = [loop]
+        return stmts
+
     @staticmethod
     def _replacement(loop, index, var, params, binds):
         it, args, r = f"__npc_it_{index}", f"__npc_args_{index}", f"__npc_r_{index}"
@@ -252,12 +292,7 @@ class _Rewriter:
             f"if {r} is None:\n    pass\n"
             f"else:\n    {var} = {r}[0]\n"
             + (f"    ({''.join(b + ', ' for b in binds)}) = {r}[1]\n" if binds else ""))
-        stmts = ast.parse(template).body
-        for s in stmts:       # the glue takes the loop's own line
-            for n in ast.walk(s):
-                if hasattr(n, "lineno"):
-                    n.lineno = n.end_lineno = loop.lineno
-                    n.col_offset, n.end_col_offset = loop.col_offset, loop.col_offset
+        stmts = _glue(template, loop)
         stmts[0].value = loop.iter                      # ITER, evaluated once, first
         original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,
                            orelse=[], type_comment=None)
@@ -265,6 +300,18 @@ class _Rewriter:
         ast.copy_location(original.iter, loop)
         stmts[-1].body = [original]
         return stmts
+
+
+def _glue(template, loop):
+    """The statements of `template`, all on the loop's own line: errors and reports in
+    the glue point at the loop the user wrote."""
+    stmts = ast.parse(template).body
+    for s in stmts:
+        for n in ast.walk(s):
+            if hasattr(n, "lineno"):
+                n.lineno = n.end_lineno = loop.lineno
+                n.col_offset, n.end_col_offset = loop.col_offset, loop.col_offset
+    return stmts
 
 
 def _loaded_outside(fdef, loop):

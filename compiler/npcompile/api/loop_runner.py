@@ -25,6 +25,7 @@ from ..graph.node import contains
 from ..records import SESSION
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current, is_traceable
+from . import native_loop
 from .purity import Watch
 from .replay import arg_key, _NotNow
 
@@ -83,6 +84,10 @@ class LoopRunner:
         # what the loop leaves behind goes on being traced: an array the body was given
         # is that traced array again, any other joins the trace as a leaf
         return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
+
+    def native(self, index, args):
+        """A loop nest of scalar code (api/native_loop.py): what it bound, or None."""
+        return native_loop.run(self.sites[index], args, self.owner._site_name)
 
     def _replayed(self, site, state, carry, n):
         """(iterations run, the last one's values, graph ids of the body) by calling the

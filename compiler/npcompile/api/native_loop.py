@@ -1,0 +1,379 @@
+"""Loop nests of scalar code run as one compiled function (codegen/scalar_nest.py).
+
+api/loop_rewrite.py hands each `for ... in range(...)` nest written only in the subset
+that file renders (element reads and writes, numbers, math functions, if/break/continue)
+to scan(), and rewrites it so that, at run time, run() is asked first:
+
+    try:
+        __npc_na_K = (p1, p2, ...)          # a name not bound yet: the Python loop
+    except NameError:
+        __npc_na_K = None
+    __npc_nr_K = __npc_loop__.native(K, __npc_na_K)
+    if __npc_nr_K is None:
+        for ...:                            # the user's loop, untouched
+    else:
+        if 'x' in __npc_nr_K: x = __npc_nr_K['x']     # what the nest bound
+
+run() types the arguments, renders and compiles the nest once per argument types (the
+JIT's cache keeps it across processes), snapshots the arrays the nest writes, runs it,
+and hands back the names it bound. Where the nest stops (an error or warning Python or
+NumPy would raise, codegen/scalar_nest.py says which), the arrays are put back and the
+Python loop runs, so that error, or warning, is NumPy's own. Types it does not take, a
+name that is not a module it knows, a read-only array: the Python loop runs, and the
+report says why once per loop."""
+import ast
+import builtins
+import copy
+import math
+
+import numpy as np
+
+from ..codegen import scalar_nest as sn
+from ..records import SESSION
+from ..trace.lazy_array import LazyArray
+from ..trace.tracer import concretize, current
+
+_BUILTINS = ("abs", "min", "max", "len", "float", "int")
+_NAMES = _BUILTINS + ("range",)   # builtins a nest may call
+_MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) +
+                          ["abs", "absolute", "minimum", "maximum"])
+# a nest that stopped this often for one argument type runs as Python from then on
+MAX_STOPS = 2
+
+
+class NativeSite:
+    """One rewritten loop nest."""
+
+    def __init__(self, index, lineno, text, nest, stored, globals_):
+        self.index = index
+        self.lineno = lineno
+        self.text = text
+        self.nest = nest
+        self.params = nest.params
+        self.stored = stored      # arrays the nest writes (snapshots for a rollback)
+        self.globals = globals_   # where its module names and builtins are looked up
+        self.compiled = {}        # argument types -> (rendered Nest, address) or a reason
+        self.stops = {}           # argument types -> times the nest stopped
+        self.reported = set()
+
+
+# ----------------------------------------------------------------------------- scan
+
+def scan(loop, outside):
+    """A Nest for this loop, or None where it is not all in the subset. `outside`: the
+    names read outside the loop (None: every name it binds is handed back, a cell)."""
+    sc = _Scan()
+    try:
+        sc.stmt(loop, set())
+    except _No:
+        return None
+    copies = sc.copies
+    stored_arrays = [n for n in sc.arrays_stored if n not in copies]
+    if (sc.bound - set(copies)) & (sc.arrays | set(sc.modules) | set(_NAMES)):
+        return None     # an array, module or builtin rebound in the nest
+    params = [n for n in sc.params if n not in sc.modules and n not in _NAMES]
+    outputs = [n for n in sc.bound_order if (outside is None or n in outside)]
+    if any(n in params or n in outputs or src in copies for n, src in copies.items()):
+        return None     # a copy read before it is made, or after the nest, or of a copy
+    nest = sn.Nest(loop, params, [n for n in outputs if n not in copies],
+                   dict.fromkeys(sc.modules, None))
+    nest.copies = copies
+    return nest, stored_arrays
+
+
+class _No(Exception):
+    pass
+
+
+class _Scan:
+    def __init__(self):
+        self.params = []          # read before bound, in order
+        self.bound = set()
+        self.bound_order = []
+        self.arrays = set()       # names indexed
+        self.arrays_stored = []
+        self.modules = []         # names used as modules (np.sqrt, math.exp)
+        self.copies = {}          # name -> the array it is a copy of (`un = u.copy()`)
+
+    def read(self, name, assigned):
+        if name not in assigned and name not in self.params:
+            self.params.append(name)
+
+    def bind(self, name, assigned):
+        assigned.add(name)
+        if name not in self.bound:
+            self.bound.add(name)
+            self.bound_order.append(name)
+
+    def stmts(self, body, assigned):
+        for s in body:
+            self.stmt(s, assigned)
+
+    def stmt(self, s, assigned):
+        if isinstance(s, ast.For):
+            it = s.iter
+            if s.orelse or not isinstance(s.target, ast.Name) or not isinstance(it, ast.Call) \
+                    or not isinstance(it.func, ast.Name) or it.func.id != "range" \
+                    or it.keywords or not 1 <= len(it.args) <= 3:
+                raise _No
+            for a in it.args:
+                self.expr(a, assigned)
+            self.read("range", assigned)
+            inner = set(assigned)
+            self.bind(s.target.id, inner)
+            self.stmts(s.body, inner)      # nothing is surely bound after zero iterations
+        elif isinstance(s, ast.If):
+            self.expr(s.test, assigned)
+            a, b = set(assigned), set(assigned)
+            self.stmts(s.body, a)
+            self.stmts(s.orelse, b)
+            assigned |= a & b
+        elif isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                raise _No
+            tgt = s.targets[0]
+            if isinstance(tgt, ast.Tuple):
+                if not isinstance(s.value, ast.Tuple) or len(s.value.elts) != len(tgt.elts):
+                    raise _No
+                for v in s.value.elts:
+                    self.expr(v, assigned)
+                for e in tgt.elts:
+                    self.target(e, assigned)
+            elif _copy_of(s.value) is not None and isinstance(tgt, ast.Name):
+                src = _copy_of(s.value)
+                if self.copies.setdefault(tgt.id, src) != src:
+                    raise _No
+                self.arrays.add(src)
+                self.read(src, assigned)
+                self.arrays.add(tgt.id)
+                self.bind(tgt.id, assigned)
+            else:
+                self.expr(s.value, assigned)
+                self.target(tgt, assigned)
+        elif isinstance(s, ast.AugAssign):
+            if type(s.op) not in sn._ARITH:
+                raise _No
+            if isinstance(s.target, ast.Name):
+                self.read(s.target.id, assigned)
+            self.expr(s.value, assigned)
+            self.target(s.target, assigned)
+        elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
+            raise _No
+
+    def target(self, t, assigned):
+        if isinstance(t, ast.Name):
+            if t.id in self.copies:
+                raise _No       # a copy is only ever made by .copy()
+            self.bind(t.id, assigned)
+        elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+            self.element(t, assigned)
+            if t.value.id not in self.arrays_stored:
+                self.arrays_stored.append(t.value.id)
+        else:
+            raise _No
+
+    def element(self, e, assigned):
+        name = e.value.id
+        self.arrays.add(name)
+        self.read(name, assigned)
+        idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        for x in idx:
+            if isinstance(x, ast.Slice):
+                raise _No
+            self.expr(x, assigned)
+
+    def expr(self, e, assigned):
+        if isinstance(e, ast.Constant):
+            if type(e.value) not in (int, float, bool):
+                raise _No
+        elif isinstance(e, ast.Name):
+            self.read(e.id, assigned)
+        elif isinstance(e, ast.BinOp):
+            if type(e.op) not in sn._ARITH:
+                raise _No
+            self.expr(e.left, assigned)
+            self.expr(e.right, assigned)
+        elif isinstance(e, ast.UnaryOp):
+            if not isinstance(e.op, (ast.USub, ast.UAdd, ast.Not)):
+                raise _No
+            self.expr(e.operand, assigned)
+        elif isinstance(e, ast.Compare):
+            if any(type(op) not in sn._CMP for op in e.ops):
+                raise _No
+            for x in [e.left] + e.comparators:
+                self.expr(x, assigned)
+        elif isinstance(e, ast.BoolOp):
+            for x in e.values:
+                self.expr(x, assigned)
+        elif isinstance(e, ast.IfExp):
+            for x in (e.test, e.body, e.orelse):
+                self.expr(x, assigned)
+        elif isinstance(e, ast.Subscript):
+            v = e.value
+            if isinstance(v, ast.Name):
+                self.element(e, assigned)
+            elif isinstance(v, ast.Attribute) and v.attr == "shape" and \
+                    isinstance(v.value, ast.Name) and isinstance(e.slice, ast.Constant) and \
+                    type(e.slice.value) is int:
+                self.arrays.add(v.value.id)
+                self.read(v.value.id, assigned)
+            else:
+                raise _No
+        elif isinstance(e, ast.Call):
+            f = e.func
+            if e.keywords:
+                raise _No
+            if isinstance(f, ast.Name) and f.id in _BUILTINS:
+                n = len(e.args)
+                if (f.id in ("min", "max") and n < 2) or (f.id not in ("min", "max") and n != 1):
+                    raise _No
+                if f.id == "len":
+                    if not isinstance(e.args[0], ast.Name):
+                        raise _No
+                    self.arrays.add(e.args[0].id)
+                self.read(f.id, assigned)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+                    f.attr in _MODULE_FUNCS:
+                want = 2 if f.attr in sn._BINARY or f.attr in ("minimum", "maximum") else 1
+                if len(e.args) != want:
+                    raise _No
+                if f.value.id not in self.modules:
+                    self.modules.append(f.value.id)
+                self.read(f.value.id, assigned)
+            else:
+                raise _No
+            for a in e.args:
+                self.expr(a, assigned)
+        else:
+            raise _No
+
+
+def _copy_of(value):
+    """`src` for `src.copy()`, else None."""
+    if isinstance(value, ast.Call) and not value.args and not value.keywords and \
+            isinstance(value.func, ast.Attribute) and value.func.attr == "copy" and \
+            isinstance(value.func.value, ast.Name):
+        return value.func.value.id
+    return None
+
+
+# ----------------------------------------------------------------------------- run
+
+def run(site, args, owner_name):
+    """{name: value} the nest bound, having run compiled; None: run the Python loop."""
+    if args is None:
+        return None
+    from ..backends import cpu
+    if not cpu.AVAILABLE:
+        return None
+    nest = site.nest
+    modules = {}
+    for alias in nest.modules:
+        m = site.globals.get(alias)
+        if m is np:
+            modules[alias] = "numpy"
+        elif m is math:
+            modules[alias] = "math"
+        else:
+            return _decline(site, f"{alias} is not numpy or math here", owner_name)
+    for name in _NAMES:
+        if name in site.globals and site.globals[name] is not getattr(builtins, name):
+            return _decline(site, f"{name} is not the builtin here", owner_name)
+    values = dict(zip(nest.params, args))
+    types, arrays, sig = {}, {}, []
+    for name in nest.params:    # typed before anything is computed: a nest that runs
+        v = values[name]        # as Python must not cut the trace's graph
+        if type(v) is LazyArray and v._scalar:    # a NumPy scalar still being traced
+            if v.dtype not in sn.ARRAY_DTYPES:
+                return _decline(site, f"{name} is a NumPy {v.dtype} scalar", owner_name)
+            types[name] = v.dtype
+            sig.append(v.dtype.str)
+        elif type(v) is np.ndarray or type(v) is LazyArray:
+            if v.dtype not in sn.ARRAY_DTYPES or v.ndim == 0:
+                return _decline(site, f"{name} is a {v.ndim}-d {v.dtype} array (a compiled "
+                                      f"loop nest takes float64, int64 and int32 arrays)",
+                                owner_name)
+            types[name] = sn.ARRAY
+            arrays[name] = (v.dtype, v.ndim, True)
+            sig.append((v.dtype.str, v.ndim))
+        else:
+            t = sn.type_of_value(v)
+            if t is None:
+                return _decline(site, f"{name} is a {type(v).__name__}", owner_name)
+            types[name] = t
+            sig.append(t if not sn.is_np(t) else t.str)
+    sig = (tuple(sig), tuple(sorted(modules.items())))
+    got = site.compiled.get(sig)
+    if got is None:
+        got = site.compiled[sig] = _compile(site, types, arrays, modules, cpu)
+    if isinstance(got, str):
+        return _decline(site, got, owner_name)
+    if site.stops.get(sig, 0) >= MAX_STOPS:
+        return None
+    rendered, address = got
+    for name, given in rendered.entry.items():   # a number that becomes a double inside
+        v = values[name]
+        if sn.is_int(given) and not sn.is_int(rendered.locals[name]) and abs(int(v)) > sn._EXACT:
+            return None
+    tracer = current()
+    if any(type(v) is LazyArray for v in args):
+        tracer.flush()
+        values = {k: concretize(v) if type(v) is LazyArray else v for k, v in values.items()}
+    if any(type(v) is np.ndarray and not v.flags.aligned for v in values.values()):
+        return _decline(site, "an array is not aligned", owner_name)
+    targets = [values[n] for n in site.stored]
+    if any(not a.flags.writeable for a in targets):
+        return None     # Python raises NumPy's error
+    saved = [a.copy() for a in targets]
+    out = np.zeros(1 + 2 * len(rendered.outputs), np.int64)
+    bufs, P = rendered.pack(values)
+    cpu._cpu.run_kernel(address, [out] + bufs, P, 1, 1)
+    if out[0] != 0:     # Python or NumPy would raise or warn here: they do it themselves
+        for a, s in zip(targets, saved):
+            np.copyto(a, s)
+        site.stops[sig] = site.stops.get(sig, 0) + 1
+        return None
+    if tracer is not None:
+        tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled natively")
+        tracer.read_value(f"its loop nest at line {site.lineno} runs compiled natively")
+    _report(site, sig, f"line {site.lineno}: the loop nest runs as one compiled function "
+                       f"({rendered.symbol})", owner_name)
+    return rendered.unpack(out)
+
+
+def _compile(site, types, arrays, modules, cpu):
+    nest = copy.copy(site.nest)
+    nest.modules = modules
+    try:
+        source, sym = nest.render(types, arrays)
+    except (sn.Unsupported, KeyError) as e:
+        return str(e) if isinstance(e, sn.Unsupported) else f"unsupported: {e}"
+    try:
+        r = cpu._cpu.compile(source, [sym])
+    except Exception as e:   # a renderer bug must not cost the user the loop
+        SESSION.add("fallbacks", {"graph_id": -1, "function": f"loop at line {site.lineno}",
+                                  "reason": f"loop nest compile failed: {type(e).__name__}: "
+                                            f"{str(e)[:300]}"})
+        return f"its compile failed ({type(e).__name__})"
+    nest.symbol = sym
+    nest.source = source
+    SESSION.add("kernel_sources", {"name": sym, "source": source, "graph_id": -1,
+                                   "target": "cpu", "ptx": None, "ops": []})
+    return nest, r["addresses"][0]
+
+
+def _decline(site, why, owner_name):
+    _report(site, why, f"line {site.lineno}: the loop nest runs as Python: {why}", owner_name)
+    return None
+
+
+def _report(site, key, summary, owner_name):
+    if key in site.reported:
+        return
+    site.reported.add(key)
+    SESSION.add("loops", {"graph_id": -1, "function": owner_name, "lineno": site.lineno,
+                          "text": site.text, "iterations": None, "kernel": "",
+                          "summary": summary})
+    tracer = current()
+    if tracer is not None:
+        tracer.loop_notes.append(summary)

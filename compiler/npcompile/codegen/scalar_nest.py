@@ -1,0 +1,722 @@
+"""A loop nest of scalar code (`for i in range(n): for j in range(m): C[i, j] = ...`) as
+one C++ function: element reads and writes, Python and NumPy scalar arithmetic, math
+functions, if/break/continue. Traced, such a loop is one graph node per element; run by
+Python it is ~100 ns per operation; compiled it is a few instructions.
+
+Types follow what the Python loop would compute, value by value:
+* Python ints, floats and bools (loop variables, constants, scalar arguments), and NumPy
+  scalars of float64, int64 and int32 (elements of arrays of those dtypes, NumPy scalar
+  arguments). A binary operation on a NumPy scalar and a Python number keeps the NumPy
+  dtype (a float makes an integer dtype float64); two NumPy scalars promote as NumPy does.
+  Those rules agree between NumPy 1.24 and 2.x for these dtypes, which is why others
+  (float32, whose promotion with Python floats changed in NumPy 2) are not taken.
+* Whatever would raise or warn in Python or NumPy does not happen here: the function
+  stops (status 1), the caller puts back the arrays it wrote and runs the Python loop,
+  which then raises or warns as it always did. That is: an index out of bounds,
+  integer overflow (Python ints are unbounded; NumPy's wrap with a warning), division
+  or modulo by zero, a float-to-int conversion of nan/inf or out of range, a negative
+  number to a fractional power, and (status 2, read from the SSE flags) any floating
+  invalid/divide-by-zero/overflow exception (sqrt(-1), log(0), exp(1000)).
+* A variable has one type in the loop: its type at the first assignment, where a
+  number given from outside may become a NumPy scalar once (`s = 0.0` before
+  `s += A[i]`), as it would after the first iteration. Anything else is refused
+  (Unsupported) and the Python loop runs.
+
+The function is extern "C" void f(char** bufs, const i64* P, i64, i64), the CPU
+backend's calling convention: bufs[0] is the output slots (status, then value bits and
+an assigned flag per output name), bufs[1..] the arrays; P their sizes and byte strides,
+then the scalar arguments' bits."""
+import ast
+import hashlib
+
+import numpy as np
+
+from .cpp_ops import PRELUDE
+
+class _PyType:
+    """A Python number type. Not a string: NumPy dtypes compare equal to their names
+    (np.dtype("float64") == "float"), which would make a NumPy float a Python one."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+PYINT, PYFLOAT, PYBOOL = _PyType("int"), _PyType("float"), _PyType("bool")
+ARRAY = _PyType("array")    # a parameter that is an array
+F8, I8, I4, B1 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4"), np.dtype("?")
+ARRAY_DTYPES = (F8, I8, I4)
+_CT = {PYINT: "i64", PYFLOAT: "double", PYBOOL: "bool", F8: "double", I8: "i64",
+       I4: "i32", B1: "bool"}
+# functions of one float: math.X and np.X alike (NumPy's names where they differ)
+_UNARY = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log10": "log10", "log2": "log2",
+          "log1p": "log1p", "expm1": "expm1", "sin": "sin", "cos": "cos", "tan": "tan",
+          "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asin": "asin", "acos": "acos",
+          "atan": "atan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
+          "floor": "floor", "ceil": "ceil", "fabs": "fabs", "cbrt": "cbrt"}
+_BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot"}
+_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+          ast.Mod: "%", ast.Pow: "**"}
+_FAIL = "goto npc_fail"
+# 2**53: integers beyond it are not all doubles
+_EXACT = 9007199254740992
+
+
+class Unsupported(Exception):
+    """This nest, with these argument types, runs as Python (the reason says why)."""
+
+
+def is_np(t):
+    return isinstance(t, np.dtype)
+
+
+def is_int(t):
+    return t in (PYINT, PYBOOL) or (is_np(t) and t.kind in "iu")
+
+
+def is_float(t):
+    return t == PYFLOAT or (is_np(t) and t.kind == "f")
+
+
+def type_of_value(v):
+    """The type of a scalar argument, or None (an array, or a value not taken)."""
+    t = type(v)
+    if t is bool:
+        return PYBOOL
+    if t is int:
+        return PYINT if -2 ** 63 <= v < 2 ** 63 else None
+    if t is float:
+        return PYFLOAT
+    if isinstance(v, np.generic) and v.dtype in ARRAY_DTYPES:
+        return v.dtype
+    return None
+
+
+def arith(a, b, op):
+    """The type of `a op b` as Python and NumPy compute it, or Unsupported."""
+    if B1 in (a, b):
+        raise Unsupported("arithmetic on a NumPy bool")
+    if not is_np(a) and not is_np(b):
+        if op == "/" or PYFLOAT in (a, b):
+            return PYFLOAT
+        return PYINT
+    if is_np(a) and is_np(b):
+        r = np.result_type(a, b)
+        return F8 if op == "/" and r.kind != "f" else r
+    n, p = (a, b) if is_np(a) else (b, a)
+    if op == "/" and n.kind != "f":
+        return F8
+    if p == PYFLOAT and n.kind != "f":
+        return F8
+    return n
+
+
+class Nest:
+    """One loop nest's analysis (static: what it reads, binds and calls) and rendering
+    for given argument types."""
+
+    def __init__(self, loop, params, outputs, modules):
+        self.loop = loop          # the ast.For
+        self.params = params      # names read before being bound (arguments, in order)
+        self.outputs = outputs    # names bound in the nest that code after it reads
+        self.modules = modules    # names used as modules: 'np'/'math' aliases
+        self.copies = {}          # array copies the nest makes: name -> source array
+
+    # ----------------------------------------------------------------- rendering
+    def render(self, types, arrays):
+        """C++ source and symbol for these types: `types` maps every parameter to its
+        type, or to ARRAY with `arrays[name] = (dtype, ndim, writable)`."""
+        self.types = dict(types)
+        self.arrays = dict(arrays)
+        for name, src in self.copies.items():   # scratch arrays shaped as their source
+            self.types[name] = ARRAY
+            self.arrays[name] = (arrays[src][0], arrays[src][1], True)
+        self.locals = {}          # name -> type of variables the nest binds
+        self.entry = {}           # assigned parameters: type given -> type in the nest
+        self._infer()
+        self.lines = []
+        self.tmp = 0
+        self.need = set()
+        self._emit_stmt(self.loop, 1)
+        body = "\n".join(self.lines)
+        head, slot = self._head()
+        text = head + body + "\n" + self._tail(slot)
+        sym = "npc_nest_" + hashlib.sha1(text.encode()).hexdigest()[:16]
+        decl = "".join(f'extern "C" double {f}({", ".join(["double"] * n)});\n'
+                       for f, n in sorted(self.need))
+        source = (PRELUDE + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
+                  f"i64 begin, i64 end) {{\n  (void)begin; (void)end;\n{text}}}\n")
+        return source, sym
+
+    def pack(self, values):
+        """(buffers after the output slots, P) for the arguments, in render()'s order."""
+        bufs, P = [], []
+        values = dict(values)
+        for name, src in self.copies.items():   # scratch for each copy, made once
+            values[name] = np.empty(values[src].shape, values[src].dtype)
+        for name in self.params + list(self.copies):
+            v = values[name]
+            t = self.types[name]
+            if t is ARRAY:
+                bufs.append(v)
+                for n, st in zip(v.shape, v.strides):
+                    P += (n, st)
+            elif _CT[t] == "double":
+                P.append(int(np.float64(v).view(np.int64)))
+            else:
+                P.append(int(v))
+        return bufs, P
+
+    def unpack(self, slots):
+        """{name: value} of the outputs the nest assigned, typed as Python would have
+        them; slots: the int64 output array after a run with status 0."""
+        got = {}
+        for j, name in enumerate(self.outputs):
+            if not slots[2 + 2 * j]:
+                continue
+            t = self.locals[name] if name in self.locals else self.types[name]
+            bits = slots[1 + 2 * j]
+            if _CT[t] == "double":
+                v = float(np.int64(bits).view(np.float64))
+            else:
+                v = int(bits)
+            got[name] = (bool(v) if t == PYBOOL else v if t in (PYINT, PYFLOAT)
+                         else t.type(v))
+        return got
+
+    def type_of(self, name):
+        t = self.locals.get(name)
+        if t is None:
+            t = self.types.get(name)
+        if t is None:
+            raise Unsupported(f"{name} has no type here")
+        return t
+
+    # ----------------------------------------------------------------- types
+    def _infer(self):
+        for _ in range(6):     # a fixpoint: a type found late can change earlier ones
+            self.changed = False
+            self._infer_stmts([self.loop])
+            if not self.changed:
+                return
+        raise Unsupported("the variables' types do not settle")
+
+    def _bind(self, name, t):
+        if self.types.get(name) is ARRAY:
+            raise Unsupported(f"{name} is an array rebound in the loop")
+        old = self.locals.get(name)
+        if old is None:
+            given = self.types.get(name)
+            if given is not None and given != t:
+                if not (type_of_numeric(given) and type_of_numeric(t)):
+                    raise Unsupported(f"{name} changes type in the loop")
+                if is_float(given) and is_int(t):
+                    raise Unsupported(f"{name} is given a float and holds ints in the loop")
+                self.entry[name] = given
+            self.locals[name] = t
+            self.changed = True
+        elif old != t:
+            raise Unsupported(f"{name} is assigned a {_name(t)} and a {_name(old)}")
+
+    def _infer_stmts(self, stmts):
+        for s in stmts:
+            if isinstance(s, ast.For):
+                self._bind(s.target.id, PYINT)
+                for a in s.iter.args:
+                    self._want_int(a)
+                self._infer_stmts(s.body)
+            elif isinstance(s, ast.If):
+                self._typ(s.test)
+                self._infer_stmts(s.body)
+                self._infer_stmts(s.orelse)
+            elif isinstance(s, ast.Assign):
+                tgt = s.targets[0]
+                if isinstance(tgt, ast.Name) and tgt.id in self.copies:
+                    continue
+                if isinstance(tgt, ast.Tuple):
+                    ts = [self._typ(v) for v in s.value.elts]
+                    for e, t in zip(tgt.elts, ts):
+                        self._store_type(e, t)
+                else:
+                    self._store_type(tgt, self._typ(s.value))
+            elif isinstance(s, ast.AugAssign):
+                cur = self._typ(_as_load(s.target))
+                self._store_type(s.target, arith(cur, self._typ(s.value), _ARITH[type(s.op)]))
+
+    def _store_type(self, tgt, t):
+        if isinstance(tgt, ast.Name):
+            self._bind(tgt.id, t)
+        else:
+            self._element(tgt)            # checks the array and its indices
+            if B1 == t:
+                raise Unsupported("a NumPy bool stored into an array")
+
+    def _want_int(self, e):
+        t = self._typ(e)
+        if not is_int(t) or t == B1:
+            raise Unsupported("a range bound or index that is not an integer")
+        return t
+
+    def _element(self, sub):
+        name = sub.value.id
+        if self.types.get(name) is not ARRAY:
+            raise Unsupported(f"{name}[...] where {name} is not an array")
+        dtype, ndim, _ = self.arrays[name]
+        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if len(idx) != ndim:
+            raise Unsupported(f"{name} has {ndim} dimensions and is indexed by {len(idx)}")
+        for e in idx:
+            self._want_int(e)
+        return dtype
+
+    def _typ(self, e):
+        """The type of an expression (inference: names not typed yet count as unknown)."""
+        if isinstance(e, ast.Constant):
+            v = e.value
+            t = type_of_value(v)
+            if t is None or isinstance(v, np.generic):
+                raise Unsupported(f"the constant {v!r}")
+            return t
+        if isinstance(e, ast.Name):
+            t = self.type_of(e.id)
+            if t is ARRAY:
+                raise Unsupported(f"the array {e.id} is used as a number")
+            return t
+        if isinstance(e, ast.BinOp):
+            return arith(self._typ(e.left), self._typ(e.right), _ARITH[type(e.op)])
+        if isinstance(e, ast.UnaryOp):
+            t = self._typ(e.operand)
+            if isinstance(e.op, ast.Not):
+                return PYBOOL
+            if t == B1 or (t == PYBOOL):
+                return PYINT if t == PYBOOL else _raise("arithmetic on a NumPy bool")
+            return t
+        if isinstance(e, ast.Compare):
+            ts = [self._typ(e.left)] + [self._typ(c) for c in e.comparators]
+            return B1 if any(is_np(t) for t in ts) else PYBOOL
+        if isinstance(e, ast.BoolOp):
+            for v in e.values:
+                self._typ(v)
+            return PYBOOL           # only as a condition (checked when rendered)
+        if isinstance(e, ast.IfExp):
+            self._typ(e.test)
+            a, b = self._typ(e.body), self._typ(e.orelse)
+            if a != b:
+                raise Unsupported("a conditional expression of two types")
+            return a
+        if isinstance(e, ast.Subscript):
+            if isinstance(e.value, ast.Attribute):       # A.shape[k]
+                return PYINT
+            return self._element(e)
+        if isinstance(e, ast.Call):
+            return self._call_type(e)
+        raise Unsupported(f"{type(e).__name__} expressions")
+
+    def _call_type(self, e):
+        f = e.func
+        if isinstance(f, ast.Name) and f.id == "len":
+            if self.types.get(e.args[0].id) is not ARRAY:
+                raise Unsupported(f"len() of {e.args[0].id}, which is not an array")
+            return PYINT
+        args = [self._typ(a) for a in e.args]
+        if isinstance(f, ast.Name):
+            if f.id == "float":
+                return PYFLOAT
+            if f.id == "int":
+                return PYINT
+            if f.id == "abs":
+                return PYINT if args[0] == PYBOOL else args[0]
+            if f.id in ("min", "max"):
+                kinds = set(args)
+                if len(kinds) == 1:
+                    return args[0]
+                if kinds <= {PYFLOAT, F8}:
+                    # the one it returns keeps its type; the values are the same doubles,
+                    # and np.float64 is a float: taken as NumPy's
+                    return F8
+                raise Unsupported(f"{f.id}() of different types")
+        mod, name = f.value.id, f.attr
+        which = self.modules[mod]
+        if which == "math":
+            return PYINT if name in ("floor", "ceil") else PYFLOAT
+        if name in ("abs", "absolute"):
+            return args[0] if is_np(args[0]) else (F8 if args[0] == PYFLOAT else I8)
+        if name in ("minimum", "maximum"):
+            r = arith(args[0], args[1], "+")
+            return r if is_np(r) else (F8 if r == PYFLOAT else I8)
+        return F8
+
+    # ----------------------------------------------------------------- code
+    def _out(self, text, depth):
+        self.lines.append("  " * depth + text)
+
+    def _new(self):
+        self.tmp += 1
+        return f"t{self.tmp}"
+
+    def _head(self):
+        """Declarations: arrays from bufs/P, parameters from P, locals; output slots."""
+        out = ["  i64* npc_out = (i64*)bufs[0];",
+               "  const unsigned npc_csr = __builtin_ia32_stmxcsr();",
+               "  __builtin_ia32_ldmxcsr(npc_csr & ~0x3fu);  // no floating exception yet"]
+        k, b = 0, 1
+        for name in self.params + list(self.copies):
+            t = self.types[name]
+            if t is ARRAY:
+                dtype, ndim, _ = self.arrays[name]
+                out.append(f"  char* a_{name} = bufs[{b}];")
+                for d in range(ndim):
+                    out.append(f"  const i64 n_{name}_{d} = P[{k}], s_{name}_{d} = P[{k + 1}];")
+                    k += 2
+                b += 1
+                continue
+            given = _CT[t]
+            inner = self.locals.get(name, t)
+            src = f"__builtin_bit_cast(double, P[{k}])" if given == "double" else \
+                f"(({given})P[{k}])"
+            out.append(f"  {_CT[inner]} v_{name} = ({_CT[inner]}){src};")
+            k += 1
+        for name, t in self.locals.items():
+            if name not in self.types:
+                out.append(f"  {_CT[t]} v_{name} = 0;")
+        for name in self.outputs:
+            out.append(f"  bool set_{name} = false;")
+        return "\n".join(out) + "\n", k
+
+    def _tail(self, _):
+        out = ["  {"]
+        for j, name in enumerate(self.outputs):
+            t = self.locals[name] if name in self.locals else self.types[name]
+            v = f"v_{name}"
+            bits = f"__builtin_bit_cast(i64, (double){v})" if _CT[t] == "double" else f"(i64){v}"
+            out.append(f"    npc_out[{1 + 2 * j}] = {bits}; npc_out[{2 + 2 * j}] = set_{name};")
+        out += ["  }",
+                "  {",
+                "    __asm__ volatile(\"\" ::: \"memory\");  // every store before the flags",
+                "    const unsigned fl = __builtin_ia32_stmxcsr() & 0xdu;  // invalid, /0, overflow",
+                "    __builtin_ia32_ldmxcsr(npc_csr);",
+                "    npc_out[0] = fl ? 2 : 0;",
+                "    return;",
+                "  }",
+                "npc_fail:",
+                "  __builtin_ia32_ldmxcsr(npc_csr);",
+                "  npc_out[0] = 1;"]
+        return "\n".join(out) + "\n"
+
+    def _emit_stmts(self, stmts, depth):
+        for s in stmts:
+            self._emit_stmt(s, depth)
+
+    def _emit_stmt(self, s, depth):
+        if isinstance(s, ast.For):
+            name = s.target.id
+            args = [self._int_expr(a) for a in s.iter.args]
+            start, stop, step = ("0", args[0], "1") if len(args) == 1 else \
+                (args[0], args[1], "1") if len(args) == 2 else tuple(args)
+            k, hi, st = self._new(), self._new(), self._new()
+            self._out(f"{{ const i64 {hi} = {stop}, {st} = {step};", depth)
+            self._out(f"if ({st} == 0) {_FAIL};", depth + 1)
+            self._out(f"for (i64 {k} = {start}; {st} > 0 ? {k} < {hi} : {k} > {hi}; "
+                      f"{k} += {st}) {{", depth + 1)
+            self._out(f"v_{name} = {k};" + (f" set_{name} = true;" if name in self.outputs
+                                            else ""), depth + 2)
+            self._emit_stmts(s.body, depth + 2)
+            self._out("}}", depth + 1)
+        elif isinstance(s, ast.If):
+            self._out(f"if ({self._cond(s.test)}) {{", depth)
+            self._emit_stmts(s.body, depth + 1)
+            if s.orelse:
+                self._out("} else {", depth)
+                self._emit_stmts(s.orelse, depth + 1)
+            self._out("}", depth)
+        elif isinstance(s, ast.Assign):
+            tgt = s.targets[0]
+            if isinstance(tgt, ast.Name) and tgt.id in self.copies:
+                self._emit_copy(tgt.id, self.copies[tgt.id], depth)
+                return
+            if isinstance(tgt, ast.Tuple):   # all values first, then the stores
+                vals = []
+                for e, v in zip(tgt.elts, s.value.elts):
+                    t = self._typ(v)
+                    tmp = self._new()
+                    self._out(f"const {_CT[t]} {tmp} = {self._expr(v)};", depth)
+                    vals.append((e, tmp, t))
+                for e, tmp, t in vals:
+                    self._store(e, tmp, t, depth)
+            else:
+                self._store(tgt, self._expr(s.value), self._typ(s.value), depth)
+        elif isinstance(s, ast.AugAssign):
+            cur = _as_load(s.target)
+            a, b = self._typ(cur), self._typ(s.value)
+            if isinstance(s.target, ast.Subscript):   # the element's address, once
+                ptr = self._new()
+                self._out(f"{_CT[a]}* {ptr} = &{self._element_ref(s.target)};", depth)
+                val = self._binop(f"(*{ptr})", a, self._expr(s.value), b, _ARITH[type(s.op)])
+                t = arith(a, b, _ARITH[type(s.op)])
+                self._out(f"*{ptr} = {self._convert_store(val, t, a)};", depth)
+            else:
+                val = self._binop(self._expr(cur), a, self._expr(s.value), b, _ARITH[type(s.op)])
+                self._store(s.target, val, arith(a, b, _ARITH[type(s.op)]), depth)
+        elif isinstance(s, ast.Break):
+            self._out("break;", depth)
+        elif isinstance(s, ast.Continue):
+            self._out("continue;", depth)
+        elif isinstance(s, ast.Pass):
+            pass
+        else:
+            raise Unsupported(f"{type(s).__name__} statements")
+
+    def _emit_copy(self, dst, src, depth):
+        """`dst = src.copy()`: element by element into dst's scratch array."""
+        dtype, ndim, _ = self.arrays[src]
+        qs = [self._new() for _ in range(ndim)]
+        for d, q in enumerate(qs):
+            self._out(f"for (i64 {q} = 0; {q} < n_{src}_{d}; ++{q})", depth + d)
+        off = lambda a: " + ".join(f"{q} * s_{a}_{d}" for d, q in enumerate(qs))  # noqa: E731
+        self._out(f"*({_CT[dtype]}*)(a_{dst} + {off(dst)}) = "
+                  f"*({_CT[dtype]}*)(a_{src} + {off(src)});", depth + ndim)
+
+    def _store(self, tgt, val, t, depth):
+        if isinstance(tgt, ast.Name):
+            vt = self.type_of(tgt.id)
+            self._out(f"v_{tgt.id} = ({_CT[vt]})({val});" +
+                      (f" set_{tgt.id} = true;" if tgt.id in self.outputs else ""), depth)
+            return
+        dtype = self._element(tgt)
+        ref = self._element_ref(tgt)
+        self._out(f"{ref} = {self._convert_store(val, t, dtype)};", depth)
+
+    def _convert_store(self, val, t, dtype):
+        """A value of type t stored into an element of dtype, as NumPy's setitem casts."""
+        if dtype.kind == "f":
+            return f"(double)({val})"
+        lo, hi = (-2 ** 63, 2 ** 63) if dtype.itemsize == 8 else (-2 ** 31, 2 ** 31)
+        if is_float(t):    # truncated; nan, inf and out of range are NumPy's to handle
+            x = self._new()
+            return (f"({{ const double {x} = {val}; if (!({x} >= {float(lo)!r} && {x} < "
+                    f"{float(hi)!r})) {_FAIL}; ({_CT[dtype]}){x}; }})")
+        if is_np(t) or dtype.itemsize == 8:   # a NumPy integer: cast as NumPy casts
+            return f"({_CT[dtype]})(u64)({val})"
+        x = self._new()     # a Python int into int32: NumPy 2 raises when it does not fit
+        return (f"({{ const i64 {x} = {val}; if ({x} < {lo}LL || {x} >= {hi}LL) {_FAIL}; "
+                f"({_CT[dtype]}){x}; }})")
+
+    def _element_ref(self, sub):
+        name = sub.value.id
+        dtype, ndim, _ = self.arrays[name]
+        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        parts = []
+        for d, e in enumerate(idx):
+            x = self._new()
+            n = f"n_{name}_{d}"
+            parts.append(f"({{ i64 {x} = {self._int_expr(e)}; if ({x} < 0) {x} += {n}; "
+                         f"if ((u64){x} >= (u64){n}) {_FAIL}; {x}; }}) * s_{name}_{d}")
+        return f"(*({_CT[dtype]}*)(a_{name} + {' + '.join(parts)}))"
+
+    def _int_expr(self, e):
+        t = self._want_int(e)
+        return f"(i64)({self._expr(e)})" if t != PYINT else self._expr(e)
+
+    def _cond(self, e):
+        if isinstance(e, ast.BoolOp):
+            op = " && " if isinstance(e.op, ast.And) else " || "
+            return "(" + op.join(self._cond(v) for v in e.values) + ")"
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+            return f"(!{self._cond(e.operand)})"
+        return f"(({self._expr(e)}) != 0)"
+
+    def _expr(self, e):
+        if isinstance(e, ast.Constant):
+            v = e.value
+            if type(v) is bool:
+                return "true" if v else "false"
+            if type(v) is int:
+                return f"((i64){v}LL)" if v != -2 ** 63 else "((i64)(-9223372036854775807LL - 1))"
+            if v != v:
+                return '__builtin_nan("")'
+            if v in (float("inf"), float("-inf")):
+                return "__builtin_inf()" if v > 0 else "(-__builtin_inf())"
+            return v.hex()
+        if isinstance(e, ast.Name):
+            return f"v_{e.id}"
+        if isinstance(e, ast.BinOp):
+            return self._binop(self._expr(e.left), self._typ(e.left), self._expr(e.right),
+                               self._typ(e.right), _ARITH[type(e.op)])
+        if isinstance(e, ast.UnaryOp):
+            if isinstance(e.op, ast.Not):
+                return self._cond(e)
+            t = self._typ(e)
+            a = self._expr(e.operand)
+            if isinstance(e.op, ast.UAdd):
+                return f"(({_CT[t]}){a})"
+            if isinstance(e.op, ast.USub):
+                if is_float(t):
+                    return f"(-({a}))"
+                x = self._new()
+                return f"({{ {_CT[t]} {x}; if (__builtin_sub_overflow(({_CT[t]})0, ({_CT[t]}){a}, &{x})) {_FAIL}; {x}; }})"
+            raise Unsupported("~ on numbers")
+        if isinstance(e, ast.Compare):
+            parts, left = [], e.left
+            for op, right in zip(e.ops, e.comparators):
+                if type(op) not in _CMP:
+                    raise Unsupported(f"the comparison {type(op).__name__}")
+                parts.append(f"(({self._expr(left)}) {_CMP[type(op)]} ({self._expr(right)}))")
+                left = right
+            return "(" + " && ".join(parts) + ")"
+        if isinstance(e, ast.BoolOp):
+            raise Unsupported("and/or outside a condition")
+        if isinstance(e, ast.IfExp):
+            return f"({self._cond(e.test)} ? ({self._expr(e.body)}) : ({self._expr(e.orelse)}))"
+        if isinstance(e, ast.Subscript):
+            if isinstance(e.value, ast.Attribute):        # A.shape[k]
+                name, k = e.value.value.id, e.slice.value
+                if not 0 <= k < self.arrays[name][1]:
+                    raise Unsupported(f"{name}.shape[{k}] is out of range")
+                return f"n_{name}_{k}"
+            self._element(e)
+            return self._element_ref(e)
+        if isinstance(e, ast.Call):
+            return self._call(e)
+        raise Unsupported(f"{type(e).__name__} expressions")
+
+    def _call(self, e):
+        f = e.func
+        t = self._typ(e)
+        if isinstance(f, ast.Name) and f.id == "len":
+            return f"n_{e.args[0].id}_0"
+        args = [self._expr(a) for a in e.args]
+        types = [self._typ(a) for a in e.args]
+        if isinstance(f, ast.Name):
+            if f.id == "float":
+                return f"((double)({args[0]}))"
+            if f.id == "int":
+                if is_int(types[0]):
+                    return f"((i64)({args[0]}))"
+                x = self._new()
+                return (f"({{ const double {x} = {args[0]}; if (!({x} > -9223372036854775808.0 "
+                        f"&& {x} < 9223372036854775808.0)) {_FAIL}; (i64){x}; }})")
+            if f.id == "abs":
+                return self._abs(args[0], t)
+            # min/max as Python's builtins: the first unless a later one compares
+            # strictly less (greater)
+            cmp = "<" if f.id == "min" else ">"
+            out = args[0]
+            for a in args[1:]:
+                x, y = self._new(), self._new()
+                out = (f"({{ const {_CT[t]} {x} = {out}, {y} = {a}; "
+                       f"({y} {cmp} {x}) ? {y} : {x}; }})")
+            return out
+        name = f.attr
+        if name in ("floor", "ceil") and self.modules[f.value.id] == "math":
+            x = self._new()     # an int in Python: nan and inf raise there
+            self.need.add((name, 1))
+            return (f"({{ const double {x} = {name}((double)({args[0]})); "
+                    f"if (!({x} > -9223372036854775808.0 && {x} < 9223372036854775808.0)) "
+                    f"{_FAIL}; (i64){x}; }})")
+        if name in ("abs", "absolute", "fabs") and self.modules[f.value.id] == "numpy":
+            return self._abs(f"(({_CT[t]}){args[0]})", t)
+        if name in ("minimum", "maximum"):
+            cmp = ">=" if name == "maximum" else "<="
+            x, y = self._new(), self._new()
+            nan = f"{x} != {x}" if is_float(t) else "false"
+            return (f"({{ const {_CT[t]} {x} = {args[0]}, {y} = {args[1]}; "
+                    f"({x} {cmp} {y} || {nan}) ? {x} : {y}; }})")
+        if name in _BINARY:
+            fn = _BINARY[name]
+            self.need.add((fn, 2))
+            return f"{fn}((double)({args[0]}), (double)({args[1]}))"
+        fn = _UNARY[name]
+        self.need.add((fn, 1))
+        return f"{fn}((double)({args[0]}))"
+
+    def _abs(self, a, t):
+        if is_float(t):
+            self.need.add(("fabs", 1))
+            return f"fabs({a})"
+        x = self._new()
+        return (f"({{ {_CT[t]} {x} = {a}; if ({x} < 0 && __builtin_sub_overflow(({_CT[t]})0, "
+                f"{x}, &{x})) {_FAIL}; {x}; }})")
+
+    def _binop(self, a, ta, b, tb, op):
+        t = arith(ta, tb, op)
+        C = _CT[t]
+        if op == "/":
+            x, y = self._new(), self._new()
+            guard = ""
+            if is_int(ta) or is_int(tb):   # exact only while the integers are doubles
+                guard = "".join(f"if ({v} > {_EXACT}.0 || {v} < -{_EXACT}.0) {_FAIL}; "
+                                for v, tv in ((x, ta), (y, tb)) if is_int(tv))
+            return (f"({{ const double {x} = (double)({a}), {y} = (double)({b}); {guard}"
+                    f"if ({y} == 0) {_FAIL}; {x} / {y}; }})")
+        if is_float(t):
+            if op in "+-*":
+                return f"((double)({a}) {op} (double)({b}))"
+            x, y = self._new(), self._new()
+            if op == "**":
+                self.need.add(("pow", 2))
+                self.need.add(("floor", 1))
+                return (f"({{ const double {x} = (double)({a}), {y} = (double)({b}); "
+                        f"if (({x} < 0 && floor({y}) != {y}) || ({x} == 0 && {y} < 0)) {_FAIL}; "
+                        f"pow({x}, {y}); }})")
+            self.need.add(("fmod", 2))
+            self.need.add(("floor", 1))
+            self.need.add(("copysign", 2))
+            if op == "%":     # Python's and NumPy's float modulo: the sign of the divisor
+                return (f"({{ const double {x} = (double)({a}), {y} = (double)({b}); "
+                        f"if ({y} == 0) {_FAIL}; double m = fmod({x}, {y}); "
+                        f"if (m) {{ if (({y} < 0) != (m < 0)) m += {y}; }} "
+                        f"else m = copysign(0.0, {y}); m; }})")
+            return (f"({{ const double {x} = (double)({a}), {y} = (double)({b}); "
+                    f"if ({y} == 0) {_FAIL}; double m = fmod({x}, {y}); double d = ({x} - m) / {y}; "
+                    f"if (m && (({y} < 0) != (m < 0))) d -= 1; "
+                    f"double fl = d ? floor(d) : copysign(0.0, {x} / {y}); "
+                    f"if (d && d - fl > 0.5) fl += 1; fl; }})")
+        # integers, checked: Python's are unbounded, NumPy's wrap with a warning
+        x, y, r = self._new(), self._new(), self._new()
+        pre = f"const {C} {x} = ({C})({a}), {y} = ({C})({b}); {C} {r};"
+        if op in "+-*":
+            fn = {"+": "add", "-": "sub", "*": "mul"}[op]
+            return f"({{ {pre} if (__builtin_{fn}_overflow({x}, {y}, &{r})) {_FAIL}; {r}; }})"
+        if op in ("//", "%"):
+            q = (f"if ({y} == 0 || ({y} == -1 && {x} == ({C})(((u64)1) << "
+                 f"{'63' if C == 'i64' else '31'}))) {_FAIL}; "
+                 f"{C} q = {x} / {y}, m = {x} % {y}; if (m && ((m < 0) != ({y} < 0))) "
+                 f"{{ q -= 1; m += {y}; }}")
+            return f"({{ {pre} {q} {'q' if op == '//' else 'm'}; }})"
+        # ** with a non-negative exponent, by squaring, checked
+        return (f"({{ {pre} if ({y} < 0) {_FAIL}; {r} = 1; {C} base = {x}, e = {y}; "
+                f"while (e) {{ if ((e & 1) && __builtin_mul_overflow({r}, base, &{r})) "
+                f"{_FAIL}; e >>= 1; if (e && __builtin_mul_overflow(base, base, &base)) "
+                f"{_FAIL}; }} {r}; }})")
+
+
+def type_of_numeric(t):
+    return t in (PYINT, PYFLOAT) or (is_np(t) and t != B1)
+
+
+def _as_load(target):
+    t = _copy_load(target)
+    return t
+
+
+def _copy_load(node):
+    import copy
+    n = copy.deepcopy(node)
+    for x in ast.walk(n):
+        if hasattr(x, "ctx"):
+            x.ctx = ast.Load()
+    return n
+
+
+def _name(t):
+    return f"NumPy {t}" if is_np(t) else f"Python {t}"
+
+
+def _raise(why):
+    raise Unsupported(why)
+
+

@@ -1,0 +1,252 @@
+"""Loop nests of scalar code compiled as one function (api/native_loop.py,
+codegen/scalar_nest.py), against eager NumPy: values, dtypes and scalar types, in-place
+arrays, the names the loop leaves bound, and NumPy's own errors (the nest stops, puts
+the arrays back, and the Python loop raises). Each test checks the compiled nest ran,
+or that it declined, with the report's words."""
+import math
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.backends import cpu
+from conftest import DEVICE, check, make
+
+NATIVE = pytest.mark.skipif(not cpu.AVAILABLE or DEVICE == "cuda",
+                            reason="compiled loop nests need the CPU backend")
+pytestmark = NATIVE
+
+
+def summaries():
+    return [r["summary"] for r in npcompile.report()["loops"]]
+
+
+def ran_native():
+    return any("runs as one compiled function" in s for s in summaries())
+
+
+def double_loop(A):
+    n, m = A.shape
+    C = np.empty_like(A)
+    for i in range(n):
+        for j in range(m):
+            C[i, j] = A[i, j] * 2.0 + 1.0
+    return C
+
+
+def recurrence(x, a):
+    y = np.empty_like(x)
+    y[0] = x[0]
+    for i in range(1, x.shape[0]):
+        y[i] = a * y[i - 1] + (1.0 - a) * x[i]
+    return y
+
+
+def accumulate(A):
+    s = 0.0                   # a Python float that A's elements make a NumPy float64
+    k = 0
+    for i in range(len(A)):
+        if A[i] > 0 and i % 2 == 0:
+            s += A[i]
+            k += 1
+        elif A[i] < -10:
+            continue
+    return s, k, i
+
+
+def integer_ops(A, d):
+    out = np.zeros_like(A)
+    for i in range(A.shape[0]):
+        out[i] = A[i] // d + A[i] % d - (-A[i]) ** 2
+    return out
+
+
+def math_calls(A):
+    out = np.empty_like(A)
+    for i in range(A.shape[0]):
+        x = A[i]
+        out[i] = math.sqrt(abs(x)) + np.exp(-x * x) + max(x, 0.5) + math.floor(x)
+    return out
+
+
+def swap_fib(n):
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def negative_index(A):
+    B = np.zeros_like(A)
+    for i in range(A.shape[0]):
+        B[i] = A[i - 1] - A[-1]
+    return B
+
+
+def breaks_out(A, limit):
+    total = 0.0
+    for i in range(A.shape[0]):
+        if total > limit:
+            break
+        total = total + A[i]
+    return total, i
+
+
+def int32_store(A, B):
+    for i in range(A.shape[0]):
+        B[i] = A[i] * 3
+    return B
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32])
+def test_double_loop(dtype):
+    check(double_loop, make((9, 7), dtype))
+    assert ran_native()
+
+
+def test_recurrence_and_strided_views():
+    x = make((200,), np.float64)
+    check(recurrence, x, 0.9)
+    check(recurrence, make((400,), np.float64)[::2], 0.5)
+    assert ran_native()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_accumulators_branches_and_the_names_left_bound(dtype):
+    got = check(accumulate, make((50,), dtype))
+    assert type(got[1]) is int and type(got[2]) is int
+    assert ran_native()
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_integer_floor_division_modulo_and_power(dtype):
+    check(integer_ops, make((40,), dtype), 7)
+    check(integer_ops, make((40,), dtype), -3)
+    assert ran_native()
+
+
+def test_math_functions():
+    check(math_calls, make((30,), np.float64), ulp=2)
+    assert ran_native()
+
+
+def test_python_ints_stay_python_ints():
+    assert check(swap_fib, 50) == 12586269025
+    assert ran_native()
+
+
+def test_python_int_overflow_runs_python():
+    """Fibonacci(200) outgrows int64: the nest stops and Python computes the big int."""
+    assert check(swap_fib, 200) == swap_fib(200)
+
+
+def test_negative_indices_wrap_as_in_numpy():
+    check(negative_index, make((12,), np.float64))
+    assert ran_native()
+
+
+def test_break_and_the_loop_variable():
+    check(breaks_out, make((30,), np.float64), 40.0)
+    assert ran_native()
+
+
+def test_int32_arrays():
+    check(int32_store, make((20,), np.int32), np.zeros(20, np.int32))
+    assert ran_native()
+
+
+def out_of_bounds(A):
+    B = np.zeros_like(A)
+    for i in range(A.shape[0] + 1):
+        B[i] = A[i] + 1.0        # the last i is past the end: IndexError, B half written
+    return B
+
+
+def test_index_error_is_numpys_and_nothing_is_left_half_done():
+    A = make((10,), np.float64)
+    check(out_of_bounds, A)
+
+
+def divide(A, d):
+    out = np.zeros_like(A)
+    for i in range(A.shape[0]):
+        out[i] = A[i] / d
+    return out
+
+
+@pytest.mark.parametrize("d", [0, 0.0, 2])
+def test_division_by_zero_warns_or_raises_as_numpy(d):
+    check(divide, make((5,), np.float64), d)
+    check(divide, make((5,), np.int64), d)
+
+
+def sqrt_of(A):
+    out = np.zeros_like(A)
+    for i in range(A.shape[0]):
+        out[i] = math.sqrt(A[i])    # ValueError for a negative element
+    return out
+
+
+def test_math_domain_error_is_pythons():
+    check(sqrt_of, np.array([4.0, 1.0, -1.0]))
+    check(sqrt_of, np.array([4.0, 1.0, 9.0]))
+
+
+def test_the_callers_array_written_in_place():
+    def scale(A, f):
+        for i in range(A.shape[0]):
+            for j in range(A.shape[1]):
+                A[i, j] *= f
+    check(scale, make((4, 5), np.float64), 1.5)
+    assert ran_native()
+
+
+def test_types_it_does_not_take_run_python_and_say_why():
+    check(double_loop, make((4, 3), np.float32))
+    assert not ran_native()
+    assert any("runs as Python" in s and "float32" in s for s in summaries())
+
+
+def test_a_cell_loop_nest():
+    ns = {"np": np, "A": make((6, 5), np.float64)}
+    src = ("total = 0.0\nfor i in range(A.shape[0]):\n    for j in range(A.shape[1]):\n"
+           "        total += A[i, j] * A[i, j]\n")
+    eager = {"np": np, "A": ns["A"].copy()}
+    exec(src, eager)
+    npcompile.run_cell(src, ns)
+    assert ns["total"] == eager["total"] and type(ns["total"]) is type(eager["total"])
+    assert ns["i"] == eager["i"] and ns["j"] == eager["j"]
+    assert ran_native()
+
+
+def test_off_switch(monkeypatch):
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")
+    check(swap_fib, 30)
+    assert not ran_native()
+
+
+def burgers(u, nt, c):
+    for n in range(nt):
+        un = u.copy()               # the lessons' idiom: last step's values, copied
+        for i in range(1, u.shape[0]):
+            u[i] = un[i] - un[i] * c * (un[i] - un[i - 1])
+    return u
+
+
+def test_a_time_loop_around_a_copy_and_a_sweep_is_one_function():
+    u = np.ones(41)
+    u[10:20] = 2.0
+    check(burgers, u, 25, 0.1)
+    assert ran_native()
+    check(burgers, make((8, 5), np.float64)[:, 1], 5, 0.05)   # a strided column
+
+
+def test_a_traced_scalar_and_a_traced_array_go_in_computed():
+    def f(x):
+        y = x * 2.0                 # pending in the trace when the nest starts
+        s = np.sum(y)               # a NumPy scalar, pending too
+        for i in range(y.shape[0]):
+            y[i] = y[i] / s
+        return y, s
+    check(f, make((16,), np.float64))
+    assert ran_native()
