@@ -4,6 +4,7 @@ arrays, the names the loop leaves bound, and NumPy's own errors (the nest stops,
 the arrays back, and the Python loop raises). Each test checks the compiled nest ran,
 or that it declined, with the report's words."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -12,7 +13,8 @@ import npcompile
 from npcompile.backends import cpu
 from conftest import DEVICE, check, make
 
-NATIVE = pytest.mark.skipif(not cpu.AVAILABLE or DEVICE == "cuda",
+NATIVE = pytest.mark.skipif(not cpu.AVAILABLE or DEVICE == "cuda" or
+                            os.environ.get("NPC_BACKEND") == "reference",
                             reason="compiled loop nests need the CPU backend")
 pytestmark = NATIVE
 
@@ -249,4 +251,35 @@ def test_a_traced_scalar_and_a_traced_array_go_in_computed():
             y[i] = y[i] / s
         return y, s
     check(f, make((16,), np.float64))
+    assert ran_native()
+
+
+def escape_time(C, maxiter):
+    """Per point, a scalar while loop with a data-dependent exit."""
+    out = np.zeros(C.shape[0], np.int64)
+    for k in range(C.shape[0]):
+        x, y, n = 0.0, 0.0, 0
+        while x * x + y * y <= 4.0 and n < maxiter:
+            x, y = x * x - y * y + C[k, 0], 2.0 * x * y + C[k, 1]
+            n += 1
+        out[k] = n
+    return out
+
+
+def test_while_loops_and_tuple_updates():
+    C = np.stack([np.linspace(-2, 0.5, 60), np.linspace(-1, 1, 60)[::-1]], axis=1)
+    check(escape_time, C, 50)
+    assert ran_native()
+
+
+def ends_zero(u, steps):
+    for t in range(steps):
+        for i in range(1, u.shape[0] - 1):
+            u[i] = 0.5 * (u[i - 1] + u[i + 1])
+        u[0] = u[-1] = 0.0          # one value into two places
+    return u
+
+
+def test_chained_assignment():
+    check(ends_zero, make((20,), np.float64), 6)
     assert ran_native()

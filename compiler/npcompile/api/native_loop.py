@@ -25,6 +25,7 @@ import ast
 import builtins
 import copy
 import math
+import os
 
 import numpy as np
 
@@ -128,9 +129,18 @@ class _Scan:
             self.stmts(s.body, a)
             self.stmts(s.orelse, b)
             assigned |= a & b
-        elif isinstance(s, ast.Assign):
-            if len(s.targets) != 1:
+        elif isinstance(s, ast.While):
+            if s.orelse:
                 raise _No
+            self.expr(s.test, assigned)
+            self.stmts(s.body, set(assigned))
+        elif isinstance(s, ast.Assign) and len(s.targets) > 1:   # a = b = value
+            if any(not isinstance(t, (ast.Name, ast.Subscript)) for t in s.targets):
+                raise _No
+            self.expr(s.value, assigned)
+            for t in s.targets:
+                self.target(t, assigned)
+        elif isinstance(s, ast.Assign):
             tgt = s.targets[0]
             if isinstance(tgt, ast.Tuple):
                 if not isinstance(s.value, ast.Tuple) or len(s.value.elts) != len(tgt.elts):
@@ -264,8 +274,8 @@ def run(site, args, owner_name):
     if args is None:
         return None
     from ..backends import cpu
-    if not cpu.AVAILABLE:
-        return None
+    if not cpu.AVAILABLE or os.environ.get("NPC_BACKEND") == "reference":
+        return None     # the reference path is NumPy's, op by op: the loop runs as Python
     nest = site.nest
     modules = {}
     for alias in nest.modules:
@@ -316,11 +326,15 @@ def run(site, args, owner_name):
         if sn.is_int(given) and not sn.is_int(rendered.locals[name]) and abs(int(v)) > sn._EXACT:
             return None
     tracer = current()
+    if tracer is not None and tracer.options.get("device") == "cuda":
+        return None     # the arrays live on the GPU: the loop is traced as written
     if any(type(v) is LazyArray for v in args):
         tracer.flush()
         values = {k: concretize(v) if type(v) is LazyArray else v for k, v in values.items()}
-    if any(type(v) is np.ndarray and not v.flags.aligned for v in values.values()):
-        return _decline(site, "an array is not aligned", owner_name)
+    for name in nest.params:
+        v = values[name]
+        if types[name] is sn.ARRAY and (type(v) is not np.ndarray or not v.flags.aligned):
+            return _decline(site, f"{name} is not an aligned host array", owner_name)
     targets = [values[n] for n in site.stored]
     if any(not a.flags.writeable for a in targets):
         return None     # Python raises NumPy's error

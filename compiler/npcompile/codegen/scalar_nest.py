@@ -220,6 +220,13 @@ class Nest:
             self.locals[name] = t
             self.changed = True
         elif old != t:
+            pair = {old, t}
+            if name not in self.outputs and (pair <= {PYFLOAT, F8} or pair <= {PYINT, I8}):
+                # `x = 0.0` then `x = x * x + C[k]`: the same numbers either way (int
+                # overflow stops both); only the type differs, and no one sees it after
+                self.locals[name] = F8 if F8 in pair else I8
+                self.changed = self.changed or old is not self.locals[name]
+                return
             raise Unsupported(f"{name} is assigned a {_name(t)} and a {_name(old)}")
 
     def _infer_stmts(self, stmts):
@@ -229,10 +236,14 @@ class Nest:
                 for a in s.iter.args:
                     self._want_int(a)
                 self._infer_stmts(s.body)
-            elif isinstance(s, ast.If):
+            elif isinstance(s, (ast.If, ast.While)):
                 self._typ(s.test)
                 self._infer_stmts(s.body)
                 self._infer_stmts(s.orelse)
+            elif isinstance(s, ast.Assign) and len(s.targets) > 1:
+                t = self._typ(s.value)
+                for tgt in s.targets:
+                    self._store_type(tgt, t)
             elif isinstance(s, ast.Assign):
                 tgt = s.targets[0]
                 if isinstance(tgt, ast.Name) and tgt.id in self.copies:
@@ -433,6 +444,16 @@ class Nest:
                 self._out("} else {", depth)
                 self._emit_stmts(s.orelse, depth + 1)
             self._out("}", depth)
+        elif isinstance(s, ast.While):
+            self._out(f"while ({self._cond(s.test)}) {{", depth)
+            self._emit_stmts(s.body, depth + 1)
+            self._out("}", depth)
+        elif isinstance(s, ast.Assign) and len(s.targets) > 1:   # a = b = value: once
+            t = self._typ(s.value)
+            tmp = self._new()
+            self._out(f"const {_CT[t]} {tmp} = {self._expr(s.value)};", depth)
+            for tgt in s.targets:
+                self._store(tgt, tmp, t, depth)
         elif isinstance(s, ast.Assign):
             tgt = s.targets[0]
             if isinstance(tgt, ast.Name) and tgt.id in self.copies:
