@@ -283,3 +283,85 @@ def ends_zero(u, steps):
 def test_chained_assignment():
     check(ends_zero, make((20,), np.float64), 6)
     assert ran_native()
+
+
+# ----------------------------------------------------------------- one-dimensional slices
+
+def forward_back(L, U, b):
+    n = b.shape[0]
+    y = b.copy()
+    for j in range(n):              # column by column: a slice update per step
+        y[j] /= L[j, j]
+        y[j + 1:] -= y[j] * L[j + 1:, j]
+    x = np.zeros_like(b)
+    for i in range(n - 1, -1, -1):  # row by row: a dot product per step
+        x[i] = (y[i] - np.dot(U[i, i + 1:], x[i + 1:])) / U[i, i] + 0 * (U[i, :i] @ x[:i])
+    return x
+
+
+def gram_schmidt_columns(A):
+    m, n = A.shape
+    Q = np.zeros((m, n))
+    for k in range(n):
+        Q[:, k] = A[:, k]
+        for j in range(k):
+            r = Q[:, j] @ A[:, k]
+            Q[:, k] -= r * Q[:, j]
+        Q[:, k] /= np.sqrt(np.sum(Q[:, k] * 1.0) * 0.0 + Q[:, k] @ Q[:, k])
+    return Q
+
+
+def shifted(x, steps):
+    for t in range(steps):
+        x[1:] += 0.5 * x[:-1] / (t + 1)   # overlapping: NumPy reads the old values
+        x[:-1] = x[1:] - x[:-1]
+    return x
+
+
+def partial_sums(x):
+    out = np.zeros_like(x)
+    for i in range(x.shape[0]):
+        out[i] = x[:i + 1].sum() + np.sum(x[i:]) * 0.5
+    return out
+
+
+def test_triangular_solves_with_dot_products():
+    rng = np.random.default_rng(0)
+    n = 30
+    L = np.tril(rng.random((n, n))) + n * np.eye(n)
+    U = np.triu(rng.random((n, n))) + n * np.eye(n)
+    check(forward_back, L, U, rng.standard_normal(n))
+    assert ran_native()
+
+
+def test_column_updates():
+    check(gram_schmidt_columns, make((12, 5), np.float64))
+    assert ran_native()
+
+
+def test_overlapping_slices_read_the_old_values():
+    check(shifted, make((17,), np.float64), 4)
+    assert ran_native()
+
+
+def test_sums_of_slices():
+    check(partial_sums, make((20,), np.float64))
+    assert ran_native()
+
+
+def test_slices_of_different_lengths_raise_numpys_error():
+    def mismatch(x):
+        for i in range(3):
+            x[:4] = x[:5] * 2.0
+        return x
+    check(mismatch, make((8,), np.float64))
+
+
+def test_a_slice_bound_to_a_name_runs_python():
+    def view(x):
+        for i in range(3):
+            v = x[1:]
+            v[0] = i
+        return x
+    check(view, make((5,), np.float64))
+    assert not ran_native()

@@ -188,13 +188,19 @@ class _Rewriter:
     def _statements(self, stmts):
         out = []
         for s in stmts:
-            if isinstance(s, ast.For) and native_loop_default():
-                got = self._native(s)
-                if got is not None:
-                    out.extend(got)
-                    continue
             if isinstance(s, ast.For):
-                got = self._loop(s)
+                # A nest of element code runs compiled as a whole; one of slice statements
+                # that does not read its index is better as a body compiled once (its
+                # fused kernels run on every core), so that is tried first for it.
+                nat = native_loop.scan(s, _loaded_outside(self.fdef, s) if self.fdef is not
+                                       None else None) if native_loop_default() else None
+                tries = (self._loop, self._native) if nat is not None and nat[0].slices \
+                    else (self._native, self._loop)
+                got = None
+                for attempt in tries:
+                    got = attempt(s, nat) if attempt == self._native else attempt(s)
+                    if got is not None:
+                        break
                 if got is not None:
                     out.extend(got)
                     continue
@@ -256,13 +262,12 @@ class _Rewriter:
             self.body_defs.append(fn_def)
         return self._replacement(loop, index, var, params, binds)
 
-    def _native(self, loop):
-        """A loop nest of scalar code: asked of api/native_loop.py first, then as written."""
-        outside = _loaded_outside(self.fdef, loop) if self.fdef is not None else None
-        got = native_loop.scan(loop, outside)
-        if got is None:
+    def _native(self, loop, scanned):
+        """A loop nest of scalar code (native_loop.scan's verdict): asked of
+        api/native_loop.py first, then run as written."""
+        if scanned is None:
             return None
-        nest, stored = got
+        nest, stored = scanned
         index = len(self.sites)
         text = self.source_lines[loop.lineno - self.first].strip() \
             if 0 <= loop.lineno - self.first < len(self.source_lines) else ""

@@ -37,7 +37,8 @@ from ..trace.tracer import concretize, current
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range",)   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) +
-                          ["abs", "absolute", "minimum", "maximum"])
+                          ["abs", "absolute", "minimum", "maximum", "dot", "sum"])
+_TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot"])
 # a nest that stopped this often for one argument type runs as Python from then on
 MAX_STOPS = 2
 
@@ -79,6 +80,7 @@ def scan(loop, outside):
     nest = sn.Nest(loop, params, [n for n in outputs if n not in copies],
                    dict.fromkeys(sc.modules, None))
     nest.copies = copies
+    nest.slices = sc.slices
     return nest, stored_arrays
 
 
@@ -95,6 +97,7 @@ class _Scan:
         self.arrays_stored = []
         self.modules = []         # names used as modules (np.sqrt, math.exp)
         self.copies = {}          # name -> the array it is a copy of (`un = u.copy()`)
+        self.slices = False       # whether it takes slices (a:b) anywhere
 
     def read(self, name, assigned):
         if name not in assigned and name not in self.params:
@@ -188,9 +191,15 @@ class _Scan:
         self.read(name, assigned)
         idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         for x in idx:
-            if isinstance(x, ast.Slice):
-                raise _No
-            self.expr(x, assigned)
+            if isinstance(x, ast.Slice):     # a:b, no step (codegen/scalar_nest_vectors.py)
+                if x.step is not None:
+                    raise _No
+                self.slices = True
+                for b in (x.lower, x.upper):
+                    if b is not None:
+                        self.expr(b, assigned)
+            else:
+                self.expr(x, assigned)
 
     def expr(self, e, assigned):
         if isinstance(e, ast.Constant):
@@ -199,7 +208,7 @@ class _Scan:
         elif isinstance(e, ast.Name):
             self.read(e.id, assigned)
         elif isinstance(e, ast.BinOp):
-            if type(e.op) not in sn._ARITH:
+            if type(e.op) not in sn._ARITH and not isinstance(e.op, ast.MatMult):
                 raise _No
             self.expr(e.left, assigned)
             self.expr(e.right, assigned)
@@ -242,9 +251,12 @@ class _Scan:
                         raise _No
                     self.arrays.add(e.args[0].id)
                 self.read(f.id, assigned)
+            elif isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args and \
+                    isinstance(f.value, ast.Subscript):      # u.sum() of a slice
+                self.expr(f.value, assigned)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
                     f.attr in _MODULE_FUNCS:
-                want = 2 if f.attr in sn._BINARY or f.attr in ("minimum", "maximum") else 1
+                want = 2 if f.attr in _TWO_ARGS else 1
                 if len(e.args) != want:
                     raise _No
                 if f.value.id not in self.modules:

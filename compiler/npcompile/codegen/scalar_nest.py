@@ -32,25 +32,11 @@ import hashlib
 import numpy as np
 
 from .cpp_ops import PRELUDE
+from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F8, I4,
+                                I8, PYBOOL, PYFLOAT, PYINT, VEC, Unsupported, arith, is_float,
+                                is_int, is_np, type_of_value)
+from . import scalar_nest_vectors as vectors
 
-class _PyType:
-    """A Python number type. Not a string: NumPy dtypes compare equal to their names
-    (np.dtype("float64") == "float"), which would make a NumPy float a Python one."""
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return self.name
-
-
-PYINT, PYFLOAT, PYBOOL = _PyType("int"), _PyType("float"), _PyType("bool")
-ARRAY = _PyType("array")    # a parameter that is an array
-F8, I8, I4, B1 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4"), np.dtype("?")
-ARRAY_DTYPES = (F8, I8, I4)
-_CT = {PYINT: "i64", PYFLOAT: "double", PYBOOL: "bool", F8: "double", I8: "i64",
-       I4: "i32", B1: "bool"}
 # functions of one float: math.X and np.X alike (NumPy's names where they differ)
 _UNARY = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log10": "log10", "log2": "log2",
           "log1p": "log1p", "expm1": "expm1", "sin": "sin", "cos": "cos", "tan": "tan",
@@ -62,60 +48,9 @@ _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", as
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
           ast.Mod: "%", ast.Pow: "**"}
 _FAIL = "goto npc_fail"
-# 2**53: integers beyond it are not all doubles
-_EXACT = 9007199254740992
 
 
-class Unsupported(Exception):
-    """This nest, with these argument types, runs as Python (the reason says why)."""
-
-
-def is_np(t):
-    return isinstance(t, np.dtype)
-
-
-def is_int(t):
-    return t in (PYINT, PYBOOL) or (is_np(t) and t.kind in "iu")
-
-
-def is_float(t):
-    return t == PYFLOAT or (is_np(t) and t.kind == "f")
-
-
-def type_of_value(v):
-    """The type of a scalar argument, or None (an array, or a value not taken)."""
-    t = type(v)
-    if t is bool:
-        return PYBOOL
-    if t is int:
-        return PYINT if -2 ** 63 <= v < 2 ** 63 else None
-    if t is float:
-        return PYFLOAT
-    if isinstance(v, np.generic) and v.dtype in ARRAY_DTYPES:
-        return v.dtype
-    return None
-
-
-def arith(a, b, op):
-    """The type of `a op b` as Python and NumPy compute it, or Unsupported."""
-    if B1 in (a, b):
-        raise Unsupported("arithmetic on a NumPy bool")
-    if not is_np(a) and not is_np(b):
-        if op == "/" or PYFLOAT in (a, b):
-            return PYFLOAT
-        return PYINT
-    if is_np(a) and is_np(b):
-        r = np.result_type(a, b)
-        return F8 if op == "/" and r.kind != "f" else r
-    n, p = (a, b) if is_np(a) else (b, a)
-    if op == "/" and n.kind != "f":
-        return F8
-    if p == PYFLOAT and n.kind != "f":
-        return F8
-    return n
-
-
-class Nest:
+class Nest(vectors.VectorCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -125,6 +60,7 @@ class Nest:
         self.outputs = outputs    # names bound in the nest that code after it reads
         self.modules = modules    # names used as modules: 'np'/'math' aliases
         self.copies = {}          # array copies the nest makes: name -> source array
+        self.slices = False       # whether it takes slices anywhere (a:b)
 
     # ----------------------------------------------------------------- rendering
     def render(self, types, arrays):
@@ -148,7 +84,7 @@ class Nest:
         sym = "npc_nest_" + hashlib.sha1(text.encode()).hexdigest()[:16]
         decl = "".join(f'extern "C" double {f}({", ".join(["double"] * n)});\n'
                        for f, n in sorted(self.need))
-        source = (PRELUDE + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
+        source = (PRELUDE + vectors.HELPERS + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
                   f"i64 begin, i64 end) {{\n  (void)begin; (void)end;\n{text}}}\n")
         return source, sym
 
@@ -208,6 +144,8 @@ class Nest:
     def _bind(self, name, t):
         if self.types.get(name) is ARRAY:
             raise Unsupported(f"{name} is an array rebound in the loop")
+        if t is VEC:
+            raise Unsupported(f"{name} is bound to a slice (a NumPy view)")
         old = self.locals.get(name)
         if old is None:
             given = self.types.get(name)
@@ -273,6 +211,9 @@ class Nest:
         return t
 
     def _element(self, sub):
+        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if any(isinstance(x, ast.Slice) for x in idx):
+            return vectors.slice_type(self.arrays, self.types, sub)
         name = sub.value.id
         if self.types.get(name) is not ARRAY:
             raise Unsupported(f"{name}[...] where {name} is not an array")
@@ -298,6 +239,10 @@ class Nest:
                 raise Unsupported(f"the array {e.id} is used as a number")
             return t
         if isinstance(e, ast.BinOp):
+            if isinstance(e.op, ast.MatMult):     # u @ v of two slices: their dot product
+                self._vector_operand(e.left)
+                self._vector_operand(e.right)
+                return F8
             return arith(self._typ(e.left), self._typ(e.right), _ARITH[type(e.op)])
         if isinstance(e, ast.UnaryOp):
             t = self._typ(e.operand)
@@ -329,6 +274,15 @@ class Nest:
 
     def _call_type(self, e):
         f = e.func
+        if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
+            self._vector_operand(f.value)
+            return F8
+        if isinstance(f, ast.Attribute) and f.attr in ("dot", "sum"):        # np.dot, np.sum
+            if self.modules.get(getattr(f.value, "id", None)) != "numpy":
+                raise Unsupported(f"{f.attr}() of a module other than numpy")
+            for a in e.args:
+                self._vector_operand(a)
+            return F8
         if isinstance(f, ast.Name) and f.id == "len":
             if self.types.get(e.args[0].id) is not ARRAY:
                 raise Unsupported(f"len() of {e.args[0].id}, which is not an array")
@@ -362,7 +316,7 @@ class Nest:
         return F8
 
     # ----------------------------------------------------------------- code
-    def _out(self, text, depth):
+    def _out(self, text, depth=0):
         self.lines.append("  " * depth + text)
 
     def _new(self):
@@ -454,6 +408,12 @@ class Nest:
             self._out(f"const {_CT[t]} {tmp} = {self._expr(s.value)};", depth)
             for tgt in s.targets:
                 self._store(tgt, tmp, t, depth)
+        elif isinstance(s, ast.Assign) and self._is_slice(s.targets[0]):
+            self._vector_store(s.targets[0], s.value, None, depth)
+        elif isinstance(s, ast.AugAssign) and self._is_slice(s.target):
+            if type(s.op) not in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+                raise Unsupported("an augmented assignment to a slice other than += -= *= /=")
+            self._vector_store(s.target, s.value, _ARITH[type(s.op)], depth)
         elif isinstance(s, ast.Assign):
             tgt = s.targets[0]
             if isinstance(tgt, ast.Name) and tgt.id in self.copies:
@@ -500,6 +460,10 @@ class Nest:
         off = lambda a: " + ".join(f"{q} * s_{a}_{d}" for d, q in enumerate(qs))  # noqa: E731
         self._out(f"*({_CT[dtype]}*)(a_{dst} + {off(dst)}) = "
                   f"*({_CT[dtype]}*)(a_{src} + {off(src)});", depth + ndim)
+
+    def _is_slice(self, tgt):
+        return isinstance(tgt, ast.Subscript) and isinstance(tgt.value, ast.Name) and \
+            self._element(tgt) is VEC
 
     def _store(self, tgt, val, t, depth):
         if isinstance(tgt, ast.Name):
@@ -564,7 +528,11 @@ class Nest:
             return v.hex()
         if isinstance(e, ast.Name):
             return f"v_{e.id}"
+        if self._typ(e) is VEC:
+            raise Unsupported("a slice where a number is needed")
         if isinstance(e, ast.BinOp):
+            if isinstance(e.op, ast.MatMult):
+                return self._reduction(e.left, e.right)
             return self._binop(self._expr(e.left), self._typ(e.left), self._expr(e.right),
                                self._typ(e.right), _ARITH[type(e.op)])
         if isinstance(e, ast.UnaryOp):
@@ -607,6 +575,10 @@ class Nest:
     def _call(self, e):
         f = e.func
         t = self._typ(e)
+        if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
+            return self._reduction(f.value)
+        if isinstance(f, ast.Attribute) and f.attr in ("dot", "sum"):
+            return self._reduction(*e.args)
         if isinstance(f, ast.Name) and f.id == "len":
             return f"n_{e.args[0].id}_0"
         args = [self._expr(a) for a in e.args]

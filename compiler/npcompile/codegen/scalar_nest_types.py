@@ -1,0 +1,82 @@
+"""The types of a compiled loop nest's values (codegen/scalar_nest.py): Python numbers,
+NumPy scalars of the dtypes it takes, arrays and one-dimensional slices, and how binary
+arithmetic combines them as Python and NumPy do."""
+import numpy as np
+
+
+class _PyType:
+    """A Python number type. Not a string: NumPy dtypes compare equal to their names
+    (np.dtype("float64") == "float"), which would make a NumPy float a Python one."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+PYINT, PYFLOAT, PYBOOL = _PyType("int"), _PyType("float"), _PyType("bool")
+ARRAY = _PyType("array")    # a parameter that is an array
+VEC = _PyType("slice")      # a one-dimensional float64 slice (scalar_nest_vectors.py)
+F8, I8, I4, B1 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4"), np.dtype("?")
+ARRAY_DTYPES = (F8, I8, I4)
+CT = {PYINT: "i64", PYFLOAT: "double", PYBOOL: "bool", F8: "double", I8: "i64",
+      I4: "i32", B1: "bool"}
+# 2**53: integers beyond it are not all doubles
+EXACT = 9007199254740992
+
+
+class Unsupported(Exception):
+    """This nest, with these argument types, runs as Python (the reason says why)."""
+
+
+def is_np(t):
+    return isinstance(t, np.dtype)
+
+
+def is_int(t):
+    return t in (PYINT, PYBOOL) or (is_np(t) and t.kind in "iu")
+
+
+def is_float(t):
+    return t == PYFLOAT or (is_np(t) and t.kind == "f")
+
+
+def type_of_value(v):
+    """The type of a scalar argument, or None (an array, or a value not taken)."""
+    t = type(v)
+    if t is bool:
+        return PYBOOL
+    if t is int:
+        return PYINT if -2 ** 63 <= v < 2 ** 63 else None
+    if t is float:
+        return PYFLOAT
+    if isinstance(v, np.generic) and v.dtype in ARRAY_DTYPES:
+        return v.dtype
+    return None
+
+
+def arith(a, b, op):
+    """The type of `a op b` as Python and NumPy compute it, or Unsupported."""
+    if VEC in (a, b):
+        if op not in ("+", "-", "*", "/") or not all(
+                t is VEC or t in (PYINT, PYFLOAT, PYBOOL) or (is_np(t) and t != B1)
+                for t in (a, b)):
+            raise Unsupported(f"{op} of a slice and a {b if a is VEC else a}")
+        return VEC
+    if B1 in (a, b):
+        raise Unsupported("arithmetic on a NumPy bool")
+    if not is_np(a) and not is_np(b):
+        if op == "/" or PYFLOAT in (a, b):
+            return PYFLOAT
+        return PYINT
+    if is_np(a) and is_np(b):
+        r = np.result_type(a, b)
+        return F8 if op == "/" and r.kind != "f" else r
+    n, p = (a, b) if is_np(a) else (b, a)
+    if op == "/" and n.kind != "f":
+        return F8
+    if p == PYFLOAT and n.kind != "f":
+        return F8
+    return n
