@@ -3,6 +3,7 @@ codegen/scalar_nest.py), against eager NumPy: values, dtypes and scalar types, i
 arrays, the names the loop leaves bound, and NumPy's own errors (the nest stops, puts
 the arrays back, and the Python loop raises). Each test checks the compiled nest ran,
 or that it declined, with the report's words."""
+import importlib.util
 import math
 import os
 
@@ -12,6 +13,7 @@ import pytest
 import npcompile
 from npcompile.backends import cpu
 from conftest import DEVICE, check, make
+from test_trace_loops import lu_in_place
 
 NATIVE = pytest.mark.skipif(not cpu.AVAILABLE or DEVICE == "cuda" or
                             os.environ.get("NPC_BACKEND") == "reference",
@@ -365,3 +367,54 @@ def test_a_slice_bound_to_a_name_runs_python():
         return x
     check(view, make((5,), np.float64))
     assert not ran_native()
+
+
+# ----------------------------------------------------------------- two-dimensional slices
+
+def corpus(name):
+    """The run() of a program of the benchmark corpus (bench/programs)."""
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "programs", name + ".py")
+    spec = importlib.util.spec_from_file_location(f"corpus_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.run
+
+
+def block_shift(M, steps):
+    for t in range(steps):
+        M[1:, 1:] += M[:-1, :-1] * (0.5 / (t + 1))     # overlapping blocks
+    return M
+
+
+def spd(n, seed=0):
+    G = np.random.default_rng(seed).standard_normal((n, n))
+    return G @ G.T + n * np.eye(n)
+
+
+def test_cholesky_with_a_matrix_vector_product():
+    check(corpus("cholesky"), spd(24))
+    assert ran_native()
+
+
+def test_lu_with_outer_updates_in_place():
+    check(lu_in_place, spd(20) + np.triu(np.ones((20, 20))))
+    check(corpus("lu"), spd(20) + np.triu(np.ones((20, 20))))
+    assert ran_native()
+
+
+def test_modified_gram_schmidt():
+    check(corpus("gram_schmidt"), make((15, 6), np.float64))
+    assert ran_native()
+
+
+def test_overlapping_blocks_read_the_old_values():
+    check(block_shift, make((7, 6), np.float64), 3)
+    assert ran_native()
+
+
+def test_a_matrix_vector_product_of_mismatched_shapes_is_numpys_error():
+    def bad(A, x):
+        for i in range(2):
+            x[:3] = A[:3, :4] @ x[:3]
+        return x
+    check(bad, make((5, 5), np.float64), make((5,), np.float64))

@@ -261,9 +261,11 @@ def test_slices_that_shrink_with_k_compile_one_kernel_per_structure(n):
     """A[k + 1:, k + 1:] has another size at every k: the kernel takes its sizes at run
     time instead of being compiled once per k, so the count does not grow with n."""
     A = make((n, n), np.float64, seed=7) + 4 * n * np.eye(n)
-    check(lu_in_place, A)
+    # traced as written: the nest as a whole would otherwise run compiled on its own
+    # (api/native_loop.py, tested in test_native_loop.py)
+    check(lu_in_place, A, loops=False)
     compiled_without_fallback()
-    names, rep = _distinct_kernels(lu_in_place, A)
+    names, rep = _distinct_kernels(lu_in_place, A, loops=False)
     assert len(names) <= 3
     assert any("given at run time" in k["source"] for k in rep["kernel_sources"])
 

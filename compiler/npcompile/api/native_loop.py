@@ -37,8 +37,8 @@ from ..trace.tracer import concretize, current
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range",)   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) +
-                          ["abs", "absolute", "minimum", "maximum", "dot", "sum"])
-_TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot"])
+                          ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer"])
+_TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
 # a nest that stopped this often for one argument type runs as Python from then on
 MAX_STOPS = 2
 
@@ -254,6 +254,12 @@ class _Scan:
             elif isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args and \
                     isinstance(f.value, ast.Subscript):      # u.sum() of a slice
                 self.expr(f.value, assigned)
+            elif isinstance(f, ast.Attribute) and f.attr == "norm" and len(e.args) == 1 and \
+                    isinstance(f.value, ast.Attribute) and f.value.attr == "linalg" and \
+                    isinstance(f.value.value, ast.Name):      # np.linalg.norm(u)
+                if f.value.value.id not in self.modules:
+                    self.modules.append(f.value.value.id)
+                self.read(f.value.value.id, assigned)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
                     f.attr in _MODULE_FUNCS:
                 want = 2 if f.attr in _TWO_ARGS else 1

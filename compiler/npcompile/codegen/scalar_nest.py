@@ -33,8 +33,8 @@ import numpy as np
 
 from .cpp_ops import PRELUDE
 from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F8, I4,
-                                I8, PYBOOL, PYFLOAT, PYINT, VEC, Unsupported, arith, is_float,
-                                is_int, is_np, type_of_value)
+                                I8, MAT, PYBOOL, PYFLOAT, PYINT, VEC, Unsupported, arith,
+                                is_float, is_int, is_np, type_of_value)
 from . import scalar_nest_vectors as vectors
 
 # functions of one float: math.X and np.X alike (NumPy's names where they differ)
@@ -144,7 +144,7 @@ class Nest(vectors.VectorCode):
     def _bind(self, name, t):
         if self.types.get(name) is ARRAY:
             raise Unsupported(f"{name} is an array rebound in the loop")
-        if t is VEC:
+        if t is VEC or t is MAT:
             raise Unsupported(f"{name} is bound to a slice (a NumPy view)")
         old = self.locals.get(name)
         if old is None:
@@ -239,10 +239,9 @@ class Nest(vectors.VectorCode):
                 raise Unsupported(f"the array {e.id} is used as a number")
             return t
         if isinstance(e, ast.BinOp):
-            if isinstance(e.op, ast.MatMult):     # u @ v of two slices: their dot product
-                self._vector_operand(e.left)
-                self._vector_operand(e.right)
-                return F8
+            if isinstance(e.op, ast.MatMult):     # of two slices: a dot product, matvec
+                return vectors.matmul_type(self._typ(self._operand(e.left)),
+                                           self._typ(self._operand(e.right)))
             return arith(self._typ(e.left), self._typ(e.right), _ARITH[type(e.op)])
         if isinstance(e, ast.UnaryOp):
             t = self._typ(e.operand)
@@ -277,12 +276,24 @@ class Nest(vectors.VectorCode):
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
             self._vector_operand(f.value)
             return F8
-        if isinstance(f, ast.Attribute) and f.attr in ("dot", "sum"):        # np.dot, np.sum
+        if isinstance(f, ast.Attribute) and f.attr == "norm":                 # np.linalg.norm
+            if not (isinstance(f.value, ast.Attribute) and f.value.attr == "linalg" and
+                    self.modules.get(getattr(f.value.value, "id", None)) == "numpy"):
+                raise Unsupported("norm() of a module other than numpy.linalg")
+            self._vector_operand(e.args[0])
+            return F8
+        if isinstance(f, ast.Attribute) and f.attr in ("dot", "sum", "outer"):
             if self.modules.get(getattr(f.value, "id", None)) != "numpy":
                 raise Unsupported(f"{f.attr}() of a module other than numpy")
-            for a in e.args:
-                self._vector_operand(a)
-            return F8
+            if f.attr == "sum":
+                self._vector_operand(e.args[0])
+                return F8
+            a, b = (self._typ(self._operand(x)) for x in e.args)
+            if f.attr == "outer":
+                if (a, b) != (VEC, VEC):
+                    raise Unsupported("np.outer of something other than two vectors")
+                return MAT
+            return vectors.matmul_type(a, b)
         if isinstance(f, ast.Name) and f.id == "len":
             if self.types.get(e.args[0].id) is not ARRAY:
                 raise Unsupported(f"len() of {e.args[0].id}, which is not an array")
@@ -463,7 +474,7 @@ class Nest(vectors.VectorCode):
 
     def _is_slice(self, tgt):
         return isinstance(tgt, ast.Subscript) and isinstance(tgt.value, ast.Name) and \
-            self._element(tgt) is VEC
+            self._element(tgt) in (VEC, MAT)
 
     def _store(self, tgt, val, t, depth):
         if isinstance(tgt, ast.Name):
@@ -528,7 +539,7 @@ class Nest(vectors.VectorCode):
             return v.hex()
         if isinstance(e, ast.Name):
             return f"v_{e.id}"
-        if self._typ(e) is VEC:
+        if self._typ(e) in (VEC, MAT):
             raise Unsupported("a slice where a number is needed")
         if isinstance(e, ast.BinOp):
             if isinstance(e.op, ast.MatMult):
@@ -577,6 +588,8 @@ class Nest(vectors.VectorCode):
         t = self._typ(e)
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             return self._reduction(f.value)
+        if isinstance(f, ast.Attribute) and f.attr == "norm":
+            return self._reduction(e.args[0], e.args[0], square_root=True)
         if isinstance(f, ast.Attribute) and f.attr in ("dot", "sum"):
             return self._reduction(*e.args)
         if isinstance(f, ast.Name) and f.id == "len":

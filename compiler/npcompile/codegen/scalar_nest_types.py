@@ -19,6 +19,7 @@ class _PyType:
 PYINT, PYFLOAT, PYBOOL = _PyType("int"), _PyType("float"), _PyType("bool")
 ARRAY = _PyType("array")    # a parameter that is an array
 VEC = _PyType("slice")      # a one-dimensional float64 slice (scalar_nest_vectors.py)
+MAT = _PyType("matrix")     # a two-dimensional one
 F8, I8, I4, B1 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4"), np.dtype("?")
 ARRAY_DTYPES = (F8, I8, I4)
 CT = {PYINT: "i64", PYFLOAT: "double", PYBOOL: "bool", F8: "double", I8: "i64",
@@ -59,12 +60,13 @@ def type_of_value(v):
 
 def arith(a, b, op):
     """The type of `a op b` as Python and NumPy compute it, or Unsupported."""
-    if VEC in (a, b):
-        if op not in ("+", "-", "*", "/") or not all(
-                t is VEC or t in (PYINT, PYFLOAT, PYBOOL) or (is_np(t) and t != B1)
+    sliced = [t for t in (a, b) if t is VEC or t is MAT]
+    if sliced:      # elementwise, of one shape (NumPy's broadcasting is not followed)
+        if op not in ("+", "-", "*", "/") or len(set(sliced)) != 1 or not all(
+                t in (VEC, MAT, PYINT, PYFLOAT, PYBOOL) or (is_np(t) and t != B1)
                 for t in (a, b)):
-            raise Unsupported(f"{op} of a slice and a {b if a is VEC else a}")
-        return VEC
+            raise Unsupported(f"{op} of a {a} and a {b}")
+        return sliced[0]
     if B1 in (a, b):
         raise Unsupported("arithmetic on a NumPy bool")
     if not is_np(a) and not is_np(b):

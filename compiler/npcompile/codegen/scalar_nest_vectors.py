@@ -1,176 +1,266 @@
-"""One-dimensional float64 slices inside a compiled loop nest (codegen/scalar_nest.py):
-what linear algebra with loops over k writes, `y[i] = (b[i] - L[i, :i] @ y[:i]) / L[i, i]`,
-`v[j:] -= r * Q[j:, k]`, `s = np.sum(x[:i])`.
+"""Float64 slices inside a compiled loop nest (codegen/scalar_nest.py): what linear
+algebra with loops over k writes, `y[i] = (b[i] - L[i, :i] @ y[:i]) / L[i, i]`,
+`L[k + 1:, k] = (A[k + 1:, k] - L[k + 1:, :k] @ L[k, :k]) / L[k, k]`,
+`A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k, k + 1:])`.
 
-Taken: a slice with one `a:b` (step 1) of a float64 array, elementwise + - * / of slices
-and numbers, unary minus, `u @ v` and np.dot(u, v) of two slice expressions, np.sum(u) and
-u.sum(), and a slice as the target of = and += -= *= /=. As in NumPy, the right side is
-computed before the target changes: where they overlap other than element for element,
-it goes through a temporary. Slices of different lengths stop the nest (NumPy raises, or
-broadcasts a length-1 side: the Python loop does it). A slice bound to a name is a view
-in NumPy, whose aliasing this does not follow: refused. Dot products and sums add in
-order, so their last bits may differ from BLAS's and NumPy's pairwise sums, as the
-fused reductions' do."""
+Taken: slices with `a:b` (step 1) in one dimension (VEC) or both dimensions of a 2-D
+array (MAT) of a float64 array; elementwise + - * / of slices of one shape and numbers;
+unary minus; matrix @ vector, vector @ matrix, vector @ vector and np.dot of the same;
+np.outer of two vectors; np.sum, .sum() and np.linalg.norm of a vector; a slice as the
+target of = and += -= *= /=. As in NumPy, the right side is computed before the target
+changes: where it reads memory the target covers other than element for element, it
+goes through a temporary. Shapes that differ stop the nest (NumPy raises, or
+broadcasts: the Python loop does either). A slice bound to a name is a view in NumPy,
+whose aliasing this does not follow: refused. Dot products and sums add in order, so
+their last bits may differ from BLAS's and NumPy's pairwise sums, as the fused
+reductions' do."""
 import ast
 
-from .scalar_nest_types import ARRAY, F8, VEC, Unsupported
+from .scalar_nest_types import ARRAY, F8, MAT, VEC, Unsupported
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
+RANK = {VEC: 1, MAT: 2}
 
 
 def slice_type(arrays, types, sub):
-    """VEC for a subscript with one slice of a float64 array, else Unsupported."""
+    """VEC or MAT for a subscript with slices of a float64 array, else Unsupported."""
     name = sub.value.id
     if types.get(name) is not ARRAY:
         raise Unsupported(f"{name}[...] where {name} is not an array")
     dtype, ndim, _ = arrays[name]
     idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-    if len(idx) != ndim or sum(isinstance(x, ast.Slice) for x in idx) != 1:
-        raise Unsupported(f"{name} sliced to more than one dimension")
+    if len(idx) != ndim:
+        raise Unsupported(f"{name} has {ndim} dimensions and is indexed by {len(idx)}")
     if dtype != F8:
         raise Unsupported(f"a slice of {name}, a {dtype} array (slices take float64)")
-    return VEC
+    return VEC if sum(isinstance(x, ast.Slice) for x in idx) == 1 else MAT
+
+
+def matmul_type(a, b):
+    if (a, b) in ((VEC, VEC),):
+        return F8
+    if (a, b) in ((MAT, VEC), (VEC, MAT)):
+        return VEC
+    raise Unsupported("@ of two matrices (or of a number)")
 
 
 class VectorCode:
     """Mixed into scalar_nest.Nest: rendering of slices, their arithmetic and stores."""
 
     def _view(self, sub):
-        """(pointer, length, byte stride) C names of a slice, declared here."""
+        """A slice's C names, declared here: (pointer, [(length, byte stride)] per
+        sliced dimension)."""
         name = sub.value.id
         idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        p, n, s = self._new(), self._new(), self._new()
-        off = []
+        p = self._new()
+        off, dims = [], []
         for d, x in enumerate(idx):
             dim = f"n_{name}_{d}"
             if isinstance(x, ast.Slice):
                 if x.step is not None:
                     raise Unsupported("a slice with a step")
-                lo = self._new()
-                hi = self._new()
+                lo, hi, n = self._new(), self._new(), self._new()
                 self._out(f"i64 {lo} = {self._int_expr(x.lower) if x.lower else '0'}; "
                           f"i64 {hi} = {self._int_expr(x.upper) if x.upper else dim};")
                 for v in (lo, hi):   # Python's slice bounds: from the end, then clamped
                     self._out(f"if ({v} < 0) {{ {v} += {dim}; if ({v} < 0) {v} = 0; }} "
                               f"else if ({v} > {dim}) {v} = {dim};")
-                self._out(f"const i64 {n} = {hi} > {lo} ? {hi} - {lo} : 0; "
-                          f"const i64 {s} = s_{name}_{d};")
+                self._out(f"const i64 {n} = {hi} > {lo} ? {hi} - {lo} : 0;")
                 off.append(f"{lo} * s_{name}_{d}")
+                dims.append((n, f"s_{name}_{d}"))
             else:
                 k = self._new()
                 self._out(f"i64 {k} = {self._int_expr(x)}; if ({k} < 0) {k} += {dim}; "
                           f"if ((u64){k} >= (u64){dim}) {_FAIL};")
                 off.append(f"{k} * s_{name}_{d}")
         self._out(f"char* const {p} = a_{name} + {' + '.join(off)};")
-        return p, n, s
+        return p, dims
 
-    def _vprep(self, e, leaves):
-        """Declare what an elementwise slice expression reads: views (leaves gets
-        (node, view)), and its number parts computed once, before the element loop."""
+    # ----------------------------------------------------------------- expressions
+    def _vprep(self, e, prep):
+        """Declare what a slice expression reads (prep[id(node)]: a view, or a number
+        computed once before the loops) and check its shapes agree: its shape, a list of
+        C lengths."""
         t = self._typ(e)
-        if t is not VEC:
+        if t is not VEC and t is not MAT:
             tmp = self._new()
             self._out(f"const double {tmp} = (double)({self._expr(e)});")
-            leaves.append((e, tmp))
-            return
+            prep[id(e)] = tmp
+            return []
         if isinstance(e, ast.Subscript):
-            leaves.append((e, self._view(e)))
-        elif isinstance(e, ast.BinOp):
-            self._vprep(e.left, leaves)
-            self._vprep(e.right, leaves)
-        elif isinstance(e, ast.UnaryOp):
-            self._vprep(e.operand, leaves)
-        else:
-            raise Unsupported(f"{type(e).__name__} of slices")
+            v = self._view(e)
+            prep[id(e)] = v
+            prep.setdefault("views", []).append(v)
+            return [n for n, _ in v[1]]
+        if isinstance(e, ast.UnaryOp):
+            return self._vprep(e.operand, prep)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
+            return self._matmul_prep(e.left, e.right, prep)
+        if isinstance(e, ast.BinOp):
+            a, b = self._vprep(e.left, prep), self._vprep(e.right, prep)
+            if a and b:
+                self._same(a, b)
+            return a or b
+        if isinstance(e, ast.Call):       # np.outer(u, v), np.dot(M, v)
+            args = [self._operand(x) for x in e.args]
+            if e.func.attr == "outer":
+                return self._vprep(args[0], prep) + self._vprep(args[1], prep)
+            return self._matmul_prep(args[0], args[1], prep)
+        raise Unsupported(f"{type(e).__name__} of slices")
 
-    def _velem(self, e, leaves, k):
-        """The C expression of element k of an elementwise slice expression."""
-        got = next(v for n, v in leaves if n is e) if any(n is e for n, _ in leaves) else None
+    def _matmul_prep(self, a, b, prep):
+        sa, sb = self._vprep(self._operand(a), prep), self._vprep(self._operand(b), prep)
+        self._out(f"if ({sa[-1]} != {sb[0]}) {_FAIL};")
+        return sa[:-1] + sb[1:]
+
+    def _same(self, a, b):
+        if len(a) != len(b):
+            raise Unsupported("slices of different dimensions in one expression")
+        for x, y in zip(a, b):
+            self._out(f"if ({x} != {y}) {_FAIL};")
+
+    def _operand(self, e):
+        """An operand of @, np.dot or np.outer: a slice itself."""
+        if not isinstance(e, ast.Subscript) or self._typ(e) not in (VEC, MAT):
+            raise Unsupported("@, np.dot or np.outer of something other than a slice")
+        return e
+
+    def _velem(self, e, prep, ks):
+        """The C expression of the element at indices ks of a slice expression."""
+        got = prep.get(id(e))
         if isinstance(got, str):
             return got
         if got is not None:
-            p, _, s = got
-            return f"(*(double*)({p} + {k} * {s}))"
+            return self._at(got, ks)
+        if isinstance(e, ast.UnaryOp):
+            sign = "-" if isinstance(e.op, ast.USub) else "+"
+            return f"({sign}{self._velem(e.operand, prep, ks)})"
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
+            return self._matmul_elem(e.left, e.right, prep, ks)
         if isinstance(e, ast.BinOp):
             if type(e.op) not in _OPS:
                 raise Unsupported("an operator other than + - * / on slices")
-            return (f"({self._velem(e.left, leaves, k)} {_OPS[type(e.op)]} "
-                    f"{self._velem(e.right, leaves, k)})")
-        if isinstance(e, ast.UnaryOp):
-            sign = "-" if isinstance(e.op, ast.USub) else "+"
-            return f"({sign}{self._velem(e.operand, leaves, k)})"
+            return (f"({self._velem(e.left, prep, ks)} {_OPS[type(e.op)]} "
+                    f"{self._velem(e.right, prep, ks)})")
+        if isinstance(e, ast.Call) and e.func.attr == "outer":
+            u, v = e.args
+            return f"({self._velem(u, prep, ks[:1])} * {self._velem(v, prep, ks[1:])})"
+        if isinstance(e, ast.Call):
+            return self._matmul_elem(e.args[0], e.args[1], prep, ks)
         raise Unsupported(f"{type(e).__name__} of slices")
 
-    def _length_checks(self, leaves, n):
-        for _, v in leaves:
-            if not isinstance(v, str):
-                self._out(f"if ({v[1]} != {n}) {_FAIL};")
+    def _matmul_elem(self, a, b, prep, ks):
+        """Element ks of a @ b: a dot product along their shared dimension, in order."""
+        va, vb = prep[id(a)], prep[id(b)]
+        q, acc = self._new(), self._new()
+        ra, rb = len(va[1]), len(vb[1])
+        ia = ks[:ra - 1] + (q,)
+        ib = (q,) + ks[ra - 1:ra - 1 + rb - 1]
+        return (f"({{ double {acc} = 0.0; for (i64 {q} = 0; {q} < {va[1][-1][0]}; ++{q}) "
+                f"{acc} += {self._at(va, ia)} * {self._at(vb, ib)}; {acc}; }})")
 
+    @staticmethod
+    def _at(view, ks):
+        p, dims = view
+        off = " + ".join(f"{k} * {s}" for k, (_, s) in zip(ks, dims))
+        return f"(*(double*)({p} + {off}))"
+
+    # ----------------------------------------------------------------- statements
     def _vector_store(self, tgt, value, op, depth):
-        """target[a:b] = value, or target[a:b] op= value (value: a slice expression or
+        """target[...] = value, or target[...] op= value (value: a slice expression or
         a number), the right side computed before the target changes."""
         saved, self.lines = self.lines, []
-        p, n, s = self._view(tgt)
-        leaves = []
-        self._vprep(value, leaves)
-        self._length_checks(leaves, n)
-        views = [v for _, v in leaves if not isinstance(v, str)]
-        # overlap other than element for element: through a temporary, as NumPy does
-        over = " || ".join(
-            f"(!({q} == {p} && {qs} == {s}) && {qn} && {n} && "
-            f"npc_lo({q}, {qn}, {qs}) < npc_hi({p}, {n}, {s}) && "
-            f"npc_lo({p}, {n}, {s}) < npc_hi({q}, {qn}, {qs}))" for q, qn, qs in views)
-        k, tmp = self._new(), self._new()
-        val = self._velem(value, leaves, k)
-        elem = f"(*(double*)({p} + {k} * {s}))"
+        target = self._view(tgt)
+        prep = {}
+        shape = self._vprep(value, prep)
+        tshape = [n for n, _ in target[1]]
+        if shape:
+            self._same(tshape, shape)
+        ks = tuple(self._new() for _ in tshape)
+        elem = self._at(target, ks)
         put = (lambda v: f"{elem} = {v};") if op is None else \
             (lambda v: f"{elem} = {elem} {op} {v};")
-        if over:
+        val = self._velem(value, prep, ks)
+        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, tshape))
+        over = " || ".join(self._overlaps(target, v) for v in prep.get("views", []))
+        if over:    # through a temporary, as NumPy does
+            tmp = self._new()
+            size = " * ".join(f"(u64){n}" for n in tshape)
+            flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, self._strides(tshape)))
             self._out(f"if ({over}) {{")
-            self._out(f"  double* {tmp} = (double*)malloc((u64)({n} > 0 ? {n} : 1) * 8);")
+            self._out(f"  double* {tmp} = (double*)malloc(({size}) * 8 + 8);")
             self._out(f"  if (!{tmp}) {_FAIL};")
-            self._out(f"  for (i64 {k} = 0; {k} < {n}; ++{k}) {tmp}[{k}] = {val};")
-            self._out(f"  for (i64 {k} = 0; {k} < {n}; ++{k}) {put(f'{tmp}[{k}]')}")
+            self._out(f"  {loops} {tmp}[{flat}] = {val};")
+            self._out(f"  {loops} {put(f'{tmp}[{flat}]')}")
             self._out(f"  free({tmp});")
             self._out("} else {")
-            self._out(f"  for (i64 {k} = 0; {k} < {n}; ++{k}) {put(val)}")
+            self._out(f"  {loops} {put(val)}")
             self._out("}")
         else:
-            self._out(f"for (i64 {k} = 0; {k} < {n}; ++{k}) {put(val)}")
+            self._out(f"{loops} {put(val)}")
         body, self.lines = self.lines, saved
         self._out("{", depth)
         for line in body:
             self._out(line, depth + 1)
         self._out("}", depth)
 
-    def _reduction(self, a, b=None):
-        """A statement expression: the sum of a slice expression, or the dot product of
-        two, added in order."""
+    @staticmethod
+    def _strides(shape):
+        """Element strides of a C-contiguous temporary of this shape."""
+        return [shape[1], "1"] if len(shape) == 2 else ["1"]
+
+    def _overlaps(self, target, view):
+        """C test: `view` reads memory `target` covers, other than element for element."""
+        (p, td), (q, vd) = target, view
+        same = f"{q} == {p}" + "".join(f" && {a[0]} == {b[0]} && {a[1]} == {b[1]}"
+                                       for a, b in zip(td, vd)) if len(td) == len(vd) else "0"
+        return (f"(!({same}) && npc_lo({q}, {self._ext(vd)}) < npc_hi({p}, {self._ext(td)}) "
+                f"&& npc_lo({p}, {self._ext(td)}) < npc_hi({q}, {self._ext(vd)}))")
+
+    @staticmethod
+    def _ext(dims):
+        """(negative span, positive span, empty) of a view's dimensions, in bytes."""
+        neg = " + ".join(f"({n} > 0 && {s} < 0 ? ({n} - 1) * {s} : 0)" for n, s in dims)
+        pos = " + ".join(f"({n} > 0 && {s} > 0 ? ({n} - 1) * {s} : 0)" for n, s in dims)
+        empty = " || ".join(f"{n} == 0" for n, _ in dims)
+        return f"{neg}, {pos}, {empty}"
+
+    def _reduction(self, a, b=None, square_root=False):
+        """A statement expression: the sum of a vector expression, the dot product of
+        two, or a vector's 2-norm (the square root of its dot with itself), in order."""
         saved, self.lines = self.lines, []
-        la, lb = [], []
-        self._vprep(a, la)
+        prep = {}
+        sa = self._vprep(a, prep)
+        if len(sa) != 1:
+            raise Unsupported("a sum or dot product of a matrix")
         if b is not None:
-            self._vprep(b, lb)
-        n = next(v for _, v in la + lb if not isinstance(v, str))[1]
-        self._length_checks(la + lb, n)
+            sb = self._vprep(b, prep)
+            self._same(sa, sb)
         k, acc = self._new(), self._new()
-        term = self._velem(a, la, k)
+        term = self._velem(a, prep, (k,))
         if b is not None:
-            term = f"{term} * {self._velem(b, lb, k)}"
-        self._out(f"double {acc} = 0.0; for (i64 {k} = 0; {k} < {n}; ++{k}) {acc} += {term};")
+            term = f"{term} * {self._velem(b, prep, (k,))}"
+        self._out(f"double {acc} = 0.0; for (i64 {k} = 0; {k} < {sa[0]}; ++{k}) {acc} += {term};")
+        if square_root:
+            self.need.add(("sqrt", 1))
+            self._out(f"{acc} = sqrt({acc});")
         body, self.lines = self.lines, saved
         return "({ " + " ".join(body) + f" {acc}; }})"
 
     def _vector_operand(self, e):
-        """What a dot product or sum takes: a slice, or arithmetic of slices."""
+        """What a dot product or sum takes: a vector expression."""
         if self._typ(e) is not VEC:
-            raise Unsupported("a dot product or sum of something other than a slice")
+            raise Unsupported("a dot product or sum of something other than a vector")
         return e
 
 
 HELPERS = """\
 extern "C" void* malloc(u64); extern "C" void free(void*);
-static inline char* npc_lo(char* p, i64 n, i64 s) { return s >= 0 ? p : p + (n - 1) * s; }
-static inline char* npc_hi(char* p, i64 n, i64 s) { return (s >= 0 ? p + (n - 1) * s : p) + 8; }
+// the lowest and one past the highest byte a view touches (neg/pos: its spans below and
+// above p; empty: no element at all, so nothing to overlap)
+static inline char* npc_lo(char* p, i64 neg, i64 pos, bool empty) {
+  (void)pos; return empty ? (char*)-1 : p + neg; }
+static inline char* npc_hi(char* p, i64 neg, i64 pos, bool empty) {
+  (void)neg; return empty ? (char*)0 : p + pos + 8; }
 """
