@@ -418,3 +418,14 @@ def test_a_matrix_vector_product_of_mismatched_shapes_is_numpys_error():
             x[:3] = A[:3, :4] @ x[:3]
         return x
     check(bad, make((5, 5), np.float64), make((5,), np.float64))
+
+
+def test_int32_scalars_promote_as_the_running_numpy_does():
+    def scaled(A):
+        last = A[0]
+        for i in range(A.shape[0]):
+            last = A[i] * 3 + 1      # int64 under NumPy 1.x, int32 under 2.x
+        return last
+    got = check(scaled, make((9,), np.int32))
+    assert got.dtype == (np.int64 if np.__version__.startswith("1.") else np.int32)
+    assert ran_native()

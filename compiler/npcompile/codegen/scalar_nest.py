@@ -6,10 +6,10 @@ Python it is ~100 ns per operation; compiled it is a few instructions.
 Types follow what the Python loop would compute, value by value:
 * Python ints, floats and bools (loop variables, constants, scalar arguments), and NumPy
   scalars of float64, int64 and int32 (elements of arrays of those dtypes, NumPy scalar
-  arguments). A binary operation on a NumPy scalar and a Python number keeps the NumPy
-  dtype (a float makes an integer dtype float64); two NumPy scalars promote as NumPy does.
-  Those rules agree between NumPy 1.24 and 2.x for these dtypes, which is why others
-  (float32, whose promotion with Python floats changed in NumPy 2) are not taken.
+  arguments). A binary operation on a NumPy scalar and a Python number follows the
+  NumPy that runs: under 2.x it keeps the NumPy dtype (a float makes an integer dtype
+  float64), under 1.x the number counts as int64 or float64 (np.int32(3) * 2 is an
+  int64 there); two NumPy scalars promote as NumPy does.
 * Whatever would raise or warn in Python or NumPy does not happen here: the function
   stops (status 1), the caller puts back the arrays it wrote and runs the Python loop,
   which then raises or warns as it always did. That is: an index out of bounds,

@@ -22,6 +22,8 @@ VEC = _PyType("slice")      # a one-dimensional float64 slice (scalar_nest_vecto
 MAT = _PyType("matrix")     # a two-dimensional one
 F8, I8, I4, B1 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4"), np.dtype("?")
 ARRAY_DTYPES = (F8, I8, I4)
+# NumPy 2's promotion (NEP 50): a Python number takes the NumPy scalar's dtype
+NEP50 = int(np.__version__.split(".")[0]) >= 2
 CT = {PYINT: "i64", PYFLOAT: "double", PYBOOL: "bool", F8: "double", I8: "i64",
       I4: "i32", B1: "bool"}
 # 2**53: integers beyond it are not all doubles
@@ -77,6 +79,9 @@ def arith(a, b, op):
         r = np.result_type(a, b)
         return F8 if op == "/" and r.kind != "f" else r
     n, p = (a, b) if is_np(a) else (b, a)
+    if not NEP50:   # NumPy 1.x: a Python number next to a NumPy scalar is int64 or float64
+        r = np.result_type(n, F8 if p is PYFLOAT else I8)
+        return F8 if op == "/" and r.kind != "f" else r
     if op == "/" and n.kind != "f":
         return F8
     if p == PYFLOAT and n.kind != "f":
