@@ -102,7 +102,7 @@ def int32_store(A, B):
     return B
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32])
 def test_double_loop(dtype):
     check(double_loop, make((9, 7), dtype))
     assert ran_native()
@@ -115,7 +115,7 @@ def test_recurrence_and_strided_views():
     assert ran_native()
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
 def test_accumulators_branches_and_the_names_left_bound(dtype):
     got = check(accumulate, make((50,), dtype))
     assert type(got[1]) is int and type(got[2]) is int
@@ -206,9 +206,23 @@ def test_the_callers_array_written_in_place():
 
 
 def test_types_it_does_not_take_run_python_and_say_why():
-    check(double_loop, make((4, 3), np.float32))
+    check(double_loop, make((4, 3), np.float16))
     assert not ran_native()
-    assert any("runs as Python" in s and "float32" in s for s in summaries())
+    assert any("runs as Python" in s and "float16" in s for s in summaries())
+
+
+def float32_steps(x, a):
+    y = np.empty_like(x)
+    y[0] = x[0]
+    for i in range(1, x.shape[0]):   # float32 with Python floats: NumPy 2 keeps float32
+        y[i] = a * y[i - 1] + (1.0 - a) * np.sqrt(np.abs(x[i])) / 3.0
+    return y
+
+
+def test_float32_arithmetic_and_functions():
+    check(float32_steps, make((50,), np.float32), 0.75)
+    check(float32_steps, make((50,), np.float32), np.float32(0.75))
+    assert ran_native()
 
 
 def test_a_cell_loop_nest():

@@ -319,7 +319,7 @@ def run(site, args, owner_name):
         elif type(v) is np.ndarray or type(v) is LazyArray:
             if v.dtype not in sn.ARRAY_DTYPES or v.ndim == 0:
                 return _decline(site, f"{name} is a {v.ndim}-d {v.dtype} array (a compiled "
-                                      f"loop nest takes float64, int64 and int32 arrays)",
+                                      f"loop nest takes float64, float32, int64 and int32 arrays)",
                                 owner_name)
             types[name] = sn.ARRAY
             arrays[name] = (v.dtype, v.ndim, True)

@@ -5,7 +5,7 @@ Python it is ~100 ns per operation; compiled it is a few instructions.
 
 Types follow what the Python loop would compute, value by value:
 * Python ints, floats and bools (loop variables, constants, scalar arguments), and NumPy
-  scalars of float64, int64 and int32 (elements of arrays of those dtypes, NumPy scalar
+  scalars of float64, float32, int64 and int32 (elements of arrays of those dtypes, NumPy scalar
   arguments). A binary operation on a NumPy scalar and a Python number follows the
   NumPy that runs: under 2.x it keeps the NumPy dtype (a float makes an integer dtype
   float64), under 1.x the number counts as int64 or float64 (np.int32(3) * 2 is an
@@ -32,9 +32,9 @@ import hashlib
 import numpy as np
 
 from .cpp_ops import PRELUDE
-from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F8, I4,
-                                I8, MAT, PYBOOL, PYFLOAT, PYINT, VEC, Unsupported, arith,
-                                is_float, is_int, is_np, type_of_value)
+from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F4, F8,
+                                FLOAT_CT, I4, I8, MAT, PYBOOL, PYFLOAT, PYINT, VEC,
+                                Unsupported, arith, is_float, is_int, is_np, type_of_value)
 from . import scalar_nest_vectors as vectors
 
 # functions of one float: math.X and np.X alike (NumPy's names where they differ)
@@ -82,8 +82,8 @@ class Nest(vectors.VectorCode):
         head, slot = self._head()
         text = head + body + "\n" + self._tail(slot)
         sym = "npc_nest_" + hashlib.sha1(text.encode()).hexdigest()[:16]
-        decl = "".join(f'extern "C" double {f}({", ".join(["double"] * n)});\n'
-                       for f, n in sorted(self.need))
+        decl = "".join(f'extern "C" {c} {f}({", ".join([c] * n)});\n'
+                       for f, n, c in sorted(_typed(x) for x in self.need))
         source = (PRELUDE + vectors.HELPERS + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
                   f"i64 begin, i64 end) {{\n  (void)begin; (void)end;\n{text}}}\n")
         return source, sym
@@ -101,7 +101,7 @@ class Nest(vectors.VectorCode):
                 bufs.append(v)
                 for n, st in zip(v.shape, v.strides):
                     P += (n, st)
-            elif _CT[t] == "double":
+            elif _CT[t] in FLOAT_CT:
                 P.append(int(np.float64(v).view(np.int64)))
             else:
                 P.append(int(v))
@@ -116,7 +116,7 @@ class Nest(vectors.VectorCode):
                 continue
             t = self.locals[name] if name in self.locals else self.types[name]
             bits = slots[1 + 2 * j]
-            if _CT[t] == "double":
+            if _CT[t] in FLOAT_CT:
                 v = float(np.int64(bits).view(np.float64))
             else:
                 v = int(bits)
@@ -324,6 +324,10 @@ class Nest(vectors.VectorCode):
         if name in ("minimum", "maximum"):
             r = arith(args[0], args[1], "+")
             return r if is_np(r) else (F8 if r == PYFLOAT else I8)
+        if F4 in args:     # float32 in, float32 out; mixed with another width: refused
+            if any(a != F4 for a in args):
+                raise Unsupported(f"np.{name} of float32 and another type")
+            return F4
         return F8
 
     # ----------------------------------------------------------------- code
@@ -352,7 +356,7 @@ class Nest(vectors.VectorCode):
                 continue
             given = _CT[t]
             inner = self.locals.get(name, t)
-            src = f"__builtin_bit_cast(double, P[{k}])" if given == "double" else \
+            src = f"__builtin_bit_cast(double, P[{k}])" if given in FLOAT_CT else \
                 f"(({given})P[{k}])"
             out.append(f"  {_CT[inner]} v_{name} = ({_CT[inner]}){src};")
             k += 1
@@ -368,7 +372,7 @@ class Nest(vectors.VectorCode):
         for j, name in enumerate(self.outputs):
             t = self.locals[name] if name in self.locals else self.types[name]
             v = f"v_{name}"
-            bits = f"__builtin_bit_cast(i64, (double){v})" if _CT[t] == "double" else f"(i64){v}"
+            bits = f"__builtin_bit_cast(i64, (double){v})" if _CT[t] in FLOAT_CT else f"(i64){v}"
             out.append(f"    npc_out[{1 + 2 * j}] = {bits}; npc_out[{2 + 2 * j}] = set_{name};")
         out += ["  }",
                 "  {",
@@ -488,8 +492,8 @@ class Nest(vectors.VectorCode):
 
     def _convert_store(self, val, t, dtype):
         """A value of type t stored into an element of dtype, as NumPy's setitem casts."""
-        if dtype.kind == "f":
-            return f"(double)({val})"
+        if dtype.kind == "f":     # rounded to the element's width, as NumPy casts
+            return f"({_CT[dtype]})({val})"
         lo, hi = (-2 ** 63, 2 ** 63) if dtype.itemsize == 8 else (-2 ** 31, 2 ** 31)
         if is_float(t):    # truncated; nan, inf and out of range are NumPy's to handle
             x = self._new()
@@ -631,13 +635,10 @@ class Nest(vectors.VectorCode):
             nan = f"{x} != {x}" if is_float(t) else "false"
             return (f"({{ const {_CT[t]} {x} = {args[0]}, {y} = {args[1]}; "
                     f"({x} {cmp} {y} || {nan}) ? {x} : {y}; }})")
-        if name in _BINARY:
-            fn = _BINARY[name]
-            self.need.add((fn, 2))
-            return f"{fn}((double)({args[0]}), (double)({args[1]}))"
-        fn = _UNARY[name]
-        self.need.add((fn, 1))
-        return f"{fn}((double)({args[0]}))"
+        c = "float" if t == F4 else "double"     # NumPy's float32 functions: libm's *f
+        fn = (_BINARY[name] if name in _BINARY else _UNARY[name]) + ("f" if c == "float" else "")
+        self.need.add((fn, len(args), c))
+        return f"{fn}({', '.join(f'({c})({a})' for a in args)})"
 
     def _abs(self, a, t):
         if is_float(t):
@@ -650,6 +651,14 @@ class Nest(vectors.VectorCode):
     def _binop(self, a, ta, b, tb, op):
         t = arith(ta, tb, op)
         C = _CT[t]
+        if t == F4:      # float32 arithmetic, each result rounded to float32 as NumPy's
+            if op in "+-*":
+                return f"((float)({a}) {op} (float)({b}))"
+            if op != "/":
+                raise Unsupported(f"{op} of float32 numbers")
+            x, y = self._new(), self._new()
+            return (f"({{ const float {x} = (float)({a}), {y} = (float)({b}); "
+                    f"if ({y} == 0) {_FAIL}; {x} / {y}; }})")
         if op == "/":
             x, y = self._new(), self._new()
             guard = ""
@@ -698,6 +707,11 @@ class Nest(vectors.VectorCode):
                 f"while (e) {{ if ((e & 1) && __builtin_mul_overflow({r}, base, &{r})) "
                 f"{_FAIL}; e >>= 1; if (e && __builtin_mul_overflow(base, base, &base)) "
                 f"{_FAIL}; }} {r}; }})")
+
+
+def _typed(need):
+    """(function, arguments, C type) of a libm function a nest calls."""
+    return need if len(need) == 3 else (need[0], need[1], "double")
 
 
 def type_of_numeric(t):

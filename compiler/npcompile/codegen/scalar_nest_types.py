@@ -20,12 +20,14 @@ PYINT, PYFLOAT, PYBOOL = _PyType("int"), _PyType("float"), _PyType("bool")
 ARRAY = _PyType("array")    # a parameter that is an array
 VEC = _PyType("slice")      # a one-dimensional float64 slice (scalar_nest_vectors.py)
 MAT = _PyType("matrix")     # a two-dimensional one
-F8, I8, I4, B1 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4"), np.dtype("?")
-ARRAY_DTYPES = (F8, I8, I4)
+F8, F4, I8, I4 = np.dtype("f8"), np.dtype("f4"), np.dtype("i8"), np.dtype("i4")
+B1 = np.dtype("?")
+ARRAY_DTYPES = (F8, F4, I8, I4)
 # NumPy 2's promotion (NEP 50): a Python number takes the NumPy scalar's dtype
 NEP50 = int(np.__version__.split(".")[0]) >= 2
-CT = {PYINT: "i64", PYFLOAT: "double", PYBOOL: "bool", F8: "double", I8: "i64",
-      I4: "i32", B1: "bool"}
+CT = {PYINT: "i64", PYFLOAT: "double", PYBOOL: "bool", F8: "double", F4: "float",
+      I8: "i64", I4: "i32", B1: "bool"}
+FLOAT_CT = ("double", "float")
 # 2**53: integers beyond it are not all doubles
 EXACT = 9007199254740992
 
