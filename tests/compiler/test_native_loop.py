@@ -443,3 +443,15 @@ def test_int32_scalars_promote_as_the_running_numpy_does():
     got = check(scaled, make((9,), np.int32))
     assert got.dtype == (np.int64 if np.__version__.startswith("1.") else np.int32)
     assert ran_native()
+
+
+def test_a_failure_of_npcompile_itself_runs_the_users_loop(monkeypatch):
+    """Past the kernel, an internal error puts the arrays back and runs Python: the
+    values are NumPy's and the report says what failed."""
+    from npcompile.codegen import scalar_nest
+
+    def broken(self, slots):
+        raise RuntimeError("unpack broke")
+    monkeypatch.setattr(scalar_nest.Nest, "unpack", broken)
+    check(int32_store, make((20,), np.int32), np.zeros(20, np.int32))
+    assert any("unpack broke" in f["reason"] for f in npcompile.report()["fallbacks"])

@@ -357,20 +357,27 @@ def run(site, args, owner_name):
     if any(not a.flags.writeable for a in targets):
         return None     # Python raises NumPy's error
     saved = [a.copy() for a in targets]
-    out = np.zeros(1 + 2 * len(rendered.outputs), np.int64)
-    bufs, P = rendered.pack(values)
-    cpu._cpu.run_kernel(address, [out] + bufs, P, 1, 1)
-    if out[0] != 0:     # Python or NumPy would raise or warn here: they do it themselves
+    try:
+        out = np.zeros(1 + 2 * len(rendered.outputs), np.int64)
+        bufs, P = rendered.pack(values)
+        cpu._cpu.run_kernel(address, [out] + bufs, P, 1, 1)
+        got = rendered.unpack(out) if out[0] == 0 else None
+    except Exception as e:  # npcompile's own failure: the user's loop runs instead
+        out, got = None, None
+        SESSION.add("fallbacks", {"graph_id": -1, "function": owner_name,
+                                  "reason": f"the loop nest at line {site.lineno} failed: "
+                                            f"{type(e).__name__}: {e}"})
+    if got is None:     # Python or NumPy would raise or warn here: they do it themselves
         for a, s in zip(targets, saved):
             np.copyto(a, s)
-        site.stops[sig] = site.stops.get(sig, 0) + 1
+        site.stops[sig] = site.stops.get(sig, 0) + (1 if out is not None else MAX_STOPS)
         return None
     if tracer is not None:
         tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled natively")
         tracer.read_value(f"its loop nest at line {site.lineno} runs compiled natively")
     _report(site, sig, f"line {site.lineno}: the loop nest runs as one compiled function "
                        f"({rendered.symbol})", owner_name)
-    return rendered.unpack(out)
+    return got
 
 
 def _compile(site, types, arrays, modules, cpu):
@@ -378,8 +385,13 @@ def _compile(site, types, arrays, modules, cpu):
     nest.modules = modules
     try:
         source, sym = nest.render(types, arrays)
-    except (sn.Unsupported, KeyError) as e:
-        return str(e) if isinstance(e, sn.Unsupported) else f"unsupported: {e}"
+    except sn.Unsupported as e:
+        return str(e)
+    except Exception as e:   # a renderer bug: the loop runs as Python, and it is reported
+        SESSION.add("fallbacks", {"graph_id": -1, "function": f"loop at line {site.lineno}",
+                                  "reason": f"loop nest rendering failed: "
+                                            f"{type(e).__name__}: {e}"})
+        return f"its rendering failed ({type(e).__name__})"
     try:
         r = cpu._cpu.compile(source, [sym])
     except Exception as e:   # a renderer bug must not cost the user the loop

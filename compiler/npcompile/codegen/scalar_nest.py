@@ -578,6 +578,8 @@ class Nest(vectors.VectorCode):
         if isinstance(e, ast.Subscript):
             if isinstance(e.value, ast.Attribute):        # A.shape[k]
                 name, k = e.value.value.id, e.slice.value
+                if self.types.get(name) is not ARRAY:
+                    raise Unsupported(f"{name}.shape where {name} is not an array")
                 if not 0 <= k < self.arrays[name][1]:
                     raise Unsupported(f"{name}.shape[{k}] is out of range")
                 return f"n_{name}_{k}"
