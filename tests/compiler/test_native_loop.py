@@ -455,3 +455,22 @@ def test_a_failure_of_npcompile_itself_runs_the_users_loop(monkeypatch):
     monkeypatch.setattr(scalar_nest.Nest, "unpack", broken)
     check(int32_store, make((20,), np.int32), np.zeros(20, np.int32))
     assert any("unpack broke" in f["reason"] for f in npcompile.report()["fallbacks"])
+
+
+def float_floor_and_modulo(A, d):
+    out = np.zeros_like(A)
+    q = np.zeros_like(A)
+    for i in range(A.shape[0]):
+        out[i] = A[i] % d
+        q[i] = A[i] // d + float(i) % 2.5 - (-7.0) // 2.0
+    return out, q
+
+
+@pytest.mark.parametrize("d", [2.0, -2.0, 0.75])
+def test_float_floor_division_and_modulo_keep_numpys_signs(d):
+    A = np.array([-3.5, -0.0, 0.0, 2.25, 7.0, -7.0, 1e300, -1e-300])
+    got = check(float_floor_and_modulo, A, d)
+    exp = float_floor_and_modulo(A, d)
+    for g, e in zip(got, exp):     # -0.0 and 0.0 apart, which == does not tell
+        assert np.array_equal(np.signbit(g), np.signbit(e))
+    assert ran_native()

@@ -123,30 +123,28 @@ class Jitted:
 
     def _compiled_call(self, args, kwargs):
         watch = key = None
-        if self._over_budget:
-            got = self._over_budget.get(arg_key(args, kwargs)[0])
-            if got == ENGINE.generation:
-                return self._eager(*args, **kwargs)
-        if self.replay:
+        if self.replay or self._over_budget:
             key, values = arg_key(args, kwargs)
-            if key is not None:
-                plan = self._plans.get(key)
-                if plan is not None and plan.holds(self.fn, ENGINE.generation):
-                    done, result = replay_call(self, plan, values)
-                    if done:
-                        self.last_graph_ids = [getattr(plan.program, "graph_id", -1)]
-                        return result
-                elif key not in self.replay_refusals:
-                    watch = Watch(self.fn, values)
+        if self._over_budget and self._over_budget.get(key) == ENGINE.generation:
+            return self._eager(*args, **kwargs)
+        if self.replay and key is not None:
+            plan = self._plans.get(key)
+            if plan is not None and plan.holds(self.fn, ENGINE.generation):
+                done, result = replay_call(self, plan, values)
+                if done:
+                    self.last_graph_ids = [getattr(plan.program, "graph_id", -1)]
+                    return result
+            elif key not in self.replay_refusals:
+                watch = Watch(self.fn, values)
         try:
             result, tracer = self.trace_call(args, kwargs, watch)
         except TraceBudgetExceeded as e:  # nothing happened yet: run it as plain NumPy
-            self._settle_over_budget(args, kwargs, e.reason + "; the call ran again as "
-                                     "plain NumPy, as will its later calls like it")
+            self._settle_over_budget(key, args, kwargs, e.reason + "; the call ran again "
+                                     "as plain NumPy, as will its later calls like it")
             return self._eager(*args, **kwargs)
         self.last_graph_ids = tracer.graph_ids
         if tracer.budget_reason is not None:
-            self._settle_over_budget(args, kwargs, tracer.budget_reason + (
+            self._settle_over_budget(key, args, kwargs, tracer.budget_reason + (
                 f"; the rest of the call ran uncompiled (it could not start again: "
                 f"{tracer.irreversible or 'what it did is not known'}), and its later "
                 f"calls like it run as plain NumPy"))
@@ -154,10 +152,11 @@ class Jitted:
             self._keep_plan(key, tracer.plan)
         return result
 
-    def _settle_over_budget(self, args, kwargs, reason):
+    def _settle_over_budget(self, key, args, kwargs, reason):
         """Calls with these argument layouts run as plain NumPy from now on (until
         npcompile.reset()): their trace outgrew the op budget (trace/budget.py)."""
-        key = arg_key(args, kwargs)[0]
+        if key is None:    # not worked out for this call (no replay), or not describable
+            key = arg_key(args, kwargs)[0]
         SESSION.add("path_choices", {"function": self._site_name, "choice": "numpy",
                                      "reason": reason, "budget": True})
         if key is None:

@@ -22,7 +22,6 @@ import numpy as np
 
 from ..exec.engine import ENGINE
 from ..graph.node import contains
-from ..records import SESSION
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current, is_traceable
 from . import native_loop
@@ -60,12 +59,11 @@ class LoopRunner:
             # run the compiled body. One that stays a number (`t += dt`) would make a
             # graph per value: the whole loop is traced as written.
             args = list(args)
-            for j, v in zip(carry, site.step(*args)):
-                args[j] = v
+            _as_written(site, args, carry, 0, 1, n)
             peeled = 1
             if any(not _is_array(args[j]) for j in carry) or \
                     any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
-                return it[-1], tuple(_as_written(site, args, carry, 1, n))
+                return it[-1], tuple(_as_written(site, args, carry, 1, n, n))
         tracer.flush()
         tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
         # the call's next run must run this loop again: no replay of the call as a whole
@@ -80,7 +78,8 @@ class LoopRunner:
             # the body could not be replayed: the rest of the loop is traced as written
             # into the surrounding graph, from the values it has reached
             values = [_rejoin(tracer, v, lazies, name) for v, name in zip(state, site.params)]
-            return it[-1], tuple(_as_written(site, values, carry, done, n - peeled))
+            rest = n - peeled
+            return it[-1], tuple(_as_written(site, values, carry, done, rest, rest))
         # what the loop leaves behind goes on being traced: an array the body was given
         # is that traced array again, any other joins the trace as a leaf
         return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
@@ -182,17 +181,14 @@ class LoopRunner:
                # what the reports show as "compiled once as"
                "kernel": (f"its body, graph {graphs[0]}" if done == n and graphs else ""),
                "summary": summary}
-        SESSION.add("loops", rec)
-        tracer = current()
-        if tracer is not None:
-            tracer.loop_notes.append(summary)
+        native_loop.report_loop(rec)
 
 
-def _as_written(site, values, carry, start, n):
-    """Iterations start..n-1 of the loop traced as written into the surrounding graph
-    (`values`, the body's arguments, move on with them): what the last one binds."""
+def _as_written(site, values, carry, start, stop, n):
+    """Iterations start..stop-1 of a loop of n traced as written into the surrounding
+    graph (`values`, the body's arguments, move on with them): what the last one binds."""
     out = ()
-    for i in range(start, n):
+    for i in range(start, stop):
         fn = site.step if i < n - 1 else site.body
         out = fn(*values)
         if i < n - 1:

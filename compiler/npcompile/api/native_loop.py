@@ -364,9 +364,7 @@ def run(site, args, owner_name):
         got = rendered.unpack(out) if out[0] == 0 else None
     except Exception as e:  # npcompile's own failure: the user's loop runs instead
         out, got = None, None
-        SESSION.add("fallbacks", {"graph_id": -1, "function": owner_name,
-                                  "reason": f"the loop nest at line {site.lineno} failed: "
-                                            f"{type(e).__name__}: {e}"})
+        _fallback(site, "failed", e)
     if got is None:     # Python or NumPy would raise or warn here: they do it themselves
         for a, s in zip(targets, saved):
             np.copyto(a, s)
@@ -385,25 +383,24 @@ def _compile(site, types, arrays, modules, cpu):
     nest.modules = modules
     try:
         source, sym = nest.render(types, arrays)
+        r = cpu._cpu.compile(source, [sym])
     except sn.Unsupported as e:
         return str(e)
     except Exception as e:   # a renderer bug: the loop runs as Python, and it is reported
-        SESSION.add("fallbacks", {"graph_id": -1, "function": f"loop at line {site.lineno}",
-                                  "reason": f"loop nest rendering failed: "
-                                            f"{type(e).__name__}: {e}"})
-        return f"its rendering failed ({type(e).__name__})"
-    try:
-        r = cpu._cpu.compile(source, [sym])
-    except Exception as e:   # a renderer bug must not cost the user the loop
-        SESSION.add("fallbacks", {"graph_id": -1, "function": f"loop at line {site.lineno}",
-                                  "reason": f"loop nest compile failed: {type(e).__name__}: "
-                                            f"{str(e)[:300]}"})
-        return f"its compile failed ({type(e).__name__})"
+        return _fallback(site, "could not be compiled", e)
     nest.symbol = sym
     nest.source = source
     SESSION.add("kernel_sources", {"name": sym, "source": source, "graph_id": -1,
                                    "target": "cpu", "ptx": None, "ops": []})
     return nest, r["addresses"][0]
+
+
+def _fallback(site, what, e):
+    """Record npcompile's own failure at a nest: the user's loop runs as Python."""
+    why = f"{type(e).__name__}: {str(e)[:300]}"
+    SESSION.add("fallbacks", {"graph_id": -1, "function": f"loop at line {site.lineno}",
+                              "reason": f"the loop nest at line {site.lineno} {what}: {why}"})
+    return f"its compiled function {what} ({type(e).__name__})"
 
 
 def _decline(site, why, owner_name):
@@ -415,9 +412,13 @@ def _report(site, key, summary, owner_name):
     if key in site.reported:
         return
     site.reported.add(key)
-    SESSION.add("loops", {"graph_id": -1, "function": owner_name, "lineno": site.lineno,
-                          "text": site.text, "iterations": None, "kernel": "",
-                          "summary": summary})
+    report_loop({"graph_id": -1, "function": owner_name, "lineno": site.lineno,
+                 "text": site.text, "iterations": None, "kernel": "", "summary": summary})
+
+
+def report_loop(rec):
+    """What happened to a loop: in the report, and in explain() of the running trace."""
+    SESSION.add("loops", rec)
     tracer = current()
     if tracer is not None:
-        tracer.loop_notes.append(summary)
+        tracer.loop_notes.append(rec["summary"])

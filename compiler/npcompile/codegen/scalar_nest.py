@@ -27,11 +27,12 @@ backend's calling convention: bufs[0] is the output slots (status, then value bi
 an assigned flag per output name), bufs[1..] the arrays; P their sizes and byte strides,
 then the scalar arguments' bits."""
 import ast
+import copy
 import hashlib
 
 import numpy as np
 
-from .cpp_ops import PRELUDE
+from .cpp_ops import PRELUDE, declarations, literal
 from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F4, F8,
                                 FLOAT_CT, I4, I8, MAT, PYBOOL, PYFLOAT, PYINT, VEC,
                                 Unsupported, arith, is_float, is_int, is_np, type_of_value)
@@ -79,11 +80,9 @@ class Nest(vectors.VectorCode):
         self.need = set()
         self._emit_stmt(self.loop, 1)
         body = "\n".join(self.lines)
-        head, slot = self._head()
-        text = head + body + "\n" + self._tail(slot)
+        text = self._head() + body + "\n" + self._tail()
         sym = "npc_nest_" + hashlib.sha1(text.encode()).hexdigest()[:16]
-        decl = "".join(f'extern "C" {c} {f}({", ".join([c] * n)});\n'
-                       for f, n, c in sorted(_typed(x) for x in self.need))
+        decl = declarations(self.need) + "\n"   # the kernels' libm and helper declarations
         source = (PRELUDE + vectors.HELPERS + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
                   f"i64 begin, i64 end) {{\n  (void)begin; (void)end;\n{text}}}\n")
         return source, sym
@@ -114,7 +113,7 @@ class Nest(vectors.VectorCode):
         for j, name in enumerate(self.outputs):
             if not slots[2 + 2 * j]:
                 continue
-            t = self.locals[name] if name in self.locals else self.types[name]
+            t = self.type_of(name)
             bits = slots[1 + 2 * j]
             if _CT[t] in FLOAT_CT:
                 v = float(np.int64(bits).view(np.float64))
@@ -218,7 +217,6 @@ class Nest(vectors.VectorCode):
         if self.types.get(name) is not ARRAY:
             raise Unsupported(f"{name}[...] where {name} is not an array")
         dtype, ndim, _ = self.arrays[name]
-        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
         if len(idx) != ndim:
             raise Unsupported(f"{name} has {ndim} dimensions and is indexed by {len(idx)}")
         for e in idx:
@@ -247,9 +245,9 @@ class Nest(vectors.VectorCode):
             t = self._typ(e.operand)
             if isinstance(e.op, ast.Not):
                 return PYBOOL
-            if t == B1 or (t == PYBOOL):
-                return PYINT if t == PYBOOL else _raise("arithmetic on a NumPy bool")
-            return t
+            if t == B1:
+                raise Unsupported("arithmetic on a NumPy bool")
+            return PYINT if t == PYBOOL else t
         if isinstance(e, ast.Compare):
             ts = [self._typ(e.left)] + [self._typ(c) for c in e.comparators]
             return B1 if any(is_np(t) for t in ts) else PYBOOL
@@ -365,12 +363,12 @@ class Nest(vectors.VectorCode):
                 out.append(f"  {_CT[t]} v_{name} = 0;")
         for name in self.outputs:
             out.append(f"  bool set_{name} = false;")
-        return "\n".join(out) + "\n", k
+        return "\n".join(out) + "\n"
 
-    def _tail(self, _):
+    def _tail(self):
         out = ["  {"]
         for j, name in enumerate(self.outputs):
-            t = self.locals[name] if name in self.locals else self.types[name]
+            t = self.type_of(name)
             v = f"v_{name}"
             bits = f"__builtin_bit_cast(i64, (double){v})" if _CT[t] in FLOAT_CT else f"(i64){v}"
             out.append(f"    npc_out[{1 + 2 * j}] = {bits}; npc_out[{2 + 2 * j}] = set_{name};")
@@ -496,9 +494,7 @@ class Nest(vectors.VectorCode):
             return f"({_CT[dtype]})({val})"
         lo, hi = (-2 ** 63, 2 ** 63) if dtype.itemsize == 8 else (-2 ** 31, 2 ** 31)
         if is_float(t):    # truncated; nan, inf and out of range are NumPy's to handle
-            x = self._new()
-            return (f"({{ const double {x} = {val}; if (!({x} >= {float(lo)!r} && {x} < "
-                    f"{float(hi)!r})) {_FAIL}; ({_CT[dtype]}){x}; }})")
+            return self._trunc(val, _CT[dtype], lo, hi)
         if is_np(t) or dtype.itemsize == 8:   # a NumPy integer: cast as NumPy casts
             return f"({_CT[dtype]})(u64)({val})"
         x = self._new()     # a Python int into int32: NumPy 2 raises when it does not fit
@@ -509,13 +505,15 @@ class Nest(vectors.VectorCode):
         name = sub.value.id
         dtype, ndim, _ = self.arrays[name]
         idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        parts = []
-        for d, e in enumerate(idx):
-            x = self._new()
-            n = f"n_{name}_{d}"
-            parts.append(f"({{ i64 {x} = {self._int_expr(e)}; if ({x} < 0) {x} += {n}; "
-                         f"if ((u64){x} >= (u64){n}) {_FAIL}; {x}; }}) * s_{name}_{d}")
+        parts = [f"{self._index(e, f'n_{name}_{d}')} * s_{name}_{d}" for d, e in enumerate(idx)]
         return f"(*({_CT[dtype]}*)(a_{name} + {' + '.join(parts)}))"
+
+    def _index(self, e, n):
+        """An index into a dimension of length n, as NumPy takes it: from the end when
+        negative, and out of bounds stops the nest (NumPy's IndexError)."""
+        x = self._new()
+        return (f"({{ i64 {x} = {self._int_expr(e)}; if ({x} < 0) {x} += {n}; "
+                f"if ((u64){x} >= (u64){n}) {_FAIL}; {x}; }})")
 
     def _int_expr(self, e):
         t = self._want_int(e)
@@ -530,17 +528,8 @@ class Nest(vectors.VectorCode):
         return f"(({self._expr(e)}) != 0)"
 
     def _expr(self, e):
-        if isinstance(e, ast.Constant):
-            v = e.value
-            if type(v) is bool:
-                return "true" if v else "false"
-            if type(v) is int:
-                return f"((i64){v}LL)" if v != -2 ** 63 else "((i64)(-9223372036854775807LL - 1))"
-            if v != v:
-                return '__builtin_nan("")'
-            if v in (float("inf"), float("-inf")):
-                return "__builtin_inf()" if v > 0 else "(-__builtin_inf())"
-            return v.hex()
+        if isinstance(e, ast.Constant):   # bool, int64 or float64, as the kernels write them
+            return literal(e.value, {bool: B1, int: I8, float: F8}[type(e.value)])
         if isinstance(e, ast.Name):
             return f"v_{e.id}"
         if self._typ(e) in (VEC, MAT):
@@ -608,9 +597,7 @@ class Nest(vectors.VectorCode):
             if f.id == "int":
                 if is_int(types[0]):
                     return f"((i64)({args[0]}))"
-                x = self._new()
-                return (f"({{ const double {x} = {args[0]}; if (!({x} > -9223372036854775808.0 "
-                        f"&& {x} < 9223372036854775808.0)) {_FAIL}; (i64){x}; }})")
+                return self._trunc(args[0], "i64", -2 ** 63, 2 ** 63)   # int(nan) raises
             if f.id == "abs":
                 return self._abs(args[0], t)
             # min/max as Python's builtins: the first unless a later one compares
@@ -624,11 +611,8 @@ class Nest(vectors.VectorCode):
             return out
         name = f.attr
         if name in ("floor", "ceil") and self.modules[f.value.id] == "math":
-            x = self._new()     # an int in Python: nan and inf raise there
-            self.need.add((name, 1))
-            return (f"({{ const double {x} = {name}((double)({args[0]})); "
-                    f"if (!({x} > -9223372036854775808.0 && {x} < 9223372036854775808.0)) "
-                    f"{_FAIL}; (i64){x}; }})")
+            self._libm(name, 1)     # an int in Python: nan and inf raise there
+            return self._trunc(f"{name}((double)({args[0]}))", "i64", -2 ** 63, 2 ** 63)
         if name in ("abs", "absolute", "fabs") and self.modules[f.value.id] == "numpy":
             return self._abs(f"(({_CT[t]}){args[0]})", t)
         if name in ("minimum", "maximum"):
@@ -639,12 +623,23 @@ class Nest(vectors.VectorCode):
                     f"({x} {cmp} {y} || {nan}) ? {x} : {y}; }})")
         c = "float" if t == F4 else "double"     # NumPy's float32 functions: libm's *f
         fn = (_BINARY[name] if name in _BINARY else _UNARY[name]) + ("f" if c == "float" else "")
-        self.need.add((fn, len(args), c))
+        self._libm(fn, len(args), c)
         return f"{fn}({', '.join(f'({c})({a})' for a in args)})"
+
+    def _trunc(self, val, ctype, lo, hi):
+        """A float truncated to an integer type; nan, inf and values outside [lo, hi)
+        stop the nest (Python raises, NumPy warns)."""
+        x = self._new()
+        return (f"({{ const double {x} = {val}; if (!({x} >= {float(lo)!r} && {x} < "
+                f"{float(hi)!r})) {_FAIL}; ({ctype}){x}; }})")
+
+    def _libm(self, fn, arity, ctype="double"):
+        """A libm function the nest calls, declared as the kernels declare theirs."""
+        self.need.add(("math", fn, arity, ctype))
 
     def _abs(self, a, t):
         if is_float(t):
-            self.need.add(("fabs", 1))
+            self._libm("fabs", 1)
             return f"fabs({a})"
         x = self._new()
         return (f"({{ {_CT[t]} {x} = {a}; if ({x} < 0 && __builtin_sub_overflow(({_CT[t]})0, "
@@ -674,24 +669,19 @@ class Nest(vectors.VectorCode):
                 return f"((double)({a}) {op} (double)({b}))"
             x, y = self._new(), self._new()
             if op == "**":
-                self.need.add(("pow", 2))
-                self.need.add(("floor", 1))
+                self._libm("pow", 2)
+                self._libm("floor", 1)
                 return (f"({{ const double {x} = (double)({a}), {y} = (double)({b}); "
                         f"if (({x} < 0 && floor({y}) != {y}) || ({x} == 0 && {y} < 0)) {_FAIL}; "
                         f"pow({x}, {y}); }})")
-            self.need.add(("fmod", 2))
-            self.need.add(("floor", 1))
-            self.need.add(("copysign", 2))
-            if op == "%":     # Python's and NumPy's float modulo: the sign of the divisor
-                return (f"({{ const double {x} = (double)({a}), {y} = (double)({b}); "
-                        f"if ({y} == 0) {_FAIL}; double m = fmod({x}, {y}); "
-                        f"if (m) {{ if (({y} < 0) != (m < 0)) m += {y}; }} "
-                        f"else m = copysign(0.0, {y}); m; }})")
+            # NumPy's (and Python's) float floor division and modulo: the kernels' own
+            self._libm("fmod", 2)
+            self._libm("floor", 1)
+            self._libm("copysign", 2)
+            self.need.add(("helper", "fdivmod", "double"))
+            fn = "npc_mod_double" if op == "%" else "npc_floordiv_double"
             return (f"({{ const double {x} = (double)({a}), {y} = (double)({b}); "
-                    f"if ({y} == 0) {_FAIL}; double m = fmod({x}, {y}); double d = ({x} - m) / {y}; "
-                    f"if (m && (({y} < 0) != (m < 0))) d -= 1; "
-                    f"double fl = d ? floor(d) : copysign(0.0, {x} / {y}); "
-                    f"if (d && d - fl > 0.5) fl += 1; fl; }})")
+                    f"if ({y} == 0) {_FAIL}; {fn}({x}, {y}); }})")
         # integers, checked: Python's are unbounded, NumPy's wrap with a warning
         x, y, r = self._new(), self._new(), self._new()
         pre = f"const {C} {x} = ({C})({a}), {y} = ({C})({b}); {C} {r};"
@@ -711,22 +701,12 @@ class Nest(vectors.VectorCode):
                 f"{_FAIL}; }} {r}; }})")
 
 
-def _typed(need):
-    """(function, arguments, C type) of a libm function a nest calls."""
-    return need if len(need) == 3 else (need[0], need[1], "double")
-
-
 def type_of_numeric(t):
     return t in (PYINT, PYFLOAT) or (is_np(t) and t != B1)
 
 
-def _as_load(target):
-    t = _copy_load(target)
-    return t
-
-
-def _copy_load(node):
-    import copy
+def _as_load(node):
+    """A copy of an assignment target that reads it (`x[i]` of `x[i] += v`)."""
     n = copy.deepcopy(node)
     for x in ast.walk(n):
         if hasattr(x, "ctx"):
@@ -737,8 +717,5 @@ def _copy_load(node):
 def _name(t):
     return f"NumPy {t}" if is_np(t) else f"Python {t}"
 
-
-def _raise(why):
-    raise Unsupported(why)
 
 

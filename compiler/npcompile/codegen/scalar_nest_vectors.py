@@ -70,10 +70,7 @@ class VectorCode:
                 off.append(f"{lo} * s_{name}_{d}")
                 dims.append((n, f"s_{name}_{d}"))
             else:
-                k = self._new()
-                self._out(f"i64 {k} = {self._int_expr(x)}; if ({k} < 0) {k} += {dim}; "
-                          f"if ((u64){k} >= (u64){dim}) {_FAIL};")
-                off.append(f"{k} * s_{name}_{d}")
+                off.append(f"{self._index(x, dim)} * s_{name}_{d}")
         self._out(f"char* const {p} = a_{name} + {' + '.join(off)};")
         return p, dims
 
@@ -243,7 +240,7 @@ class VectorCode:
             term = f"{term} * {self._velem(b, prep, (k,))}"
         self._out(f"double {acc} = 0.0; for (i64 {k} = 0; {k} < {sa[0]}; ++{k}) {acc} += {term};")
         if square_root:
-            self.need.add(("sqrt", 1))
+            self._libm("sqrt", 1)
             self._out(f"{acc} = sqrt({acc});")
         body, self.lines = self.lines, saved
         return "({ " + " ".join(body) + f" {acc}; }})"

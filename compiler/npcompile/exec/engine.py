@@ -6,7 +6,6 @@ import os
 
 from ..graph.cache import GraphCache
 from ..graph.signature import collect
-from ..trace.native import core
 from ..records import SESSION
 from . import eager_timing, reference
 
@@ -94,8 +93,7 @@ class Engine:
         """A trace past its op budget (trace/budget.py): its graphs run op by op in
         NumPy, neither looked up nor compiled (the reference path, as when a compile fails)."""
         t1 = time.perf_counter()
-        got = core.collect_graph(outputs) if core is not None else None
-        pending = got[1] if got is not None else collect(outputs)[1]
+        pending = collect(outputs)[1]
         with tracer.suspended():
             values = reference.execute(pending, outputs)
         self.session.add("kernels", {
