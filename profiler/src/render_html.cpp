@@ -375,19 +375,25 @@ void fallbacks_section(std::string& o, const Report& r) {
   o += "</tbody></table></details>";
 }
 
-// What happened to each loop: one compiled kernel ran per iteration.
+// What happened to each loop, in the words of its summary: one compiled kernel per
+// iteration, a body compiled once, a nest run as one compiled function, or why it ran as
+// Python. Iterations are blank where they were not counted (a compiled nest's).
 void loops_section(std::string& o, const Report& r) {
   if (r.loops.empty())
     return;
   section_open(o, "Loops", r.loops.size(), true);
   o += "<table class=\"npc-t\"><thead><tr><th>function</th><th class=\"npc-r\">line</th>"
-       "<th class=\"npc-r\">iterations</th><th>compiled once as</th><th>source</th>"
+       "<th class=\"npc-r\">iterations</th><th>what happened</th><th>source</th>"
        "</tr></thead><tbody>";
-  for (const auto& l : r.loops)
+  for (const auto& l : r.loops) {
+    const std::string line = "line " + std::to_string(l.lineno) + ": ";
+    const std::string what =
+        l.summary.rfind(line, 0) == 0 ? l.summary.substr(line.size()) : l.summary;
     o += "<tr><td>" + esc(l.function) + "</td><td class=\"npc-r\">" + std::to_string(l.lineno) +
-         "</td><td class=\"npc-r\">" + std::to_string(l.iterations) + "</td><td><code>" +
-         esc(l.kernel) + "</code></td><td><code class=\"npc-c\">" + esc(l.text) +
+         "</td><td class=\"npc-r\">" + (l.iterations > 0 ? std::to_string(l.iterations) : "") +
+         "</td><td>" + esc(what) + "</td><td><code class=\"npc-c\">" + esc(l.text) +
          "</code></td></tr>";
+  }
   o += "</tbody></table></details>";
 }
 

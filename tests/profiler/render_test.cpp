@@ -121,9 +121,12 @@ TEST(RenderHtml, PathChoicesAndLoops) {
   s.record(PathChoice{"tiny<f>", "numpy", 0.5, 0.125, "plain NumPy is faster <here>"});
   s.record(LoopRun{"line 9: 99 iterations, one compiled kernel (k_step)", 3, "heat", 9,
                  "u[1:-1] = u[1:-1] + c * (u[2:] - u[:-2])", "k_step", 99});
+  // a nest run as one compiled function: no iterations counted, its summary says it
+  s.record(LoopRun{"line 4: the loop nest runs as one compiled function (npc_nest_1)", -1,
+                   "sweep", 4, "for i in range(n):", "", 0});
   const Report r = Report::from_session(s);
   ASSERT_EQ(r.path_choices.size(), 1u);
-  ASSERT_EQ(r.loops.size(), 1u);
+  ASSERT_EQ(r.loops.size(), 2u);
   const std::string h = render_html(r);
   EXPECT_TRUE(has(h, "Path chosen"));
   EXPECT_TRUE(has(h, "tiny&lt;f&gt;"));
@@ -132,6 +135,8 @@ TEST(RenderHtml, PathChoicesAndLoops) {
   EXPECT_TRUE(has(h, "Loops"));
   EXPECT_TRUE(has(h, ">99<"));
   EXPECT_TRUE(has(h, "k_step"));
+  EXPECT_TRUE(has(h, "<td>the loop nest runs as one compiled function (npc_nest_1)</td>")) << h;
+  EXPECT_TRUE(has(h, "<td class=\"npc-r\">4</td><td class=\"npc-r\"></td>")) << h;
   const std::string t = render_text(r);
   EXPECT_TRUE(has(t, "Path chosen"));
   EXPECT_TRUE(has(t, "heat: line 9: 99 iterations, one compiled kernel (k_step)"));
