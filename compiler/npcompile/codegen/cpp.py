@@ -210,7 +210,64 @@ class Emitter:
             if e.op == "where":
                 return f"({args[0]} ? {args[1]} : {args[2]})"
             return cpp_ops.render(e.op, args, in_dt, e.dtype, self.k.need)
+        if e.kind == "concat":
+            return self._concat(e, idx)
+        if e.kind == "view":
+            inline = self._inline(e, idx)
+            return inline if inline is not None else self.value(e.inputs[0], _view_index(e, idx))
         raise KeyError(e.kind)
+
+    def _concat(self, e, idx):
+        """A select on the index along the axis. Pieces that only move data (loads
+        through views and concatenations) are read inside their branch (a ternary
+        evaluates one side), so their shifted index never leaves their array; a
+        computed piece is a statement of its own, evaluated at every element, so its
+        index is clamped into its range (and the value discarded outside it)."""
+        inline = self._inline(e, idx)
+        if inline is not None:
+            return inline
+        return self._select(e, idx, self._piece)
+
+    def _piece(self, x, idx, d, n):
+        got = self._inline(x, idx)
+        if got is not None:
+            return got
+        if x.kind == "const":
+            return self.value(x, idx)
+        last = n - 1 if type(n) is int else f"({n} - 1)"
+        self.k.need.add(("helper", "clamp", "i64"))
+        return self.value(x, idx[:d] + (f"npc_clamp_i64({idx[d]}, {last})",) + idx[d + 1:])
+
+    def _select(self, e, idx, piece):
+        d = e.attrs["axis"]
+        i = idx[d]
+        cases, offset = [], 0
+        for k, x in enumerate(e.inputs):
+            n = self.extent(("concat", id(e), k), x.shape[d])
+            at = i if offset == 0 else f"({i} - {offset})"
+            v = piece(x, idx[:d] + (at,) + idx[d + 1:], d, n)
+            if v is None:
+                return None
+            offset = offset + n if type(n) is int and type(offset) is int else (
+                n if offset == 0 else f"({offset} + {n})")
+            cases.append((offset, v))
+        text = cases[-1][1]
+        for end, v in reversed(cases[:-1]):
+            text = f"({i} < {end} ? {v} : {text})"
+        return text
+
+    def _inline(self, x, idx):
+        """x at idx as one C++ expression when x only moves data (loads, constants,
+        views, concatenations of these), else None."""
+        while x.kind == "view":
+            x, idx = x.inputs[0], _view_index(x, idx)
+        if x.kind == "load":
+            return self._load(x, idx)
+        if x.kind == "const":
+            return self.value(x, idx)
+        if x.kind == "concat":
+            return self._select(x, idx, lambda p, at, d, n: self._inline(p, at))
+        return None
 
     def _checked_cast(self, v, src, dst, idx):
         """float -> int where the truncation fits (NumPy and C agree there); anything
@@ -488,6 +545,16 @@ def _kept_index(e, idx):
         return idx
     axes = e.attrs["axes"]
     return tuple(s for d, s in enumerate(idx) if d not in axes)
+
+
+def _view_index(e, idx):
+    """The base's index of a view's element idx (fusion/expr.view_map)."""
+    out = []
+    for start, steps in e.attrs["map"]:
+        terms = [str(start)] if start else []
+        terms += [idx[d] if k == 1 else f"{k}*{idx[d]}" for d, k in steps]
+        out.append(" + ".join(terms).replace("+ -", "- ") if terms else "0")
+    return tuple(f"({t})" if " " in t else t for t in out)
 
 
 def _broadcast(idx, shape, xshape):

@@ -53,6 +53,11 @@ MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", 
 BINARY_MATH = {"atan2", "hypot", "copysign", "fmod", "pow"}
 
 HELPERS = {
+    # a concatenation's computed piece is evaluated at every element (see Emitter._concat):
+    # its index is kept inside the piece, and the value discarded outside it
+    "clamp": """\
+static inline {T} npc_clamp_{T}({T} i, {T} last) {{ return i < 0 ? 0 : (i > last ? last : i); }}
+""",
     # NumPy's integer power: squaring in the type, wrapping (here in unsigned, where C
     # defines it); a negative exponent raises in NumPy: npc_bad makes the graph rerun there
     "ipow": """\

@@ -738,7 +738,9 @@ def vector_plan(exprs, outputs, shape, n, buffer_of):
     def linear(x):
         b = buffer_of(x)
         return b.contiguous and b.shape == tuple(shape) and vtype(x.dtype) is not None
-    vec_in = {buffer_of(x).index: x for x in loads if linear(x)}
+    remapped = {id(x.op) for r in nodes(*exprs) if r.kind in ("view", "concat")
+                for x in nodes(*r.inputs) if x.kind == "load"}   # read at other indexes
+    vec_in = {buffer_of(x).index: x for x in loads if linear(x) and id(x.op) not in remapped}
     vec_out = {o.index: o for o in outputs if vtype(o.dtype) is not None}
     if not vec_in and not vec_out or n < U:
         return 0, {}, {}

@@ -1,15 +1,20 @@
 """Kernel expressions: the small primitive set a graph node lowers to.
 
   load(buffer)  const(value)  pw(op, inputs)  cast(x)  reduce(op, x, axes)
+  concat(pieces, axis): element i along `axis` read from the piece whose range holds i
+  view(x, map): x read at an affine function of the index (a slice, transpose, new
+                axis or broadcast of a computed array, without writing it first)
 
 Broadcasting is implicit (an input of a pointwise op is read at the broadcast index);
-mean, var, std and norm are compositions of these. A node that does not lower runs in
-NumPy between kernels (a library step)."""
+mean, var, std and norm are compositions of these; np.roll, np.pad, np.hstack and their
+kin are concatenations (of views, constants or computed pieces), so a periodic stencil
+is one kernel. A node that does not lower runs in NumPy between kernels (a library step)."""
 import operator
 
 import numpy as np
 
 from ..graph import calls
+from ..graph.node import Ref
 
 
 class Expr:
@@ -131,6 +136,10 @@ class Lowering:
             if op is None or "dtype" in kw:
                 return None
             return self._reduction(node, op, ins[0], kw)
+        if fn is np.concatenate:
+            return self._concat(node, ins)
+        if node.label in VIEW_FNS and node.args and type(node.args[0]) is Ref:
+            return self._view(node, ins[0])
         if fn is np.linalg.norm:
             kw = node.kwargs or {}
             if kw.get("ord") not in (None, 2) or (kw.get("ord") == 2 and kw.get("axis") is None
@@ -223,6 +232,29 @@ class Lowering:
                         node.dtype, node=node)
         return None
 
+    def _view(self, node, x):
+        """The view as index arithmetic: base index b = start_b + sum_d step_bd * i_d.
+        NumPy applies the view to a stand-in of x's shape whose strides count elements;
+        the stand-in's offset and strides are the map. A view that merges dimensions
+        (a reshape) has no such map and stays NumPy's (x is written first)."""
+        m = view_map(x.shape, lambda a: node.fn(a, *node.args[1:], **(node.kwargs or {})))
+        if m is None or m[0] != node.shape:
+            return None
+        return Expr("view", None, [x], node.shape, node.dtype, {"map": m[1]}, node=node)
+
+    def _concat(self, node, ins):
+        kw = node.kwargs or {}
+        axis = kw.get("axis", 0)
+        if axis is None or not ins or len(node.shape) == 0:
+            return None   # axis=None flattens first: NumPy does it
+        axis = operator.index(axis) % len(node.shape)
+        pieces = [self._cast(x, node.dtype) for x in ins if x.shape[axis] != 0]
+        if not pieces:
+            return None
+        if len(pieces) == 1:
+            return Expr("cast", None, pieces, node.shape, node.dtype, node=node)
+        return Expr("concat", None, pieces, node.shape, node.dtype, {"axis": axis}, node=node)
+
     def _reduce(self, op, x, axis, keepdims, acc_dtype):
         nd = len(x.shape)
         if axis is None:
@@ -284,3 +316,63 @@ class Lowering:
 
 class _NotLowered(Exception):
     pass
+
+
+# The graph labels of views (trace/view_rules): NumPy takes them of leaves for free; of a
+# computed array a kernel reads them as index arithmetic (Lowering._view).
+VIEW_FNS = {"getitem", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
+            "broadcast_to", "moveaxis"}
+_STAND_INS = {}
+
+
+def _stand_in(shape):
+    """An int8 array of this shape in C order, backed by one byte: views of it tell
+    offsets and strides in elements, and nothing reads its memory."""
+    got = _STAND_INS.get(shape)
+    if got is None:
+        strides, acc = [], 1
+        for d in reversed(shape):
+            strides.append(acc)
+            acc *= max(d, 1)
+        got = np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape=shape,
+                                              strides=tuple(reversed(strides)), writeable=False)
+        if len(_STAND_INS) > 1024:
+            _STAND_INS.clear()
+        _STAND_INS[shape] = got
+    return got
+
+
+def view_map(shape, apply):
+    """(view shape, per base dim (start, ((view dim, step), ...))) of a view, or None
+    when its elements are not an affine function of the base's per-dimension index."""
+    base = _stand_in(tuple(shape))
+    try:
+        v = apply(base)
+    except Exception:
+        return None
+    if not isinstance(v, np.ndarray) or v.size == 0 or base.size == 0:
+        return None
+    off = v.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    dims = [b for b in range(len(shape)) if shape[b] != 1]
+    cs = {b: base.strides[b] for b in dims}
+    start = {}
+    for b in dims:                 # strides fall from the outermost dim: mixed radix
+        start[b], off = divmod(off, cs[b]) if off >= 0 else (None, off)
+    if off != 0 or any(s is None for s in start.values()):
+        return None
+    steps = {b: [] for b in dims}
+    for d, (n, s) in enumerate(zip(v.shape, v.strides)):
+        if n == 1 or s == 0:
+            continue
+        b = next((b for b in dims if cs[b] <= abs(s)), None)
+        if b is None or abs(s) % cs[b]:
+            return None
+        steps[b].append((d, s // cs[b]))
+    for b in dims:                 # every element inside the base (merged dims are not)
+        lo = hi = start[b]
+        for d, k in steps[b]:
+            lo, hi = (lo + k * (v.shape[d] - 1), hi) if k < 0 else (lo, hi + k * (v.shape[d] - 1))
+        if lo < 0 or hi >= shape[b]:
+            return None
+    return tuple(v.shape), tuple((start[b], tuple(steps[b])) if b in start else (0, ())
+                                 for b in range(len(shape)))

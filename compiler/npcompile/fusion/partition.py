@@ -30,6 +30,12 @@ def _has_reduce(e, memo=None):
     return memo[k]
 
 
+def _read_by_numpy(node, consumers, lowerable):
+    """A NumPy step (decided so far) reads node, or node is one: it lies in memory."""
+    return lowerable.get(id(node)) is False or any(
+        lowerable.get(id(c)) is False for c in consumers.get(id(node), ()))
+
+
 def _reduces(consumer, node):
     """A reduction over `node` reads each of its elements once: it may compute it inline."""
     from .expr import REDUCE_FNS
@@ -79,9 +85,19 @@ def partition(leaves, pending, outputs):
 
     # 1. what lowers at all (with loads as inputs)
     lowerable = {}
+    moves = set()   # nodes that only move data: concatenations and views of them
     for n in pending:
         is_view = n.label in VIEW_LABELS and n.args and type(n.args[0]) is Ref
-        lowerable[id(n)] = (not is_view) and low.lower(n, [load(i) for i in n.inputs]) is not None
+        # A view is free in NumPy (read through strides, its offset given at run time),
+        # and the array it views is written anyway when it is computed. A view of a
+        # concatenation (np.roll of np.roll, a flipped pad) is index arithmetic in its
+        # reader instead: its pieces are read where they lie, nothing is written.
+        numpy_view = is_view and (id(n) in out_ids or id(n.inputs[0]) not in moves)
+        lowerable[id(n)] = (not numpy_view) and low.lower(n, [load(i) for i in n.inputs]) is not None
+        if lowerable[id(n)] and (is_view or n.fn in (np.concatenate, calls.copy)) and all(
+                i.is_leaf or id(i) in moves or _read_by_numpy(i, consumers, lowerable)
+                for i in n.inputs):
+            moves.add(id(n))
         if not lowerable[id(n)]:
             plan.decisions.append(f"{n.label}: runs in NumPy" + (" (a view: no copy)" if is_view else ""))
 
@@ -157,9 +173,12 @@ def partition(leaves, pending, outputs):
         if not lowerable[id(n)]:
             continue
         here = evaluated[id(n)]
+        # a view or concatenation reads its input at other indexes: inlined, a written
+        # input would be computed again there rather than shared with its writer
+        moves = first[id(n)].kind in ("view", "concat")
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
-                           (id(i) in materialize and (_has_reduce(first[id(i)], has_reduce_memo) or
-                                                      here != stretch_of[id(i)])))
+                           (id(i) in materialize and (moves or here != stretch_of[id(i)] or
+                                                      _has_reduce(first[id(i)], has_reduce_memo))))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 

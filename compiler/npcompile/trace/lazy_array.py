@@ -8,12 +8,15 @@ from . import np_base as _nb
 
 from ..graph import calls
 from ..graph.node import Node, Ref, substitute
-from . import function_rules, inplace, ufunc_rules, view_rules
+from . import composite_rules, function_rules, inplace, ufunc_rules, view_rules
 from .operands import SCALAR_TYPES, Unsupported
 from . import native
 from .native import core
 from .storage import Storage, view_node
 from .tracer import concretize, current
+
+# functions composed of views and concatenations join the table of captured functions
+function_rules.TABLE.update(composite_rules.TABLE)
 
 
 def _dispatch(fallback, rule, *args):

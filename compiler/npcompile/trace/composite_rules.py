@@ -1,0 +1,171 @@
+"""NumPy functions that are compositions of views and one concatenation per axis: np.pad,
+np.hstack and its kin, np.append, np.flip. Recorded as those compositions, they fuse
+into the kernels that read them (fusion/expr.py lowers a concatenation to a select on
+the index, and a view of a computed array to index arithmetic): a padded or stacked
+array is never written out just to be read back."""
+import operator
+
+import numpy as np
+
+from .operands import Unsupported
+from .function_rules import as_lazy, concatenate, filled
+
+
+def _axis_slices(ndim, d, sl):
+    key = [slice(None)] * ndim
+    key[d] = sl
+    return tuple(key)
+
+
+def _flip_along(x, d):
+    return x[_axis_slices(x.ndim, d, slice(None, None, -1))]
+
+
+def _pairs(value, ndim, what):
+    """pad_width or constant_values as NumPy broadcasts them: a (before, after) per axis."""
+    try:
+        arr = np.broadcast_to(np.asarray(value), (ndim, 2))
+    except ValueError as e:
+        raise Unsupported("error", f"np.pad: {what}: {e}")
+    return [tuple(row) for row in arr.tolist()]
+
+
+def _pad_pieces(tracer, x, d, before, after, mode, const_pair):
+    """The pieces before and after x along axis d, as views of x or constants."""
+    n = x.shape[d]
+    shape_of = lambda k: x.shape[:d] + (k,) + x.shape[d + 1:]  # noqa: E731
+    if mode == "constant":
+        return [filled(tracer, np.full, shape_of(k), v, dtype=x.dtype) if k else None
+                for k, v in zip((before, after), const_pair)]
+    if n == 0:
+        raise Unsupported("error", f"np.pad: can't extend empty axis {d} using modes other "
+                                   f"than 'constant' or 'empty'")
+    if mode == "edge":
+        ends = (x[_axis_slices(x.ndim, d, slice(0, 1))], x[_axis_slices(x.ndim, d, slice(n - 1, n))])
+        return [np.broadcast_to(e, shape_of(k)) if k else None for e, k in zip(ends, (before, after))]
+    if mode == "wrap":
+        if before > n or after > n:
+            raise Unsupported("unsupported", "np.pad(mode='wrap') wider than the axis")
+        return [x[_axis_slices(x.ndim, d, slice(n - before, n))] if before else None,
+                x[_axis_slices(x.ndim, d, slice(0, after))] if after else None]
+    if mode == "symmetric":
+        if before > n or after > n:
+            raise Unsupported("unsupported", "np.pad(mode='symmetric') wider than the axis")
+        return [_flip_along(x[_axis_slices(x.ndim, d, slice(0, before))], d) if before else None,
+                _flip_along(x[_axis_slices(x.ndim, d, slice(n - after, n))], d) if after else None]
+    # reflect: the edge itself is not repeated
+    if before >= n or after >= n:
+        raise Unsupported("unsupported", "np.pad(mode='reflect') as wide as the axis")
+    return [_flip_along(x[_axis_slices(x.ndim, d, slice(1, before + 1))], d) if before else None,
+            _flip_along(x[_axis_slices(x.ndim, d, slice(n - 1 - after, n - 1))], d) if after else None]
+
+
+_PAD_MODES = {"constant", "edge", "wrap", "reflect", "symmetric"}
+
+
+def pad(tracer, fn, array, pad_width, mode="constant", **kwargs):
+    """Axis by axis, as NumPy pads (a later axis pads the corners the earlier made)."""
+    if callable(mode) or mode not in _PAD_MODES:
+        raise Unsupported("unsupported", f"np.pad(mode={mode!r})")
+    allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"},
+               "symmetric": {"reflect_type"}}.get(mode, set())
+    if set(kwargs) - allowed:
+        raise Unsupported("error", f"unsupported keyword arguments for mode '{mode}': "
+                                   f"{set(kwargs) - allowed}")
+    if kwargs.get("reflect_type", "even") != "even":
+        raise Unsupported("unsupported", "np.pad(reflect_type='odd')")
+    x = as_lazy(tracer, array)
+    widths = _pairs(pad_width, x.ndim, "pad_width")
+    if any(type(w) is not int or w < 0 for pair in widths for w in pair):
+        raise Unsupported("error", "np.pad: index can't contain negative values")
+    consts = _pairs(kwargs.get("constant_values", 0), x.ndim, "constant_values")
+    if mode == "constant" and x.dtype.kind in "iub" and \
+            any(isinstance(v, float) and v != v for pair in consts for v in pair):
+        raise Unsupported("error", "np.pad: cannot convert float NaN to integer")
+    out = x
+    for d, (before, after) in enumerate(widths):
+        if not before and not after:
+            continue
+        head, tail = _pad_pieces(tracer, out, d, before, after, mode, consts[d])
+        pieces = [p for p in (head, out, tail) if p is not None]
+        out = concatenate(tracer, np.concatenate, pieces, axis=d)
+    return out.copy() if out is x else out
+
+
+def _stack_parts(tracer, arrays, fname):
+    if isinstance(arrays, np.ndarray) or not hasattr(arrays, "__iter__"):
+        raise Unsupported("error", f"{fname}: arrays to stack must be passed as a sequence")
+    parts = [as_lazy(tracer, a) for a in arrays]
+    if not parts:
+        raise Unsupported("error", "need at least one array to concatenate")
+    return parts
+
+
+def _at_least(x, nd):
+    """np.atleast_2d / atleast_1d as views: (n,) -> (1, n), () -> (1,) or (1, 1)."""
+    while x.ndim < nd:
+        x = x[None] if x.ndim else x.reshape((1,))
+    return x
+
+
+def hstack(tracer, fn, tup, **kwargs):
+    parts = [_at_least(p, 1) for p in _stack_parts(tracer, tup, "np.hstack")]
+    return concatenate(tracer, np.concatenate, parts, axis=0 if parts[0].ndim == 1 else 1,
+                       **kwargs)
+
+
+def vstack(tracer, fn, tup, **kwargs):
+    parts = [_at_least(p, 2) for p in _stack_parts(tracer, tup, "np.vstack")]
+    return concatenate(tracer, np.concatenate, parts, axis=0, **kwargs)
+
+
+def column_stack(tracer, fn, tup):
+    parts = [p.reshape((p.size, 1)) if p.ndim < 2 else p
+             for p in _stack_parts(tracer, tup, "np.column_stack")]
+    return concatenate(tracer, np.concatenate, parts, axis=1)
+
+
+def append(tracer, fn, arr, values, axis=None):
+    a, v = as_lazy(tracer, arr), as_lazy(tracer, values)
+    if axis is None:
+        a, v, axis = a.ravel(), v.ravel(), 0
+    return concatenate(tracer, np.concatenate, [a, v], axis=axis)
+
+
+def flip(tracer, fn, m, axis=None):
+    x = as_lazy(tracer, m)
+    if axis is None:
+        axes = range(x.ndim)
+    else:
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        try:
+            axes = [operator.index(a) for a in axes]
+        except TypeError as e:
+            raise Unsupported("error", f"np.flip: {e}")
+        if any(not -x.ndim <= a < x.ndim for a in axes):
+            raise Unsupported("error", f"np.flip: axis out of bounds for a {x.ndim}-d array")
+    key = [slice(None)] * x.ndim
+    for a in axes:
+        key[a % x.ndim] = slice(None, None, -1)
+    return x[tuple(key)]
+
+
+def flip_one(axis, least):
+    def rule(tracer, fn, m):
+        x = as_lazy(tracer, m)
+        if x.ndim < least:
+            raise Unsupported("error", f"{fn.__name__}: input must be >= {least}-d")
+        return flip(tracer, np.flip, x, axis)
+    return rule
+
+
+TABLE = {
+    np.pad: pad,
+    np.hstack: hstack,
+    np.vstack: vstack,
+    np.column_stack: column_stack,
+    np.append: append,
+    np.flip: flip,
+    np.fliplr: flip_one(1, 2),
+    np.flipud: flip_one(0, 1),
+}
