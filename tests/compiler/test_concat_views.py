@@ -40,6 +40,9 @@ CASES = {
     "column_stack": (lambda u: np.column_stack([u, u ** 2]) + 1, V),
     "append flat": (lambda a: np.append(a, a[:5]) * 2, A),
     "append axis": (lambda a: np.append(a, a[:5], axis=0) * 2, A),
+    "insert": (lambda u: np.cumsum(np.insert(u, 0, 0.0))[5:] * 2, V),
+    "insert array": (lambda a: np.insert(a, -3, a[0, :4]) + 1, A),
+    "insert int into float": (lambda u: np.insert(u, len(u), 7) - 1, V),
     "flip": (lambda a: np.flip(a) + a, A),
     "flip computed": (lambda a: np.flip(a * 2, axis=1) + a, A),
     "fliplr flipud": (lambda a: np.fliplr(a) - np.flipud(a), A),
@@ -57,7 +60,7 @@ def test_matches_numpy(name):
 # A view of a computed array (not of a concatenation) is NumPy's: the array is written
 # once by its own kernel and read through strides, rather than computed again at each
 # index that reads it (in unrolled loops that grew every kernel by the step before).
-WRITES_FIRST = {"column_stack", "flip computed", "pad of computed, sliced", "roll of computed",
+WRITES_FIRST = {"insert", "column_stack", "flip computed", "pad of computed, sliced", "roll of computed",
                 "slice of computed", "stencil of computed", "vstack 1-d"}
 
 
@@ -99,6 +102,9 @@ def test_pad_modes_not_compiled_run_in_numpy(kwargs):
     lambda a: np.concatenate([a, a[0]]),              # ndim mismatch: ValueError
     lambda a: np.flip(a, axis=5),                     # AxisError
     lambda a: np.hstack(a[0]),                        # 1-d pieces of a 1-d array: fine
+    lambda a: np.insert(a, 2000, 1.0),                # IndexError
+    lambda a: np.insert(a[0], [1, 3], 1.0),           # several indexes: NumPy's
+    lambda a: np.insert(a, 1, 5.0, axis=1),           # an axis of a 2-d array: NumPy's
 ])
 def test_numpy_errors_are_numpys(fn):
     check(fn, A)

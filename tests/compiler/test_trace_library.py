@@ -18,11 +18,39 @@ def test_cumulative(dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_diff(dtype):
+    """np.diff is traced as NumPy writes it (trace/composite_rules.py): views and a ufunc."""
     a = make((5, 6), dtype)
     check(lambda x: np.diff(x), a)
     check(lambda x: np.diff(x, n=2, axis=0) * 2, a)
     check(lambda x: np.diff(x, n=0), a)
     check(lambda x: np.diff(x[:, :1], n=3), a)   # an axis shorter than n: empty
+    check(lambda x: np.diff(x, prepend=0), a)
+    check(lambda x: np.diff(x, axis=0, append=x[-1:]), a)
+
+
+def test_diff_errors_are_numpys():
+    check(lambda x: np.diff(x, n=-1), make((4,), np.float64))
+    check(lambda x: np.diff(x, axis=3), make((4,), np.float64))
+    check(lambda x: np.diff(x.sum()), make((4,), np.float64))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("ufunc", [np.maximum, np.minimum, np.add, np.multiply])
+def test_ufunc_accumulate(ufunc, dtype):
+    a = make((4, 5), dtype)
+    check(lambda x: ufunc.accumulate(x * 1), a)
+    check(lambda x: ufunc.accumulate(x, axis=1) + 1, a)
+    check(lambda x: ufunc.accumulate(x[:, 0], dtype=np.float64) - 1, a)
+
+
+def test_accumulate_is_a_step_not_a_break():
+    def drawdown(p):
+        peak = np.maximum.accumulate(p)
+        return ((peak - p) / peak).max()
+    e = npcompile.explain(drawdown)(np.abs(make((50,), np.float64)) + 1)
+    assert e.graph_break_count == 0 and e.graph_count == 1, e
+    check(lambda a: np.maximum.accumulate(a, axis=2), make((3, 3), np.float64))  # no axis 2
+    check(lambda a: np.maximum.accumulate(a.sum()), make((3, 3), np.float64))    # 0-d
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])

@@ -1,5 +1,5 @@
-"""NumPy functions that are compositions of views and one concatenation per axis: np.pad,
-np.hstack and its kin, np.append, np.flip. Recorded as those compositions, they fuse
+"""NumPy functions that are compositions of views, concatenations and ufuncs: np.pad,
+np.hstack and its kin, np.append, np.insert at one index, np.flip, np.diff. Recorded as those compositions, they fuse
 into the kernels that read them (fusion/expr.py lowers a concatenation to a select on
 the index, and a view of a computed array to index arithmetic): a padded or stacked
 array is never written out just to be read back."""
@@ -132,6 +132,27 @@ def append(tracer, fn, arr, values, axis=None):
     return concatenate(tracer, np.concatenate, [a, v], axis=axis)
 
 
+def insert(tracer, fn, arr, obj, values, axis=None):
+    """np.insert of values before one index of a 1-d array (or the flattened array):
+    the values cast to arr's dtype as NumPy casts them, joined between two slices."""
+    x = as_lazy(tracer, arr)
+    if axis is None:
+        x = x.ravel()
+    elif x.ndim != 1 or axis not in (0, -1):
+        raise Unsupported("unsupported", "np.insert along an axis of an n-d array")
+    if not isinstance(obj, (int, np.integer)) or isinstance(obj, bool):
+        raise Unsupported("unsupported", "np.insert at several indexes")
+    n = x.shape[0]
+    index = int(obj) + n if obj < 0 else int(obj)
+    if not 0 <= index <= n:
+        raise Unsupported("error", f"index {obj} is out of bounds for axis 0 with size {n}")
+    v = as_lazy(tracer, values)
+    if v.ndim > 1:
+        raise Unsupported("unsupported", "np.insert of n-d values")
+    v = v.reshape((v.size,)).astype(x.dtype, copy=False)   # a view, then a cast if any
+    return concatenate(tracer, np.concatenate, [x[:index], v, x[index:]], axis=0)
+
+
 def flip(tracer, fn, m, axis=None):
     x = as_lazy(tracer, m)
     if axis is None:
@@ -159,12 +180,54 @@ def flip_one(axis, least):
     return rule
 
 
+_NOVALUE = getattr(np, "_NoValue", None)
+
+
+def diff(tracer, fn, a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE):
+    """As NumPy writes it: the prepended and appended values joined on, then n times
+    a[1:] - a[:-1] along the axis (not_equal for booleans); n = 0 is `a` itself."""
+    x = as_lazy(tracer, a)
+    if type(n) is not int or n < 0:
+        raise Unsupported("error", f"np.diff: order must be non-negative but got {n!r}")
+    if n == 0:
+        return x
+    if x.ndim == 0:
+        raise Unsupported("error", "np.diff requires input that is at least one dimensional")
+    try:
+        d = operator.index(axis)
+    except TypeError as e:
+        raise Unsupported("error", f"np.diff: {e}")
+    if not -x.ndim <= d < x.ndim:
+        raise Unsupported("error", f"np.diff: axis {axis} is out of bounds")
+    d %= x.ndim
+    parts = []
+    for extra in (prepend, append):
+        if extra is _NOVALUE:
+            parts.append(None)
+            continue
+        e = as_lazy(tracer, extra)
+        if e.ndim == 0:
+            e = np.broadcast_to(e, x.shape[:d] + (1,) + x.shape[d + 1:])
+        parts.append(e)
+    if parts[0] is not None or parts[1] is not None:
+        x = concatenate(tracer, np.concatenate,
+                        [p for p in (parts[0], x, parts[1]) if p is not None], axis=d)
+    op = np.not_equal if x.dtype == np.bool_ else np.subtract
+    for _ in range(n):
+        m = x.shape[d]
+        x = op(x[_axis_slices(x.ndim, d, slice(1, None))],
+               x[_axis_slices(x.ndim, d, slice(None, max(m - 1, 0)))])
+    return x
+
+
 TABLE = {
+    np.diff: diff,
     np.pad: pad,
     np.hstack: hstack,
     np.vstack: vstack,
     np.column_stack: column_stack,
     np.append: append,
+    np.insert: insert,
     np.flip: flip,
     np.fliplr: flip_one(1, 2),
     np.flipud: flip_one(0, 1),

@@ -8,7 +8,7 @@ from . import np_base as _nb
 
 from ..graph import calls
 from ..graph.node import Node, Ref, substitute
-from . import composite_rules, function_rules, inplace, ufunc_rules, view_rules
+from . import composite_rules, function_rules, inplace, library_rules, ufunc_rules, view_rules
 from .operands import SCALAR_TYPES, Unsupported
 from . import native
 from .native import core
@@ -342,6 +342,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
         if method == "reduce":
             return function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
+        if method == "accumulate" and len(inputs) == 1:
+            return library_rules.accumulate(tracer, ufunc, inputs[0], **kwargs)
         raise Unsupported("unsupported", f"np.{ufunc.__name__}.{method}")
     except Unsupported as u:
         result = tracer.eager(getattr(ufunc, method), inputs, kwargs, u.kind,

@@ -1,6 +1,6 @@
 """NumPy functions whose result shape follows from their inputs' shapes, recorded as
 NumPy steps inside the graph (like matmul) rather than breaking it: np.cumsum and
-np.cumprod, np.diff, np.linalg.solve and np.linalg.inv. Each runs as NumPy itself at
+np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as NumPy itself at
 run time (same values, same errors); what fuses around it stays in the graph. The
 result dtype is NumPy's, from the call on one-element stand-ins."""
 import numpy as np
@@ -48,19 +48,20 @@ def cumulative(tracer, fn, a, axis=None, dtype=None, out=None):
     return tracer.make(fn, (Ref(0),), kw or None, (lz._n,), dt, shape, fn.__name__)
 
 
-def diff(tracer, fn, a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE):
-    """np.diff without prepend/append: the axis shortened by n (to 0 at least)."""
+def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
+    """ufunc.accumulate (np.maximum.accumulate, np.add.accumulate...): a's shape."""
     from .function_rules import as_lazy
-    if prepend is not _NOVALUE or append is not _NOVALUE:
-        raise Unsupported("unsupported", "np.diff with prepend or append")
+    if out is not None or ufunc.nin != 2 or ufunc.nout != 1:
+        raise Unsupported("unsupported", f"np.{ufunc.__name__}.accumulate")
     lz = as_lazy(tracer, a)
-    if type(n) is not int or n < 0 or lz.ndim == 0:
-        raise Unsupported("error", "np.diff: n must be a non-negative int, a at least 1-d")
-    ax = _axis(axis, lz.ndim, "diff")
-    shape = lz.shape[:ax] + (max(lz.shape[ax] - n, 0),) + lz.shape[ax + 1:]
-    # np.diff of booleans is not_equal: still booleans
-    dt = lz.dtype if n == 0 or lz.dtype == np.bool_ else _dtype_of(np.subtract, [lz, lz], {})
-    return tracer.make(fn, (Ref(0),), {"n": n, "axis": ax}, (lz._n,), dt, shape, "diff")
+    if lz.ndim == 0:
+        raise Unsupported("error", "cannot accumulate on a scalar")
+    kw = {"axis": _axis(axis, lz.ndim, f"{ufunc.__name__}.accumulate")}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    dt = _dtype_of(ufunc.accumulate, [lz], {k: v for k, v in kw.items() if k == "dtype"})
+    return tracer.make(ufunc.accumulate, (Ref(0),), kw, (lz._n,), dt, lz.shape,
+                       f"{ufunc.__name__}.accumulate")
 
 
 def solve(tracer, fn, a, b):
@@ -87,7 +88,6 @@ def inv(tracer, fn, a):
 TABLE = {
     np.cumsum: cumulative,
     np.cumprod: cumulative,
-    np.diff: diff,
     np.linalg.solve: solve,
     np.linalg.inv: inv,
 }
