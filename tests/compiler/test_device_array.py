@@ -218,3 +218,19 @@ def test_host_inputs_live_until_their_kernels_are_queued():
     for _ in range(3):
         f(X)
     assert cuda_runtime._cuda.launches
+
+
+def test_the_numpy_path_on_the_gpu_returns_device_arrays():
+    """jit(device="cuda")'s plain-NumPy path (api/path_choice.py) runs on the host and
+    hands back what the compiled path would: DeviceArrays, 0-d for NumPy scalars, with
+    Python numbers and other objects as they are."""
+    def f(a):
+        return a * 2, {"s": a.sum(), "n": 3, "name": "x"}, [a[:2] > 0]
+    j = npcompile.jit(f, device="cuda")
+    a = host((3, 4), np.float64)
+    arr, d, (mask,) = j._eager(a)
+    assert isinstance(arr, npcompile.DeviceArray) and isinstance(mask, npcompile.DeviceArray)
+    np.testing.assert_array_equal(arr.get(), a * 2)
+    np.testing.assert_array_equal(mask.get(), a[:2] > 0)
+    assert isinstance(d["s"], npcompile.DeviceArray) and d["s"].shape == ()
+    assert d["s"].get()[()] == a.sum() and d["n"] == 3 and d["name"] == "x"

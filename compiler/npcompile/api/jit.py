@@ -50,8 +50,11 @@ class Jitted:
             raise TypeError(f"npcompile.jit needs a function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
         self.fn = fn
-        self._eager = fn    # what the plain-NumPy path runs (api/path_choice.py)
         self.options = check_options(device, fullgraph, dynamic)
+        # what the plain-NumPy path runs (api/path_choice.py): on the GPU its results go
+        # to the device, so that either path returns what device="cuda" promises
+        self._eager = fn if device == "cpu" else _results_on_device(fn)
+        self._settle_device = _gpu_synchronize if device == "cuda" else None
         self._site_name = getattr(fn, "__qualname__", repr(fn))
         # replay needs a plain Python function: its code is what purity.py inspects
         self.replay = (replay_default() if replay is None else bool(replay)) and \
@@ -59,7 +62,7 @@ class Jitted:
         # fullgraph asks for the compiled path, errors included: never swapped for NumPy
         choose = path_choice.enabled_default() if choose is None else bool(choose)
         self.chooser = PathChooser(SESSION, self._site_name) if (
-            choose and device == "cpu" and not fullgraph) else None
+            choose and not fullgraph) else None
         self._plans = {}        # argument key -> replay.Plan
         self._over_budget = {}  # argument key -> ENGINE.generation: plain NumPy (no chooser)
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
@@ -118,6 +121,8 @@ class Jitted:
             return self._eager(*args, **kwargs)
         t0 = time.perf_counter()
         result = self._eager(*args, **kwargs) if path == "numpy" else self._compiled_call(args, kwargs)
+        if self._settle_device is not None and path == "compiled":
+            self._settle_device()    # the kernels' time, not only their launches
         self.chooser.record(key, path, time.perf_counter() - t0, generation)
         return result
 
@@ -298,15 +303,31 @@ def replay_call(jitted, plan, values):
     return True, result
 
 
+def _results_on_device(fn):
+    from ..backends.device_array import results_to_device
+
+    @functools.wraps(fn)
+    def numpy_on_device(*args, **kwargs):
+        return results_to_device(fn(*args, **kwargs))
+    return numpy_on_device
+
+
+def _gpu_synchronize():
+    from ..backends.device_array import synchronize
+    synchronize()
+
+
 def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None, choose=None,
         loops=None):
     """Compile a NumPy function: `@npcompile.jit` or `npcompile.jit(fn, device=...)`.
     replay (default on, NPC_REPLAY=0 turns it off): calls whose arguments match an
     earlier call run its compiled program without re-running the Python body, when
     that body was seen to have no effects outside the graph (see api/replay.py).
-    choose (default on for device="cpu", NPC_CHOOSE_PATH=0 turns it off): after timing
-    a few calls both ways, arguments for which plain NumPy is faster run in plain NumPy
-    (see api/path_choice.py; the report's "path_choices" says so, with both times).
+    choose (default on, NPC_CHOOSE_PATH=0 turns it off): after timing a few calls both
+    ways, arguments for which plain NumPy is faster run in plain NumPy (see
+    api/path_choice.py; the report's "path_choices" says so, with both times). With
+    device="cuda" the NumPy path runs on the host and its results are copied to the
+    device (DeviceArrays, as the compiled path returns), a cost its timing includes.
     loops (default on, NPC_LOOPS=0 turns it off): a `for` loop of at least 8 iterations
     whose body is straight-line code not reading the loop variable compiles its body
     once and runs it per iteration (see api/loop_rewrite.py; the report's "loops")."""

@@ -9,7 +9,9 @@ original function eagerly, and from then on the faster path runs. Eager NumPy is
 oracle of every result, so the NumPy path is correct by definition; it is a visible
 choice, recorded in the report ("path_choices") with both times and the reason.
 
-Only the host (device="cpu"): on the GPU the two paths return different array types."""
+On the GPU (device="cuda") the NumPy path runs on the host and hands its results to the
+device (backends/device_array.to_device), so both paths return DeviceArrays; a compiled
+call is timed to the end of its kernels (a synchronize), not to their launch."""
 import os
 
 # calls timed on each side before choosing (the first compiled call, which compiles,

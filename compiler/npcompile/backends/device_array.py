@@ -78,7 +78,9 @@ class DeviceArray(NDArrayOperatorsMixin):
     @classmethod
     def from_host(cls, array):
         """A copy of a host array on the device (a recorded host-to-device transfer)."""
-        a = np.ascontiguousarray(array)
+        a = np.asarray(array)
+        if not a.flags.c_contiguous:  # (ascontiguousarray would make a 0-d array 1-d)
+            a = np.ascontiguousarray(a)
         d = cls.empty(a.shape, a.dtype)
         t0 = time.perf_counter()
         native().upload(d.buffer, 0, a)
@@ -296,6 +298,25 @@ class DeviceArray(NDArrayOperatorsMixin):
                     o.set(r)
             return outs[0] if len(outs) == 1 else outs
         return getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
+
+
+def results_to_device(obj):
+    """A result of plain NumPy as the compiled path on the GPU returns it: arrays and
+    NumPy scalars as DeviceArrays (0-d for scalars), inside tuples, lists and dicts."""
+    t = type(obj)
+    if t is np.ndarray or isinstance(obj, np.generic):
+        a = np.asarray(obj)
+        return DeviceArray.from_host(a) if a.dtype.kind in "biufc" else obj
+    if t is tuple or t is list:
+        return t(results_to_device(x) for x in obj)
+    if t is dict:
+        return {k: results_to_device(v) for k, v in obj.items()}
+    return obj
+
+
+def synchronize():
+    """Wait for the GPU's queued work: a compiled call returns before its kernels end."""
+    native().synchronize()
 
 
 def _c_strides(shape, itemsize):
