@@ -43,6 +43,10 @@ def _view(tracer, lz, fn, args, kwargs, label, fake):
 
 
 def getitem(tracer, lz, key):
+    items = key if type(key) is tuple else (key,)
+    if any(_index_array(x) for x in items) and not any(
+            _bool_index(x) for x in items):
+        return gather(tracer, lz, items)
     basic, mask = split_key(tracer, lz, key)
     if mask is not None:
         raise Unsupported("data_shape", "boolean mask indexing x[mask]: the result's shape "
@@ -59,6 +63,46 @@ def getitem(tracer, lz, key):
                            "getitem", scalar=True)
     r = lz._get_fake()[basic]  # a view: shape and strides only, no memory read
     return _view(tracer, lz, operator.getitem, (basic,), None, "getitem", r)
+
+
+def _index_array(x):
+    return type(x) in (np.ndarray, list) or type(x) is _la.LazyArray and x.ndim > 0
+
+
+def _bool_index(x):
+    return type(x) is bool or (type(x) in (np.ndarray, _la.LazyArray) and x.dtype == bool) \
+        or (type(x) is list and any(type(v) is bool for v in x))
+
+
+def gather(tracer, lz, items):
+    """Integer-array indexing (x[idx], A[rows, cols], z[np.arange(n), labels]): a copy
+    whose shape follows from the index arrays' shapes alone, recorded as a NumPy step
+    inside the graph (NumPy's values, and its IndexError for an index out of range, at
+    run time) instead of a break."""
+    from ..graph.node import Ref
+    template, inputs, protos = [], [lz._n], []
+    for x in items:
+        if _index_array(x):
+            ix = x if type(x) is _la.LazyArray else tracer.wrap_constant_array(_nb.asarray(x))
+            if ix.dtype.kind not in "iu" or (type(x) is list and ix.ndim != 1):
+                raise Unsupported("unsupported", "advanced indexing with a non-integer "
+                                                 "or nested index")
+            template.append(Ref(len(inputs)))
+            inputs.append(ix._n)
+            protos.append(_nb.zeros(ix.shape, np.intp))
+        elif _basic_item(x):
+            template.append(int(x) if isinstance(x, np.integer) else x)
+            protos.append(template[-1])
+        else:
+            raise Unsupported("unsupported", "advanced (integer or boolean array) indexing")
+    try:  # the result's shape: only element 0 of the stand-in is read
+        shape = _pinned(lz.dtype, lz.shape)[tuple(protos)].shape
+    except IndexError as e:
+        raise Unsupported("error", str(e))
+    if not shape:
+        raise Unsupported("number", "an element picked by 0-d index arrays")
+    return tracer.make(operator.getitem, (Ref(0), tuple(template)), None, tuple(inputs),
+                       lz.dtype, shape, "gather")
 
 
 def item(tracer, lz, i):
