@@ -47,6 +47,15 @@ CASES = {
     "flip computed": (lambda a: np.flip(a * 2, axis=1) + a, A),
     "fliplr flipud": (lambda a: np.fliplr(a) - np.flipud(a), A),
     "slice of computed": (lambda a: (a * 2 + 1)[1:-1, ::2].T + 1, A),
+    "triu": (lambda a: np.triu(a) * 2, A),
+    "tril below": (lambda a: np.tril(a, -2) + 1, A),
+    "triu above of 1-d": (lambda u: np.triu(u[:9], 3) + 1, V),
+    "diag of 2-d": (lambda a: np.diag(a, -3) * 2, A),
+    "diagonal": (lambda a: np.diagonal(a, 1) + a[0, :23], A),
+    "diag of 1-d": (lambda u: np.diag(u[:8]) + 1, V),
+    "diag of 1-d above": (lambda u: np.diag(u[:8], 2) * 3, V),
+    "diag of 1-d below": (lambda u: np.diag(u[:8], -3) - 1, V),
+    "diagflat": (lambda a: np.diagflat(a[:3, :2]) - 1, A),
     "stencil of computed": (lambda u: (lambda t: t[:-2] - 2 * t[1:-1] + t[2:])(np.abs(u) + 1), V),
 }
 
@@ -81,6 +90,17 @@ def test_concatenations_fuse_into_their_reader(name):
     assert len(kernels) == (2 if name in WRITES_FIRST else 1), programs[0].plan.decisions
     assert "concatenate" not in steps
     assert {k["target"] for k in rep["kernels"]} == {"cpu"}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_triangles_and_diagonals_every_dtype(dtype):
+    a = make((6, 7), dtype)
+    check(lambda m: (np.triu(m, 1), np.tril(m), np.diag(m), np.diag(np.diag(m)), np.diagflat(m[0])), a)
+
+
+def test_the_diagonal_view_is_read_only_as_in_numpy():
+    check(lambda a: np.diagonal(a).__setitem__(0, 1.0), A)   # ValueError: read-only
+    check(lambda a: np.triu(a.sum()), A)                     # 0-d: NumPy's error
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

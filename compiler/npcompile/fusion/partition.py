@@ -85,7 +85,8 @@ def partition(leaves, pending, outputs):
 
     # 1. what lowers at all (with loads as inputs)
     lowerable = {}
-    moves = set()   # nodes that only move data: concatenations and views of them
+    moves = set()   # nodes that only move data (concatenations and views of them) of
+    # arrays in memory or constants
     for n in pending:
         is_view = n.label in VIEW_LABELS and n.args and type(n.args[0]) is Ref
         # A view is free in NumPy (read through strides, its offset given at run time),
@@ -95,7 +96,7 @@ def partition(leaves, pending, outputs):
         numpy_view = is_view and (id(n) in out_ids or id(n.inputs[0]) not in moves)
         lowerable[id(n)] = (not numpy_view) and low.lower(n, [load(i) for i in n.inputs]) is not None
         if lowerable[id(n)] and (is_view or n.fn in (np.concatenate, calls.copy)) and all(
-                i.is_leaf or id(i) in moves or _read_by_numpy(i, consumers, lowerable)
+                i.is_leaf or not i.inputs or id(i) in moves or _read_by_numpy(i, consumers, lowerable)
                 for i in n.inputs):
             moves.add(id(n))
         if not lowerable[id(n)]:

@@ -1,5 +1,6 @@
 """NumPy functions that are compositions of views, concatenations and ufuncs: np.pad,
-np.hstack and its kin, np.append, np.insert at one index, np.flip, np.diff. Recorded as those compositions, they fuse
+np.hstack and its kin, np.append, np.insert at one index, np.flip, np.diff, and the
+triangles and diagonals (np.triu, np.tril, np.diag, np.diagflat, np.diagonal). Recorded as those compositions, they fuse
 into the kernels that read them (fusion/expr.py lowers a concatenation to a select on
 the index, and a view of a computed array to index arithmetic): a padded or stacked
 array is never written out just to be read back."""
@@ -220,7 +221,66 @@ def diff(tracer, fn, a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE):
     return x
 
 
+def _k(k, fname):
+    try:
+        return operator.index(k)
+    except TypeError as e:
+        raise Unsupported("error", f"{fname}: {e}")
+
+
+def _triangle(keep_upper):
+    """np.triu / np.tril: a select on the index (j - i against k) with a zero of the
+    array's own dtype, over the last two axes."""
+    def rule(tracer, fn, m, k=0):
+        x = as_lazy(tracer, m)
+        k = _k(k, fn.__name__)
+        if x.ndim == 0:
+            raise Unsupported("error", f"{fn.__name__} of a 0-d array")
+        if x.ndim == 1:   # NumPy broadcasts a 1-d array to a square first
+            x = np.broadcast_to(x[None, :], (x.size, x.size))
+        n, c = x.shape[-2:]
+        rows = np.arange(n)[:, None] + k
+        cols = np.arange(c)[None, :]
+        keep = (cols >= rows) if keep_upper else (cols <= rows)
+        return np.where(keep, x, np.zeros((), x.dtype))
+    return rule
+
+
+def diagonal(tracer, fn, a, offset=0, axis1=0, axis2=1):
+    from .view_rules import pure_view
+    x = as_lazy(tracer, a)
+    if x.ndim < 2:
+        raise Unsupported("error", "diag requires an array of at least two dimensions")
+    return pure_view(tracer, x, np.diagonal, (_k(offset, "np.diagonal"), axis1, axis2), None,
+                     "diagonal")
+
+
+def diag(tracer, fn, v, k=0):
+    """A 2-d array's diagonal (a view), or a square array with v on its k-th diagonal:
+    v (padded to the side) where j - i == k, zeros elsewhere."""
+    x = as_lazy(tracer, v)
+    k = _k(k, "np.diag")
+    if x.ndim == 2:
+        return diagonal(tracer, np.diagonal, x, k)
+    if x.ndim != 1:
+        raise Unsupported("error", "Input must be 1- or 2-d.")
+    n = x.shape[0] + abs(k)
+    line = pad(tracer, np.pad, x, (0, abs(k))) if k else x
+    along = line[:, None] if k >= 0 else line[None, :]
+    on = (np.arange(n)[None, :] - np.arange(n)[:, None]) == k
+    return np.where(on, along, np.zeros((), x.dtype))
+
+
+def diagflat(tracer, fn, v, k=0):
+    return diag(tracer, np.diag, as_lazy(tracer, v).ravel(), k)
+
+
 TABLE = {
+    np.triu: _triangle(True),
+    np.tril: _triangle(False),
+    np.diag: diag,
+    np.diagflat: diagflat,
+    np.diagonal: diagonal,
     np.diff: diff,
     np.pad: pad,
     np.hstack: hstack,
