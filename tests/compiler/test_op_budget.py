@@ -3,6 +3,8 @@ runs as plain NumPy (from its start when nothing happened yet, else uncompiled f
 there), with the same values, in-place writes and effects as eager NumPy, and a
 report that says why. Later calls like it run as NumPy without tracing."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -210,3 +212,37 @@ def test_the_limit_comes_from_the_environment(monkeypatch):
     assert budget._from_env() is None
     monkeypatch.setenv("NPC_OP_BUDGET", "1234")
     assert budget._from_env() == 1234
+
+
+def _three_graphs(a):
+    b = np.sin(a) * 2
+    if b.sum() > -1e9:           # a break: the next graph is another compile
+        b = b + np.cos(a)
+    if b.max() < 1e9:
+        a[:2] = b[:2] * 3        # an in-place write in the last graph
+    return b - 1
+
+
+@pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference", reason="nothing compiles")
+def test_the_compile_budget_caps_one_call_and_the_next_compiles_on():
+    from npcompile.trace import budget
+    old = budget.COMPILE_LIMIT_MS
+    budget.set_compile_limit(1e-6)      # any compile passes it
+    try:
+        a = np.linspace(0, 1, 50)
+        exp_a = a.copy()
+        exp = _three_graphs(exp_a)
+        j = npcompile.jit(_three_graphs, choose=False)
+        got_a = a.copy()
+        np.testing.assert_allclose(j(got_a), exp, rtol=1e-12)
+        np.testing.assert_allclose(got_a, exp_a, rtol=1e-12)
+        rep = npcompile.report()
+        assert len(rep["compiles"]) == 1      # the first graph compiled, then the cap
+        capped = [f for f in rep["fallbacks"] if f["reason"].startswith("compile budget")]
+        assert len(capped) == 1 and "NPC_COMPILE_BUDGET_MS" in capped[0]["reason"]
+        got_a = a.copy()
+        np.testing.assert_allclose(j(got_a), exp, rtol=1e-12)   # the next call: one more
+        np.testing.assert_allclose(got_a, exp_a, rtol=1e-12)
+        assert len(npcompile.report()["compiles"]) == 2
+    finally:
+        budget.set_compile_limit(old)

@@ -58,6 +58,10 @@ class Engine:
             self.session.add("compiles", rec)
             if program:
                 self._record_program(entry, program)
+            capped = tracer.spent_compiling(ms)
+            if capped is not None:
+                self.session.add("fallbacks", {"graph_id": entry.graph_id,
+                                               "function": site.function, "reason": capped})
             if status == "recompile":
                 self.session.add("recompiles", {
                     "graph_id": entry.graph_id, "function": site.function,

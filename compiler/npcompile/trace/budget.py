@@ -45,6 +45,26 @@ def set_limit(n):
 set_limit(_from_env())
 
 
+def _compile_ms_from_env():
+    try:
+        ms = float(os.environ.get("NPC_COMPILE_BUDGET_MS", "2000"))
+    except ValueError:
+        ms = 2000.0
+    return ms if ms > 0 else None
+
+
+# Compile time one call may spend (ms; None: no limit). Kernels compiled are kept: the
+# next call finds them in the cache and compiles on from where this one stopped, so a
+# program whose loop makes hundreds of distinct kernels (a GPU Cholesky: 31 s cold)
+# costs seconds at most per call instead of stalling the first one.
+COMPILE_LIMIT_MS = _compile_ms_from_env()
+
+
+def set_compile_limit(ms):
+    global COMPILE_LIMIT_MS
+    COMPILE_LIMIT_MS = ms
+
+
 class TraceBudgetExceeded(BaseException):
     """Ends a trace that outgrew the budget so that the call can run as plain NumPy.
     A BaseException: the user's `except Exception` around traced code must not swallow

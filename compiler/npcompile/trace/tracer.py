@@ -79,6 +79,7 @@ class Tracer:
         self.budget_reason = None
         self.restarting = False
         self.reference_only = False
+        self.compile_ms = 0.0     # spent compiling this call's graphs (budget.COMPILE_LIMIT_MS)
         # can the call run again from its start? Set by the jit (its purity Watch says
         # whether the user's code did anything outside the graph); `irreversible` says
         # what the trace itself did that must not happen twice
@@ -241,6 +242,22 @@ class Tracer:
                 and self.can_restart()
         if self.restarting:
             raise budget.TraceBudgetExceeded(self.budget_reason)
+
+    def spent_compiling(self, ms):
+        """A graph of this call was compiled in `ms`: past the compile budget the rest of
+        the call runs uncompiled (what is compiled stays cached for the next call). The
+        reason, once, when that happens; else None."""
+        self.compile_ms += ms
+        limit = budget.COMPILE_LIMIT_MS
+        if limit is None or self.reference_only or self.compile_ms <= limit or \
+                self.options.get("fullgraph"):
+            return None
+        self.reference_only = True
+        site = user_site()
+        where = f" at line {site[1]}" if site else ""
+        return (f"compile budget: this call spent {self.compile_ms / 1e3:.1f} s compiling"
+                f"{where}, so the rest of it ran in NumPy; what was compiled is kept, and "
+                f"the next call compiles on from there (NPC_COMPILE_BUDGET_MS)")
 
     def mark_irreversible(self, what):
         """Something happened that running the call again would repeat."""
