@@ -30,7 +30,13 @@ The rewritten loop asks the runner first and keeps the original loop as the fall
         NAME = __npc_r[0]; (b1, b2, ...) = __npc_r[1]
 
 so any case the runner declines (not a range, too few iterations, no trace running,
-an unbound name) runs exactly the user's code. Line numbers are the user's: errors
+an unbound name) runs exactly the user's code.
+
+`while COND:` loops with such a body (the iterative solver's `while err > tol and k <
+maxiter:`) are rewritten the same way (WhileSite): the runner tests COND in Python on the
+loop's values, which a compiled body has made concrete (no graph break per test), and
+runs the body compiled once; counters (`k += 1`, k read by nothing else in the body) run
+in Python beside it, so the body does not see a new Python int at every iteration. Line numbers are the user's: errors
 and graph breaks inside the body point at the lines the user wrote."""
 import ast
 import copy
@@ -66,6 +72,36 @@ class LoopSite:
         self.carry = [b for b in binds if b in params]   # what the next iteration reads
         self.step = None        # the body returning self.carry (every iteration but the last)
         self.body = None        # the body returning self.binds (the last iteration)
+
+    def attach(self, funcs):
+        self.step = funcs[f"__npc_step_{self.index}"]
+        self.body = funcs[f"__npc_body_{self.index}"]
+
+
+class WhileSite:
+    """One rewritten `while COND: BODY`: the body as a function of the values it and the
+    condition read, the condition as one too, and the loop's counters (`k += 1` where
+    nothing else in the body reads k) apart, so that the compiled body does not see a
+    new Python int at every iteration."""
+
+    def __init__(self, index, lineno, text, params, binds, counters):
+        self.index = index
+        self.lineno = lineno
+        self.text = text
+        self.params = params      # names the condition, the body or the counters read
+        self.binds = binds        # names the body binds that someone reads after it
+        self.counters = counters  # names only the counter statements bind
+        self.carry = [b for b in binds if b in params]
+        # what the body takes: a counter, a new Python int per iteration, would make a
+        # new replay key (and graph) per iteration
+        self.body_params = [p for p in params if p not in counters]
+        self.body = self.cond = self.count = None
+        self.step = None          # one body for every iteration (LoopSite has two)
+
+    def attach(self, funcs):
+        self.body = funcs[f"__npc_wbody_{self.index}"]
+        self.cond = funcs[f"__npc_wcond_{self.index}"]
+        self.count = funcs[f"__npc_wcount_{self.index}"]
 
 
 def rewrite(fn, runner_factory):
@@ -128,9 +164,10 @@ def rewrite(fn, runner_factory):
     exec(compiled, fn.__globals__, ns)
     made = ns["__npc_make__"](runner_factory(sites))
     new = made[0]
-    for site, step, body in zip([s for s in sites if isinstance(s, LoopSite)],
-                                made[1::2], made[2::2]):
-        site.step, site.body = step, body
+    funcs = dict(zip([b.name for b in bodies], made[1:]))
+    for site in sites:
+        if isinstance(site, (LoopSite, WhileSite)):
+            site.attach(funcs)
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__dict__.update(fn.__dict__)
@@ -159,9 +196,8 @@ def rewrite_cell(tree, source, namespace, runner_factory, filename):
     made = {}
     exec(compile(module, filename, "exec"), namespace, made)  # globals: the namespace
     for site in rw.sites:
-        if isinstance(site, LoopSite):
-            site.step = made[f"__npc_step_{site.index}"]
-            site.body = made[f"__npc_body_{site.index}"]
+        if isinstance(site, (LoopSite, WhileSite)):
+            site.attach(made)
     return runner_factory(rw.sites)
 
 
@@ -204,10 +240,20 @@ class _Rewriter:
                 if got is not None:
                     out.extend(got)
                     continue
+            if isinstance(s, ast.While):
+                got = self._while(s)
+                if got is not None:
+                    out.extend(got)
+                    continue
             if isinstance(s, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
                 self.visit_body_of(s)
             out.append(s)
         return out
+
+    def _text(self, loop):
+        """The loop's first line as the user wrote it (the report's words)."""
+        at = loop.lineno - self.first
+        return self.source_lines[at].strip() if 0 <= at < len(self.source_lines) else ""
 
     def _loop(self, loop):
         if loop.orelse or not isinstance(loop.target, ast.Name) or not loop.body:
@@ -241,8 +287,7 @@ class _Rewriter:
             outside = _loaded_outside(self.fdef, loop)
             binds = [b for b in binds if b in params or b in outside]
         index = len(self.sites)
-        text = self.source_lines[loop.lineno - self.first].strip() \
-            if 0 <= loop.lineno - self.first < len(self.source_lines) else ""
+        text = self._text(loop)
         self.sites.append(LoopSite(index, loop.lineno, text, var, params, binds))
         # two functions of the body: every iteration but the last hands back only what
         # the next one reads (the rest is dead: a convergence check computed per sweep
@@ -250,17 +295,78 @@ class _Rewriter:
         # back everything read after the loop
         carry = [b for b in binds if b in params]
         for name, returned in ((f"__npc_step_{index}", carry), (f"__npc_body_{index}", binds)):
-            fn_def = ast.FunctionDef(
-                name=name,
-                args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
-                                   vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                   defaults=[]),
-                body=copy.deepcopy(loop.body) + [ast.Return(ast.Tuple(
-                    [ast.Name(b, ast.Load()) for b in returned], ast.Load()))],
-                decorator_list=[], returns=None, type_comment=None)
-            ast.copy_location(fn_def, loop)
-            self.body_defs.append(fn_def)
+            self.body_defs.append(_function(name, params, copy.deepcopy(loop.body) + [
+                ast.Return(ast.Tuple([ast.Name(b, ast.Load()) for b in returned], ast.Load()))],
+                loop))
         return self._replacement(loop, index, var, params, binds)
+
+    def _while(self, loop):
+        """`while COND: BODY` with a straight-line body: api/loop_runner.py evaluates
+        COND in Python on the loop's values and runs BODY compiled once per iteration."""
+        if loop.orelse or not loop.body or self.fdef is None:
+            return None
+        if not all(isinstance(s, _SIMPLE) for s in loop.body) or any(
+                isinstance(s, ast.AnnAssign) and s.value is None for s in loop.body):
+            return None
+        if any(isinstance(n, _FORBIDDEN) for n in ast.walk(loop)):
+            return None
+        reads_of = [_reads(s) for s in loop.body]
+        counters = []
+        for k, s in enumerate(loop.body):
+            if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and \
+                    isinstance(s.op, (ast.Add, ast.Sub)) and isinstance(s.value, ast.Constant) \
+                    and type(s.value.value) is int:
+                name = s.target.id
+                others = [j for j in range(len(loop.body)) if j != k]
+                if not any(name in reads_of[j] or name in (_binds(loop.body[j]) or [])
+                           for j in others) and name not in counters:
+                    counters.append(name)
+        body = [s for s in loop.body if not (isinstance(s, ast.AugAssign) and
+                                              isinstance(s.target, ast.Name) and
+                                              s.target.id in counters)]
+        params, binds = [], []
+        cond_reads = [n.id for n in ast.walk(loop.test)
+                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        for name in cond_reads + counters:
+            if name in self.locals and name not in params:
+                params.append(name)
+        for s in body:
+            for name in _reads(s):
+                if name in self.locals and name not in binds and name not in params:
+                    params.append(name)
+            for name in _binds(s):
+                if name is None:
+                    return None
+                if name not in binds:
+                    binds.append(name)
+        if not body or any(c in binds for c in counters):
+            return None
+        outside = _loaded_outside(self.fdef, loop)
+        binds = [b for b in binds if b in params or b in outside]
+        index = len(self.sites)
+        text = self._text(loop)
+        self.sites.append(WhileSite(index, loop.lineno, text, params, binds, counters))
+        counting = [s for s in loop.body if s not in body]
+        made = (
+            (f"__npc_wbody_{index}", [p for p in params if p not in counters],
+             copy.deepcopy(body), binds),
+            (f"__npc_wcount_{index}", counters, copy.deepcopy(counting), counters))
+        for name, args, stmts, returned in made:
+            self.body_defs.append(_function(name, args, stmts + [ast.Return(ast.Tuple(
+                [ast.Name(b, ast.Load()) for b in returned], ast.Load()))], loop))
+        self.body_defs.append(_function(f"__npc_wcond_{index}", params,
+                                        [ast.Return(copy.deepcopy(loop.test))], loop))
+        args, r = f"__npc_args_{index}", f"__npc_r_{index}"
+        names = binds + counters
+        template = (
+            f"try:\n    {args} = ({''.join(p + ', ' for p in params)})\n"
+            f"except NameError:\n    {args} = None\n"
+            f"{r} = __npc_loop__.whiles({index}, {args})\n"
+            f"if {r} is None:\n    pass\n"
+            f"elif {r}:\n    ({''.join(b + ', ' for b in names)}) = {r}\n")
+        stmts = _glue(template, loop)
+        stmts[-1].body = [loop]
+        return stmts
 
     def _native(self, loop, scanned):
         """A loop nest of scalar code (native_loop.scan's verdict): asked of
@@ -269,8 +375,7 @@ class _Rewriter:
             return None
         nest, stored = scanned
         index = len(self.sites)
-        text = self.source_lines[loop.lineno - self.first].strip() \
-            if 0 <= loop.lineno - self.first < len(self.source_lines) else ""
+        text = self._text(loop)
         self.sites.append(native_loop.NativeSite(index, loop.lineno, text, nest, stored,
                                                  self.globals))
         args, r = f"__npc_na_{index}", f"__npc_nr_{index}"
@@ -305,6 +410,16 @@ class _Rewriter:
         ast.copy_location(original.iter, loop)
         stmts[-1].body = [original]
         return stmts
+
+
+def _function(name, params, body, loop):
+    fn_def = ast.FunctionDef(
+        name=name,
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=body, decorator_list=[], returns=None, type_comment=None)
+    ast.copy_location(fn_def, loop)
+    return fn_def
 
 
 def _glue(template, loop):

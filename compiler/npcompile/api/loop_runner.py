@@ -92,54 +92,74 @@ class LoopRunner:
         """(iterations run, the last one's values, graph ids of the body) by calling the
         compiled body; stops early (fewer than n) where a call had to be traced and
         made no plan to replay."""
-        # the watch on the whole call (api/purity.py) would hide the body's own watch,
-        # which decides whether the body replays; the call as a whole does not replay
-        hook = sys.getprofile()
-        mine = type(getattr(hook, "__self__", None)) is Watch
-        if mine:
-            sys.setprofile(None)
-        try:
-            with current().suspended():
-                return self._iterations(site, state, carry, n)
-        finally:
-            if mine:
-                sys.setprofile(hook)
+        return _on_its_own(lambda: self._iterations(site, state, carry, n))
 
     def _iterations(self, site, state, carry, n):
         out, graphs, traced = (), [], 0
         for i in range(n):
-            # A carried NumPy scalar (`b -= lr * np.mean(g)`) goes in as a 0-d array that
-            # the body's trace treats as a scalar: an input of the compiled body rather
-            # than a constant baked into a new graph at every value.
-            scalars = tuple(j for j in carry if isinstance(state[j], np.generic))
+            scalars = _scalars(site.params, site.carry, state)
             step, body = self._jits(site, scalars)
             jit = step if i < n - 1 else body
-            args = state if not scalars else \
-                [np.array(v) if j in scalars else v for j, v in enumerate(state)]
-            key, values = arg_key(tuple(args), None)
-            plan = jit._plans.get(key) if key is not None else None
-            out = None
-            if plan is not None and plan.holds(jit.fn, ENGINE.generation):
-                try:
-                    out = plan.run(values)
-                    jit.record_replay(plan)
-                except (_NotNow, Exception):   # traced instead, as jit would
-                    out = None
-            if out is None:
+            out, replayed = _replay(jit, state, scalars)
+            if not replayed:
                 if jit is step:
                     traced += 1
                     if traced > 2:
                         return i, (), graphs   # traced twice and still no plan: stop
-                out = jit.call_body(args)
+                out = _traced(jit, state, scalars)
                 if not graphs:
                     graphs = list(jit.last_graph_ids)
-            if scalars:     # what NumPy has there: a scalar, not the 0-d array given
-                out = tuple(v[()] if type(v) is np.ndarray and v.ndim == 0 and name in
-                            site.carry and site.params.index(name) in scalars else v
-                            for v, name in zip(out, site.carry if i < n - 1 else site.binds))
+            out = _as_scalars(site.params, site.carry, out,
+                              site.carry if i < n - 1 else site.binds, scalars)
             if i < n - 1:
                 for j, v in zip(carry, out):
                     state[j] = v
+        return n, out, graphs
+
+    def whiles(self, index, args):
+        """A `while` loop (WhileSite): its values after it, () when the body never ran,
+        or None (the original loop runs) when no trace is running or a name is unbound."""
+        tracer = current()
+        if tracer is None or args is None:
+            return None
+        site = self.sites[index]
+        if any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
+            return None
+        values, last, n = list(args), (), 0
+        if any(not _carries(values, site, name) for name in site.carry):
+            # a carried Python number (`err = np.inf` before `err = np.max(...)`): the
+            # first iteration runs as written; one that stays a number, all of them
+            while site.cond(*values):
+                last = _step(site, values, site.body(*_body_args(site, values)))
+                n += 1
+                if all(_carries(values, site, name) for name in site.carry):
+                    break
+            else:
+                return _bound(site, values, last, n, tracer, {})
+        tracer.flush()
+        tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
+        tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
+        state = [concretize(a) if type(a) is LazyArray else a for a in values]
+        lazies = {id(v): a for a, v in zip(values, state) if type(a) is LazyArray}
+        ran, out, graphs = _on_its_own(lambda: self._while_iterations(site, state))
+        if ran:
+            self._report(site, n + ran, graphs, n + ran, 1 if n else 0)
+        return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
+                      tracer, lazies)
+
+    def _while_iterations(self, site, state):
+        out, graphs, n = (), [], 0
+        while site.cond(*state):
+            args = _body_args(site, state)
+            scalars = _scalars(site.body_params, site.carry, args)
+            jit = self._jits(site, scalars)[0]
+            out, replayed = _replay(jit, args, scalars)
+            if not replayed:
+                out = _traced(jit, args, scalars)
+                graphs = graphs or list(jit.last_graph_ids)
+            out = _step(site, state, _as_scalars(site.body_params, site.carry, out,
+                                                 site.binds, scalars))
+            n += 1
         return n, out, graphs
 
     def _jits(self, site, scalars=()):
@@ -149,7 +169,9 @@ class LoopRunner:
         if got is None:
             from .jit import Jitted
             got = []
-            for fn, what in ((site.step, "loop"), (site.body, "last iteration of the loop")):
+            bodies = ((site.body, "loop"),) if site.step is None else \
+                ((site.step, "loop"), (site.body, "last iteration of the loop"))
+            for fn, what in bodies:
                 fn.__qualname__ = fn.__name__ = \
                     f"{self.owner._site_name} ({what} at line {site.lineno})"
                 j = Jitted(fn, device=self.owner.options["device"], choose=False, loops=False)
@@ -182,6 +204,93 @@ class LoopRunner:
                "kernel": (f"its body, graph {graphs[0]}" if done == n and graphs else ""),
                "summary": summary}
         native_loop.report_loop(rec)
+
+
+def _on_its_own(run):
+    """run() with the surrounding trace suspended: the watch on the whole call
+    (api/purity.py) would hide the body's own watch, which decides whether the body
+    replays; the call as a whole does not replay."""
+    hook = sys.getprofile()
+    mine = type(getattr(hook, "__self__", None)) is Watch
+    if mine:
+        sys.setprofile(None)
+    try:
+        with current().suspended():
+            return run()
+    finally:
+        if mine:
+            sys.setprofile(hook)
+
+
+def _scalars(params, carry, args):
+    """Positions among a body's arguments of carried NumPy scalars (`b -= lr *
+    np.mean(g)`): they go in as 0-d arrays that the body's trace treats as scalars,
+    inputs of the compiled body rather than constants baked into a new graph at every
+    value."""
+    return tuple(params.index(c) for c in carry
+                 if c in params and isinstance(args[params.index(c)], np.generic))
+
+
+def _with_scalars(state, scalars):
+    return state if not scalars else \
+        [np.array(v) if j in scalars else v for j, v in enumerate(state)]
+
+
+def _replay(jit, state, scalars):
+    """(the body's values, True) from its compiled plan, or (None, False) to trace it."""
+    key, values = arg_key(tuple(_with_scalars(state, scalars)), None)
+    plan = jit._plans.get(key) if key is not None else None
+    if plan is not None and plan.holds(jit.fn, ENGINE.generation):
+        try:
+            out = plan.run(values)
+            jit.record_replay(plan)
+            return out, True
+        except (_NotNow, Exception):   # traced instead, as jit would
+            pass
+    return None, False
+
+
+def _traced(jit, state, scalars):
+    return jit.call_body(_with_scalars(state, scalars))
+
+
+def _as_scalars(params, carry, out, names, scalars):
+    """What NumPy has where a scalar went in as a 0-d array: a scalar."""
+    if not scalars:
+        return out
+    return tuple(v[()] if type(v) is np.ndarray and v.ndim == 0 and name in carry and
+                 params.index(name) in scalars else v for v, name in zip(out, names))
+
+
+def _carries(values, site, name):
+    v = values[site.params.index(name)]
+    return _is_array(v) or isinstance(v, np.generic)
+
+
+def _step(site, values, out):
+    """A while body's values into the loop's state, then its counters: what it bound."""
+    for name, v in zip(site.binds, out):
+        if name in site.params:
+            values[site.params.index(name)] = v
+    at = [site.params.index(c) for c in site.counters]
+    for i, v in zip(at, site.count(*[values[i] for i in at])):
+        values[i] = v
+    return out
+
+
+def _body_args(site, values):
+    return [values[site.params.index(p)] for p in site.body_params]
+
+
+def _bound(site, values, last, n, tracer, lazies):
+    """What a while loop leaves bound: () when its body never ran (nothing rebinds)."""
+    if n == 0:
+        return ()
+    got = [values[site.params.index(b)] if b in site.params else v
+           for b, v in zip(site.binds, last)]
+    got += [values[site.params.index(c)] for c in site.counters]
+    return tuple(_rejoin(tracer, v, lazies, name)
+                 for v, name in zip(got, site.binds + site.counters))
 
 
 def _as_written(site, values, carry, start, stop, n):

@@ -1,0 +1,117 @@
+"""`while` loops with data-dependent exits (api/loop_rewrite.WhileSite, loop_runner.whiles):
+the condition runs in Python on the loop's values, the body compiles once and replays,
+counters (`k += 1`) stay in Python. Checked against NumPy on values, dtypes, shapes and
+in-place arguments, and for the body compiling once."""
+import os
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.backends import cpu
+from conftest import DEVICE, check, make
+from test_native_loop import corpus
+
+COMPILED = cpu.AVAILABLE and os.environ.get("NPC_BACKEND") != "reference" and DEVICE == "cpu"
+
+
+# the corpus's own programs (bench/programs), as scientists write them
+power_iteration = corpus("power_iteration")
+conjugate_gradient = corpus("conjugate_gradient")
+
+
+def newton(a, tol):
+    x = np.where(a > 1.0, a, 1.0)
+    err = np.inf
+    while err > tol:
+        x = 0.5 * (x + a / x)
+        err = np.max(np.abs(x * x - a) / a)
+    return x, err
+
+
+def in_place(u, steps):
+    k = 0
+    while k < steps:
+        u[1:-1] += 0.25 * (u[:-2] - 2 * u[1:-1] + u[2:])
+        k += 1
+    return k
+
+
+def temporary_read_after(u, tol):
+    it = 0
+    change = np.inf
+    while change > tol and it < 500:
+        new = 0.5 * (u + np.roll(u, 1))
+        change = np.abs(new - u).max()
+        u = new
+        it += 1
+    return u, change, it, new
+
+
+def spd(n, seed):
+    G = make((n, n), np.float64, seed=seed)
+    return G @ G.T / n + np.eye(n)
+
+
+@pytest.mark.parametrize("maxiter", [0, 1, 3, 40])
+def test_power_iteration(maxiter):
+    A = spd(12, 1)
+    check(power_iteration, A, np.ones(12) / np.sqrt(12), 1e-12, maxiter)   # lam, x
+
+
+@pytest.mark.parametrize("n", [5, 30])
+def test_conjugate_gradient(n):
+    check(conjugate_gradient, spd(n, 2), make((n,), np.float64, seed=3), 1e-10, 200)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_newton_with_a_carried_python_float(dtype):
+    a = np.abs(make((50,), dtype, seed=4)) + 0.5
+    check(newton, a, 1e-5 if dtype == np.float32 else 1e-13)
+
+
+@pytest.mark.parametrize("steps", [0, 2, 25])
+def test_in_place_updates_land_in_the_callers_array(steps):
+    check(in_place, np.linspace(0, 1, 40) ** 2, steps)
+
+
+def test_a_temporary_read_after_the_loop():
+    check(temporary_read_after, make((30,), np.float64, seed=5), 1e-3)
+
+
+def test_a_loop_that_never_runs_leaves_names_unbound_as_python_does():
+    def f(x):
+        while x.sum() > 1e9:
+            y = x * 2
+            x = y
+        try:
+            return y
+        except NameError:
+            return x + 1
+    check(f, make((6,), np.float64))
+
+
+def test_errors_inside_the_body_are_numpys():
+    def f(A, x):
+        k = 0
+        while k < 3:
+            x = A @ x          # shapes that do not match: ValueError at the first step
+            k += 1
+        return x
+    check(f, make((4, 5), np.float64), make((4,), np.float64))
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
+def test_the_body_compiles_once_and_replays():
+    A, b = spd(40, 6), make((40,), np.float64, seed=7)
+    npcompile.reset()
+    npcompile.jit(conjugate_gradient, choose=False)(A, b, 1e-10, 200)
+    rep = npcompile.report()
+    assert rep["graph_breaks"] == [] and rep["fallbacks"] == []
+    loop = [lp for lp in rep["loops"] if "while" in lp["text"]]
+    assert loop and loop[0]["iterations"] > 5
+    assert "one compiled body" in loop[0]["summary"]
+    # the body traced once (the replays record no trace): no graph per iteration
+    bodies = [t for t in rep["traces"] if "loop at line" in t["function"]]
+    assert len(bodies) <= 2, len(bodies)
+    assert len(rep["compiles"]) <= 4
