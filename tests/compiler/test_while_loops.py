@@ -115,3 +115,61 @@ def test_the_body_compiles_once_and_replays():
     bodies = [t for t in rep["traces"] if "loop at line" in t["function"]]
     assert len(bodies) <= 2, len(bodies)
     assert len(rep["compiles"]) <= 4
+
+
+jacobi_iteration = corpus("jacobi_iteration")   # `if ...: return x_new, it` mid-body
+
+
+def relax_until(u, tol, steps):
+    for it in range(steps):
+        new = 0.5 * (u + np.roll(u, 1))
+        change = np.abs(new - u).max()
+        if change < tol:
+            break
+        u = new
+    return u, new, change, it
+
+
+TOL = 1e-3
+
+
+def relax_global_tol(u):
+    for k in range(60):
+        u = 0.9 * u
+        if np.abs(u).max() < TOL:
+            break
+    return u, k
+
+
+def jacobi_system(n, seed):
+    A = make((n, n), np.float64, seed=seed) + 4.0 * n * np.eye(n)
+    return A, make((n,), np.float64, seed=seed + 1)
+
+
+@pytest.mark.parametrize("maxiter", [8, 50])
+def test_a_return_inside_the_loop(maxiter):
+    A, b = jacobi_system(12, 8)
+    check(jacobi_iteration, A, b, 1e-12, maxiter)
+
+
+@pytest.mark.parametrize("tol,steps", [(1e-3, 40), (1e-30, 12), (10.0, 9)])
+def test_a_break_then_renames(tol, steps):
+    """Exits mid-way, never (the range runs out), and on the first iteration."""
+    check(relax_until, make((20,), np.float64, seed=9), tol, steps)
+
+
+def test_a_test_reading_a_global():
+    check(relax_global_tol, make((10,), np.float64, seed=10))
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
+def test_the_exit_loop_compiles_once_without_breaks():
+    A, b = jacobi_system(30, 11)
+    npcompile.reset()
+    npcompile.jit(jacobi_iteration, choose=False)(A, b, 1e-12, 200)
+    rep = npcompile.report()
+    assert rep["graph_breaks"] == [] and rep["fallbacks"] == []
+    loop = [lp for lp in rep["loops"] if "for it in range" in lp["text"]]
+    assert loop and "one compiled body" in loop[0]["summary"], rep["loops"]
+    bodies = [t for t in rep["traces"] if "loop at line" in t["function"]]
+    assert len(bodies) <= 2, len(bodies)

@@ -36,7 +36,10 @@ an unbound name) runs exactly the user's code.
 maxiter:`) are rewritten the same way (WhileSite): the runner tests COND in Python on the
 loop's values, which a compiled body has made concrete (no graph break per test), and
 runs the body compiled once; counters (`k += 1`, k read by nothing else in the body) run
-in Python beside it, so the body does not see a new Python int at every iteration. Line numbers are the user's: errors
+in Python beside it, so the body does not see a new Python int at every iteration.
+A `for` loop whose body holds one `if TEST: break` (or `return EXPR`), with only renames
+(`x = x_new`) after it, is rewritten likewise (ExitSite): what precedes the test is the
+body compiled once, TEST runs in Python after it, and EXPR is returned where it held. Line numbers are the user's: errors
 and graph breaks inside the body point at the lines the user wrote."""
 import ast
 import copy
@@ -76,6 +79,30 @@ class LoopSite:
     def attach(self, funcs):
         self.step = funcs[f"__npc_step_{self.index}"]
         self.body = funcs[f"__npc_body_{self.index}"]
+
+
+class ExitSite:
+    """One rewritten `for NAME in ITER:` whose straight-line body holds one `if TEST:
+    break` (or `if TEST: return EXPR`), followed by nothing or plain renames (`x =
+    x_new`): a solver's convergence check. The statements before the test are a body
+    compiled once, TEST runs in Python on their values, the renames move them on."""
+
+    def __init__(self, index, lineno, text, var, params, made, renames, test_reads, binds):
+        self.index = index
+        self.lineno = lineno
+        self.text = text
+        self.var = var
+        self.params = params          # names the body and TEST read from before the loop
+        self.made = made              # names the body hands back
+        self.renames = renames        # (target, source) after the test
+        self.test_reads = test_reads  # the names TEST reads
+        self.binds = binds            # names bound in the loop that are read after it
+        self.carry = [m for m in made if m in params] + [t for t, _ in renames if t in params]
+        self.step = self.body = self.test = None
+
+    def attach(self, funcs):
+        self.body = funcs[f"__npc_xbody_{self.index}"]
+        self.test = funcs[f"__npc_xtest_{self.index}"]
 
 
 class WhileSite:
@@ -166,7 +193,7 @@ def rewrite(fn, runner_factory):
     new = made[0]
     funcs = dict(zip([b.name for b in bodies], made[1:]))
     for site in sites:
-        if isinstance(site, (LoopSite, WhileSite)):
+        if isinstance(site, (LoopSite, WhileSite, ExitSite)):
             site.attach(funcs)
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
@@ -196,7 +223,7 @@ def rewrite_cell(tree, source, namespace, runner_factory, filename):
     made = {}
     exec(compile(module, filename, "exec"), namespace, made)  # globals: the namespace
     for site in rw.sites:
-        if isinstance(site, (LoopSite, WhileSite)):
+        if isinstance(site, (LoopSite, WhileSite, ExitSite)):
             site.attach(made)
     return runner_factory(rw.sites)
 
@@ -232,6 +259,7 @@ class _Rewriter:
                                        None else None) if native_loop_default() else None
                 tries = (self._loop, self._native) if nat is not None and nat[0].slices \
                     else (self._native, self._loop)
+                tries += (self._exit_loop,)
                 got = None
                 for attempt in tries:
                     got = attempt(s, nat) if attempt == self._native else attempt(s)
@@ -368,6 +396,77 @@ class _Rewriter:
         stmts[-1].body = [loop]
         return stmts
 
+    def _exit_loop(self, loop):
+        """`for NAME in ITER:` with one `if TEST: break` (or `return EXPR`) among
+        straight-line statements, only renames after it: the runner (loop_runner.exits)
+        runs what precedes the test compiled once, and tests TEST in Python."""
+        if loop.orelse or not isinstance(loop.target, ast.Name) or self.fdef is None:
+            return None
+        exits = [k for k, st in enumerate(loop.body) if isinstance(st, ast.If)]
+        if len(exits) != 1:
+            return None
+        k = exits[0]
+        pre, check, post = loop.body[:k], loop.body[k], loop.body[k + 1:]
+        if not pre or check.orelse or len(check.body) != 1 or \
+                not isinstance(check.body[0], (ast.Break, ast.Return)):
+            return None
+        exit_stmt = check.body[0]
+        renames = []
+        for st in post:
+            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and
+                    isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Name)):
+                return None
+            renames.append((st.targets[0].id, st.value.id))
+        var = loop.target.id
+        if not all(isinstance(st, _SIMPLE) for st in pre) or any(
+                isinstance(st, ast.AnnAssign) and st.value is None for st in pre):
+            return None
+        if any(isinstance(n, _FORBIDDEN) for n in ast.walk(loop)):
+            return None
+        test_reads = list(dict.fromkeys(
+            n.id for n in ast.walk(check.test) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, ast.Load) and n.id in self.locals))
+        params, bound = [], []
+
+        def read(name):
+            if name in self.locals and name not in bound and name not in params:
+                params.append(name)
+        for st in pre:
+            for name in _reads(st):
+                read(name)
+            for name in _binds(st):
+                if name is None:
+                    return None
+                if name not in bound:
+                    bound.append(name)
+        for name in test_reads:
+            read(name)
+        for target, source in renames:
+            read(source)
+            if target not in bound:
+                bound.append(target)
+        if var in params or var in bound or var in test_reads:
+            return None
+        exit_reads = {n.id for n in ast.walk(exit_stmt)
+                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        later = _loaded_outside(self.fdef, loop) | exit_reads
+        sources = {src for _, src in renames}
+        made = [b for b in dict.fromkeys(n for st in pre for n in _binds(st))
+                if b in params or b in later or b in test_reads or b in sources]
+        binds = [b for b in bound if b in later]
+        index = len(self.sites)
+        self.sites.append(ExitSite(index, loop.lineno, self._text(loop), var, params, made,
+                                   renames, test_reads, binds))
+        self.body_defs.append(_function(f"__npc_xbody_{index}", params, copy.deepcopy(pre) + [
+            ast.Return(ast.Tuple([ast.Name(b, ast.Load()) for b in made], ast.Load()))], loop))
+        self.body_defs.append(_function(f"__npc_xtest_{index}", test_reads,
+                                        [ast.Return(copy.deepcopy(check.test))], loop))
+        stmts = self._replacement(loop, index, var, params, binds, "__npc_loop__.exits")
+        # where the test held: `return EXPR` here, with the names bound as it left them
+        stmts[-1].orelse[-1].body = [copy.deepcopy(exit_stmt) if isinstance(exit_stmt, ast.Return)
+                                     else ast.copy_location(ast.Pass(), exit_stmt)]
+        return stmts
+
     def _native(self, loop, scanned):
         """A loop nest of scalar code (native_loop.scan's verdict): asked of
         api/native_loop.py first, then run as written."""
@@ -392,16 +491,20 @@ class _Rewriter:
         return stmts
 
     @staticmethod
-    def _replacement(loop, index, var, params, binds):
+    def _replacement(loop, index, var, params, binds, runner="__npc_loop__"):
+        """The glue around a `for` loop; with an exit test (runner .exits), its result's
+        third item says whether the test held (an `if` the caller fills in, last)."""
+        exits = runner != "__npc_loop__"
         it, args, r = f"__npc_it_{index}", f"__npc_args_{index}", f"__npc_r_{index}"
         template = (
             f"{it} = None\n"
             f"try:\n    {args} = ({''.join(p + ', ' for p in params)})\n"
             f"except NameError:\n    {args} = None\n"
-            f"{r} = __npc_loop__({index}, {it}, {args})\n"
+            f"{r} = {runner}({index}, {it}, {args})\n"
             f"if {r} is None:\n    pass\n"
             f"else:\n    {var} = {r}[0]\n"
-            + (f"    ({''.join(b + ', ' for b in binds)}) = {r}[1]\n" if binds else ""))
+            + (f"    ({''.join(b + ', ' for b in binds)}) = {r}[1]\n" if binds else "")
+            + (f"    if {r}[2]:\n        pass\n" if exits else ""))
         stmts = _glue(template, loop)
         stmts[0].value = loop.iter                      # ITER, evaluated once, first
         original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,

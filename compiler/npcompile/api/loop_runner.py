@@ -147,20 +147,55 @@ class LoopRunner:
         return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
                       tracer, lazies)
 
+    def exits(self, index, it, args):
+        """A `for` loop with a convergence test (ExitSite): (the loop variable's last
+        value, what the loop bound, whether the test held), or None to run it as written."""
+        tracer = current()
+        if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
+            return None
+        site = self.sites[index]
+        if any(type(a) is not LazyArray and _holds_lazy(a) for a in args) or \
+                any(not _carries(args, site, name) for name in site.carry):
+            return None   # a carried Python number: a graph per value, traced as written
+        tracer.flush()
+        tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
+        tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
+        state = [concretize(a) if type(a) is LazyArray else a for a in args]
+        lazies = {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
+        i, env, graphs, hit = _on_its_own(lambda: self._exit_iterations(site, state, len(it)))
+        self._report(site, i + 1, graphs, i + 1)
+        return it[i], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds), hit
+
+    def _exit_iterations(self, site, state, n):
+        env, graphs = dict(zip(site.params, state)), []
+        for i in range(n):
+            out, graphs = self._body_once(site, site.params, [env[p] for p in site.params],
+                                          site.made, graphs)
+            env.update(zip(site.made, out))
+            if site.test(*[env[name] for name in site.test_reads]):
+                return i, env, graphs, True
+            env.update({target: env[source] for target, source in site.renames})
+        return n - 1, env, graphs, False
+
     def _while_iterations(self, site, state):
         out, graphs, n = (), [], 0
         while site.cond(*state):
-            args = _body_args(site, state)
-            scalars = _scalars(site.body_params, site.carry, args)
-            jit = self._jits(site, scalars)[0]
-            out, replayed = _replay(jit, args, scalars)
-            if not replayed:
-                out = _traced(jit, args, scalars)
-                graphs = graphs or list(jit.last_graph_ids)
-            out = _step(site, state, _as_scalars(site.body_params, site.carry, out,
-                                                 site.binds, scalars))
+            out, graphs = self._body_once(site, site.body_params, _body_args(site, state),
+                                          site.binds, graphs)
+            out = _step(site, state, out)
             n += 1
         return n, out, graphs
+
+    def _body_once(self, site, names, args, returned, graphs):
+        """One run of a while or exit loop's body (one body for every iteration): what it
+        returned (scalars as NumPy has them), and the graphs of its first trace."""
+        scalars = _scalars(names, site.carry, args)
+        jit = self._jits(site, scalars)[0]
+        out, replayed = _replay(jit, args, scalars)
+        if not replayed:
+            out = _traced(jit, args, scalars)
+            graphs = graphs or list(jit.last_graph_ids)
+        return _as_scalars(names, site.carry, out, returned, scalars), graphs
 
     def _jits(self, site, scalars=()):
         """(the step's Jitted, the last iteration's Jitted) of a loop, whose arguments
