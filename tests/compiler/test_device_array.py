@@ -234,3 +234,15 @@ def test_the_numpy_path_on_the_gpu_returns_device_arrays():
     np.testing.assert_array_equal(mask.get(), a[:2] > 0)
     assert isinstance(d["s"], npcompile.DeviceArray) and d["s"].shape == ()
     assert d["s"].get()[()] == a.sum() and d["n"] == 3 and d["name"] == "x"
+
+
+def test_other_ndarray_methods_run_on_the_host_copy():
+    a = host((3, 4), np.float64)
+    d = npcompile.to_device(a)
+    assert d.max() == a.max() and d.argmin() == a.argmin()
+    np.testing.assert_array_equal(d.mean(axis=0), a.mean(axis=0))
+    np.testing.assert_array_equal(d.cumsum(), a.cumsum())
+    with pytest.raises(AttributeError):
+        d.no_such_thing
+    with pytest.raises(AttributeError):
+        d._private

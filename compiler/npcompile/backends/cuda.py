@@ -28,6 +28,11 @@ def compile_source(source, name):
     return r["ptx"], r["ms"], False
 
 
+class CompileDeadline(Exception):
+    """The call's compile budget ran out between two NVRTC compiles (trace/budget.py):
+    the kernels compiled so far stay in _PTX, and the next call goes on from there."""
+
+
 class CudaKernel:
     def __init__(self, kernel, info, ptx, input_pos, output_pos):
         self.kernel = kernel
@@ -59,7 +64,8 @@ class Program(ProgramBase):
 
     target = "cuda"
 
-    def __init__(self, leaves, pending, outputs, load=True):
+    def __init__(self, leaves, pending, outputs, load=True, deadline=None):
+        self.deadline = deadline   # perf_counter() past which no new kernel is compiled
         super().__init__(leaves, pending, outputs)
         pos = self.pos
         self.compile_ms = {"fusion": self.fusion_ms, "codegen": 0.0, "nvrtc": 0.0, "load": 0.0}
@@ -101,6 +107,8 @@ class Program(ProgramBase):
                 continue
         order = buffer_of.order
         t1 = time.perf_counter()
+        if self.deadline is not None and t1 > self.deadline and k.source not in _PTX:
+            raise CompileDeadline(f"{len(self.kernels)} kernels compiled")
         ptx, ms, cached = compile_source(k.source, k.name)
         self.compile_ms["codegen"] += (t1 - t0) * 1e3
         self.compile_ms["nvrtc"] += ms

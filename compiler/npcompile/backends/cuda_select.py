@@ -6,9 +6,11 @@ _WARNED = set()
 LOWERED = {}   # graph id -> CUDA Program compiled for inspection only (no GPU here)
 
 
-def compile_for_cuda(session, tracer, entry, leaves, pending, outputs):
-    """(Program, "cuda"), (None, "reference") after a failed compile, or None when no GPU
-    can be used: the caller then compiles for the CPU. Each outcome is recorded."""
+def compile_for_cuda(session, tracer, entry, leaves, pending, outputs, deadline=None):
+    """(Program, "cuda"), (None, "reference") after a failed compile, (None, "deadline")
+    when the call's compile budget ran out midway (perf_counter() `deadline`), or None
+    when no GPU can be used: the caller then compiles for the CPU. Each outcome is
+    recorded."""
     ok, why = cuda_runtime.available()
     if not ok:
         _lower_only(session, entry, leaves, pending, outputs)
@@ -20,9 +22,11 @@ def compile_for_cuda(session, tracer, entry, leaves, pending, outputs):
             warnings.warn(f"npcompile: device='cuda' runs on the CPU here: {why}", RuntimeWarning,
                           stacklevel=2)
         return None
-    from .cuda import Program
+    from .cuda import CompileDeadline, Program
     try:
-        return Program(leaves, pending, outputs), "cuda"
+        return Program(leaves, pending, outputs, deadline=deadline), "cuda"
+    except CompileDeadline:
+        return None, "deadline"
     except Exception as e:
         session.add("fallbacks", {"graph_id": entry.graph_id, "function": tracer.site.function,
                                   "reason": f"CUDA compile failed: {type(e).__name__}: {e}"})

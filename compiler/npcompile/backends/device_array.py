@@ -273,6 +273,14 @@ class DeviceArray(NDArrayOperatorsMixin):
         native().upload(self.buffer, self.offset + lo, span)
         record_transfer("h2d", span.nbytes, t0)
 
+    def __getattr__(self, name):
+        """ndarray's other methods and attributes (x.max(), x.mean(axis=0), x.real...) on
+        the host copy, as NumPy functions are: a loop's condition tested in Python on a
+        compiled body's results (api/loop_runner.py) reads them like ndarrays."""
+        if name.startswith("_") or not hasattr(np.ndarray, name):
+            raise AttributeError(f"'DeviceArray' object has no attribute '{name}'")
+        return getattr(self.get(), name)
+
     # ----- NumPy protocols: views stay on the device, everything else runs on the host --
     def __array_function__(self, func, types, args, kwargs):
         if func in _VIEW_FUNCTIONS and args and args[0] is self:

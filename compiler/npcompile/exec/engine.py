@@ -50,6 +50,11 @@ class Engine:
             program, target = self._compile(tracer, entry, leaves, pending, outputs)
             entry.compiled = program
             ms = (time.perf_counter() - t0) * 1e3
+            if target == "deadline":
+                # the budget ran out inside this graph's compile (one graph of hundreds of
+                # distinct kernels): forgotten, so that the next call compiles it on
+                del self.cache.entries[key]
+                target = "reference"
             rec = {"graph_id": entry.graph_id, "function": site.function, "target": target,
                    "kernels": len(program.kernels) if program else 0, "ops": len(pending),
                    "total_ms": ms, "cache": program.cache if program else "miss"}
@@ -159,7 +164,8 @@ class Engine:
             return None, "reference"
         if tracer.options.get("device") == "cuda":
             from ..backends.cuda_select import compile_for_cuda
-            got = compile_for_cuda(self.session, tracer, entry, leaves, pending, outputs)
+            got = compile_for_cuda(self.session, tracer, entry, leaves, pending, outputs,
+                                   tracer.compile_deadline())
             if got is not None:
                 return got
         if not cpu.AVAILABLE:

@@ -7,6 +7,7 @@ written since then, and the lazy arrays over those. Arrays the trace no longer r
 are forgotten (weak references); the user's arrays are found by identity and by memory
 owner (an index, not a scan) for the aliasing checks."""
 import threading
+import time
 import weakref
 
 import numpy as np
@@ -242,6 +243,14 @@ class Tracer:
                 and self.can_restart()
         if self.restarting:
             raise budget.TraceBudgetExceeded(self.budget_reason)
+
+    def compile_deadline(self):
+        """perf_counter() past which a compile under way stops (budget.COMPILE_LIMIT_MS
+        less what this call has spent), or None."""
+        limit = budget.COMPILE_LIMIT_MS
+        if limit is None or self.options.get("fullgraph"):
+            return None
+        return time.perf_counter() + max(limit - self.compile_ms, 0.0) / 1e3
 
     def spent_compiling(self, ms):
         """A graph of this call was compiled in `ms`: past the compile budget the rest of
