@@ -39,8 +39,10 @@ runs the body compiled once; counters (`k += 1`, k read by nothing else in the b
 in Python beside it, so the body does not see a new Python int at every iteration.
 A `for` loop whose body holds one `if TEST: break` (or `return EXPR`), with only renames
 (`x = x_new`) after it, is rewritten likewise (ExitSite): what precedes the test is the
-body compiled once, TEST runs in Python after it, and EXPR is returned where it held. Line numbers are the user's: errors
-and graph breaks inside the body point at the lines the user wrote."""
+body compiled once, TEST runs in Python after it, and EXPR is returned where it held.
+
+Line numbers are the user's: errors and graph breaks inside the body point at the lines
+the user wrote."""
 import ast
 import copy
 import inspect
@@ -122,6 +124,10 @@ class WhileSite:
         # what the body takes: a counter, a new Python int per iteration, would make a
         # new replay key (and graph) per iteration
         self.body_params = [p for p in params if p not in counters]
+        # positions in `params` (the runner's state), worked out once for every iteration
+        self.body_at = [params.index(p) for p in self.body_params]
+        self.counter_at = [params.index(c) for c in counters]
+        self.bind_at = [(k, params.index(b)) for k, b in enumerate(binds) if b in params]
         self.body = self.cond = self.count = None
         self.step = None          # one body for every iteration (LoopSite has two)
 
@@ -129,6 +135,10 @@ class WhileSite:
         self.body = funcs[f"__npc_wbody_{self.index}"]
         self.cond = funcs[f"__npc_wcond_{self.index}"]
         self.count = funcs[f"__npc_wcount_{self.index}"]
+
+
+# sites whose body functions are made by the rewrite (a NativeSite renders its own)
+_BODY_SITES = (LoopSite, WhileSite, ExitSite)
 
 
 def rewrite(fn, runner_factory):
@@ -193,7 +203,7 @@ def rewrite(fn, runner_factory):
     new = made[0]
     funcs = dict(zip([b.name for b in bodies], made[1:]))
     for site in sites:
-        if isinstance(site, (LoopSite, WhileSite, ExitSite)):
+        if isinstance(site, _BODY_SITES):
             site.attach(funcs)
     new.__defaults__ = fn.__defaults__
     new.__kwdefaults__ = fn.__kwdefaults__
@@ -223,7 +233,7 @@ def rewrite_cell(tree, source, namespace, runner_factory, filename):
     made = {}
     exec(compile(module, filename, "exec"), namespace, made)  # globals: the namespace
     for site in rw.sites:
-        if isinstance(site, (LoopSite, WhileSite, ExitSite)):
+        if isinstance(site, _BODY_SITES):
             site.attach(made)
     return runner_factory(rw.sites)
 
@@ -287,10 +297,7 @@ class _Rewriter:
         if loop.orelse or not isinstance(loop.target, ast.Name) or not loop.body:
             return None
         var = loop.target.id
-        if not all(isinstance(s, _SIMPLE) for s in loop.body) or any(
-                isinstance(s, ast.AnnAssign) and s.value is None for s in loop.body):
-            return None
-        if any(isinstance(n, _FORBIDDEN) for s in loop.body for n in ast.walk(s)):
+        if not _straight_line(loop.body):
             return None
         params, binds = [], []
         for s in loop.body:
@@ -323,9 +330,8 @@ class _Rewriter:
         # back everything read after the loop
         carry = [b for b in binds if b in params]
         for name, returned in ((f"__npc_step_{index}", carry), (f"__npc_body_{index}", binds)):
-            self.body_defs.append(_function(name, params, copy.deepcopy(loop.body) + [
-                ast.Return(ast.Tuple([ast.Name(b, ast.Load()) for b in returned], ast.Load()))],
-                loop))
+            self.body_defs.append(_function(name, params, copy.deepcopy(loop.body) +
+                                            [_returning(returned)], loop))
         return self._replacement(loop, index, var, params, binds)
 
     def _while(self, loop):
@@ -333,10 +339,7 @@ class _Rewriter:
         COND in Python on the loop's values and runs BODY compiled once per iteration."""
         if loop.orelse or not loop.body or self.fdef is None:
             return None
-        if not all(isinstance(s, _SIMPLE) for s in loop.body) or any(
-                isinstance(s, ast.AnnAssign) and s.value is None for s in loop.body):
-            return None
-        if any(isinstance(n, _FORBIDDEN) for n in ast.walk(loop)):
+        if not _straight_line(loop.body) or not _straight_line([loop.test]):
             return None
         reads_of = [_reads(s) for s in loop.body]
         counters = []
@@ -353,8 +356,7 @@ class _Rewriter:
                                               isinstance(s.target, ast.Name) and
                                               s.target.id in counters)]
         params, binds = [], []
-        cond_reads = [n.id for n in ast.walk(loop.test)
-                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        cond_reads = _names_read(loop.test)
         for name in cond_reads + counters:
             if name in self.locals and name not in params:
                 params.append(name)
@@ -376,12 +378,10 @@ class _Rewriter:
         self.sites.append(WhileSite(index, loop.lineno, text, params, binds, counters))
         counting = [s for s in loop.body if s not in body]
         made = (
-            (f"__npc_wbody_{index}", [p for p in params if p not in counters],
-             copy.deepcopy(body), binds),
+            (f"__npc_wbody_{index}", self.sites[-1].body_params, copy.deepcopy(body), binds),
             (f"__npc_wcount_{index}", counters, copy.deepcopy(counting), counters))
         for name, args, stmts, returned in made:
-            self.body_defs.append(_function(name, args, stmts + [ast.Return(ast.Tuple(
-                [ast.Name(b, ast.Load()) for b in returned], ast.Load()))], loop))
+            self.body_defs.append(_function(name, args, stmts + [_returning(returned)], loop))
         self.body_defs.append(_function(f"__npc_wcond_{index}", params,
                                         [ast.Return(copy.deepcopy(loop.test))], loop))
         args, r = f"__npc_args_{index}", f"__npc_r_{index}"
@@ -418,14 +418,10 @@ class _Rewriter:
                 return None
             renames.append((st.targets[0].id, st.value.id))
         var = loop.target.id
-        if not all(isinstance(st, _SIMPLE) for st in pre) or any(
-                isinstance(st, ast.AnnAssign) and st.value is None for st in pre):
+        exit_value = [exit_stmt.value] if isinstance(exit_stmt, ast.Return) and exit_stmt.value else []
+        if not _straight_line(pre) or not _straight_line([check.test] + exit_value):
             return None
-        if any(isinstance(n, _FORBIDDEN) for n in ast.walk(loop)):
-            return None
-        test_reads = list(dict.fromkeys(
-            n.id for n in ast.walk(check.test) if isinstance(n, ast.Name) and
-            isinstance(n.ctx, ast.Load) and n.id in self.locals))
+        test_reads = [n for n in dict.fromkeys(_names_read(check.test)) if n in self.locals]
         params, bound = [], []
 
         def read(name):
@@ -447,8 +443,7 @@ class _Rewriter:
                 bound.append(target)
         if var in params or var in bound or var in test_reads:
             return None
-        exit_reads = {n.id for n in ast.walk(exit_stmt)
-                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        exit_reads = set(_names_read(exit_stmt))
         later = _loaded_outside(self.fdef, loop) | exit_reads
         sources = {src for _, src in renames}
         made = [b for b in dict.fromkeys(n for st in pre for n in _binds(st))
@@ -457,8 +452,8 @@ class _Rewriter:
         index = len(self.sites)
         self.sites.append(ExitSite(index, loop.lineno, self._text(loop), var, params, made,
                                    renames, test_reads, binds))
-        self.body_defs.append(_function(f"__npc_xbody_{index}", params, copy.deepcopy(pre) + [
-            ast.Return(ast.Tuple([ast.Name(b, ast.Load()) for b in made], ast.Load()))], loop))
+        self.body_defs.append(_function(f"__npc_xbody_{index}", params,
+                                        copy.deepcopy(pre) + [_returning(made)], loop))
         self.body_defs.append(_function(f"__npc_xtest_{index}", test_reads,
                                         [ast.Return(copy.deepcopy(check.test))], loop))
         stmts = self._replacement(loop, index, var, params, binds, "__npc_loop__.exits")
@@ -513,6 +508,29 @@ class _Rewriter:
         ast.copy_location(original.iter, loop)
         stmts[-1].body = [original]
         return stmts
+
+
+def _straight_line(nodes):
+    """Statements (or expressions) a body function may hold: assignments, augmented
+    assignments, expression statements and pass, none making a function, a generator or
+    a walrus binding (a bare annotation binds nothing: not followed)."""
+    for node in nodes:
+        if isinstance(node, ast.stmt) and not isinstance(node, _SIMPLE):
+            return False
+        if isinstance(node, ast.AnnAssign) and node.value is None:
+            return False
+        if any(isinstance(n, _FORBIDDEN) for n in ast.walk(node)):
+            return False
+    return True
+
+
+def _names_read(node):
+    """The names an expression or statement reads, in walk order."""
+    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+
+
+def _returning(names):
+    return ast.Return(ast.Tuple([ast.Name(b, ast.Load()) for b in names], ast.Load()))
 
 
 def _function(name, params, body, loop):

@@ -49,7 +49,7 @@ class LoopRunner:
             return None
         site = self.sites[index]
         carry = [site.params.index(c) for c in site.carry]
-        if any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
+        if _lazy_inside(args):
             return None         # lazy arrays inside a container: traced as written
         n = len(it)
         peeled = 0
@@ -61,17 +61,9 @@ class LoopRunner:
             args = list(args)
             _as_written(site, args, carry, 0, 1, n)
             peeled = 1
-            if any(not _is_array(args[j]) for j in carry) or \
-                    any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
+            if any(not _is_array(args[j]) for j in carry) or _lazy_inside(args):
                 return it[-1], tuple(_as_written(site, args, carry, 1, n, n))
-        tracer.flush()
-        tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
-        # the call's next run must run this loop again: no replay of the call as a whole
-        tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
-        # only the lazy arrays themselves become their values: a list the body appends
-        # to must stay the caller's list
-        state = [concretize(a) if type(a) is LazyArray else a for a in args]
-        lazies = {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
+        state, lazies = _take_over(tracer, site, args)
         done, out, graphs = self._replayed(site, state, carry, n - peeled)
         self._report(site, n, graphs, done + peeled, peeled)
         if done < n - peeled:
@@ -123,7 +115,7 @@ class LoopRunner:
         if tracer is None or args is None:
             return None
         site = self.sites[index]
-        if any(type(a) is not LazyArray and _holds_lazy(a) for a in args):
+        if _lazy_inside(args):
             return None
         values, last, n = list(args), (), 0
         if any(not _carries(values, site, name) for name in site.carry):
@@ -136,11 +128,7 @@ class LoopRunner:
                     break
             else:
                 return _bound(site, values, last, n, tracer, {})
-        tracer.flush()
-        tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
-        tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
-        state = [concretize(a) if type(a) is LazyArray else a for a in values]
-        lazies = {id(v): a for a, v in zip(values, state) if type(a) is LazyArray}
+        state, lazies = _take_over(tracer, site, values)
         ran, out, graphs = _on_its_own(lambda: self._while_iterations(site, state))
         if ran:
             self._report(site, n + ran, graphs, n + ran, 1 if n else 0)
@@ -154,14 +142,9 @@ class LoopRunner:
         if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
             return None
         site = self.sites[index]
-        if any(type(a) is not LazyArray and _holds_lazy(a) for a in args) or \
-                any(not _carries(args, site, name) for name in site.carry):
+        if _lazy_inside(args) or any(not _carries(args, site, name) for name in site.carry):
             return None   # a carried Python number: a graph per value, traced as written
-        tracer.flush()
-        tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
-        tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
-        state = [concretize(a) if type(a) is LazyArray else a for a in args]
-        lazies = {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
+        state, lazies = _take_over(tracer, site, args)
         i, env, graphs, hit = _on_its_own(lambda: self._exit_iterations(site, state, len(it)))
         self._report(site, i + 1, graphs, i + 1)
         return it[i], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds), hit
@@ -241,6 +224,24 @@ class LoopRunner:
         native_loop.report_loop(rec)
 
 
+def _lazy_inside(args):
+    """Lazy arrays inside a container among the loop's values: traced as written."""
+    return any(type(a) is not LazyArray and _holds_lazy(a) for a in args)
+
+
+def _take_over(tracer, site, args):
+    """The loop's values made concrete, for a body compiled on its own: (state, the lazy
+    array each concrete value came from)."""
+    tracer.flush()
+    tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
+    # the call's next run must run this loop again: no replay of the call as a whole
+    tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
+    # only the lazy arrays themselves become their values: a list the body appends to
+    # must stay the caller's list
+    state = [concretize(a) if type(a) is LazyArray else a for a in args]
+    return state, {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
+
+
 def _on_its_own(run):
     """run() with the surrounding trace suspended: the watch on the whole call
     (api/purity.py) would hide the body's own watch, which decides whether the body
@@ -304,17 +305,16 @@ def _carries(values, site, name):
 
 def _step(site, values, out):
     """A while body's values into the loop's state, then its counters: what it bound."""
-    for name, v in zip(site.binds, out):
-        if name in site.params:
-            values[site.params.index(name)] = v
-    at = [site.params.index(c) for c in site.counters]
+    for k, i in site.bind_at:
+        values[i] = out[k]
+    at = site.counter_at
     for i, v in zip(at, site.count(*[values[i] for i in at])):
         values[i] = v
     return out
 
 
 def _body_args(site, values):
-    return [values[site.params.index(p)] for p in site.body_params]
+    return [values[i] for i in site.body_at]
 
 
 def _bound(site, values, last, n, tracer, lazies):

@@ -14,6 +14,7 @@ import operator
 import numpy as np
 
 from ..graph import calls
+from ..graph.layout import fake_of
 from ..graph.node import Ref
 
 
@@ -138,7 +139,7 @@ class Lowering:
             return self._reduction(node, op, ins[0], kw)
         if fn is np.concatenate:
             return self._concat(node, ins)
-        if node.label in VIEW_FNS and node.args and type(node.args[0]) is Ref:
+        if node.label in VIEW_LABELS and node.args and type(node.args[0]) is Ref:
             return self._view(node, ins[0])
         if fn is np.linalg.norm:
             kw = node.kwargs or {}
@@ -155,7 +156,6 @@ class Lowering:
     def _operands(self, node, ins):
         """Each argument of the call as an Expr (constants as const)."""
         out = []
-        from ..graph.node import Ref
         for a in node.args:
             if type(a) is Ref:
                 out.append(ins[a.i])
@@ -319,33 +319,16 @@ class _NotLowered(Exception):
 
 
 # The graph labels of views (trace/view_rules): NumPy takes them of leaves for free; of a
-# computed array a kernel reads them as index arithmetic (Lowering._view).
-VIEW_FNS = {"getitem", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
-            "broadcast_to", "moveaxis"}
-_STAND_INS = {}
-
-
-def _stand_in(shape):
-    """An int8 array of this shape in C order, backed by one byte: views of it tell
-    offsets and strides in elements, and nothing reads its memory."""
-    got = _STAND_INS.get(shape)
-    if got is None:
-        strides, acc = [], 1
-        for d in reversed(shape):
-            strides.append(acc)
-            acc *= max(d, 1)
-        got = np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape=shape,
-                                              strides=tuple(reversed(strides)), writeable=False)
-        if len(_STAND_INS) > 1024:
-            _STAND_INS.clear()
-        _STAND_INS[shape] = got
-    return got
+# concatenation a kernel reads them as index arithmetic (Lowering._view).
+VIEW_LABELS = {"getitem", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
+               "broadcast_to", "moveaxis"}
+_ELEMENTS = np.dtype(np.int8)   # a stand-in whose strides and offsets count elements
 
 
 def view_map(shape, apply):
     """(view shape, per base dim (start, ((view dim, step), ...))) of a view, or None
     when its elements are not an affine function of the base's per-dimension index."""
-    base = _stand_in(tuple(shape))
+    base = fake_of(_ELEMENTS, tuple(shape))
     try:
         v = apply(base)
     except Exception:

@@ -14,12 +14,10 @@ import numpy as np
 
 from ..graph import calls
 from ..graph.node import Ref
-from .expr import Expr, Lowering
+from .expr import VIEW_LABELS, Expr, Lowering
 
 # The deepest expression a kernel inlines before writing the value out (see partition).
 MAX_INLINE_DEPTH = 48
-VIEW_LABELS = {"getitem", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
-               "broadcast_to", "moveaxis"}
 
 
 def _has_reduce(e, memo=None):

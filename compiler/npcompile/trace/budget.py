@@ -23,11 +23,12 @@ import sys
 from .native import core
 
 
-def _from_env():
+def _from_env(name="NPC_OP_BUDGET", default=10000, kind=int):
+    """A positive limit from the environment (its default when unreadable), None for 0."""
     try:
-        n = int(os.environ.get("NPC_OP_BUDGET", "10000"))
+        n = kind(os.environ.get(name, str(default)))
     except ValueError:
-        n = 10000
+        n = default
     return n if n > 0 else None
 
 
@@ -42,22 +43,14 @@ def set_limit(n):
         core.set_op_budget(sys.maxsize if n is None else n)
 
 
-set_limit(_from_env())
-
-
-def _compile_ms_from_env():
-    try:
-        ms = float(os.environ.get("NPC_COMPILE_BUDGET_MS", "2000"))
-    except ValueError:
-        ms = 2000.0
-    return ms if ms > 0 else None
+set_limit(_from_env("NPC_OP_BUDGET", 10000))
 
 
 # Compile time one call may spend (ms; None: no limit). Kernels compiled are kept: the
 # next call finds them in the cache and compiles on from where this one stopped, so a
 # program whose loop makes hundreds of distinct kernels (a GPU Cholesky: 31 s cold)
 # costs seconds at most per call instead of stalling the first one.
-COMPILE_LIMIT_MS = _compile_ms_from_env()
+COMPILE_LIMIT_MS = _from_env("NPC_COMPILE_BUDGET_MS", 2000.0, float)
 
 
 def set_compile_limit(ms):

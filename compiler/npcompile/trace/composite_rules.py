@@ -1,21 +1,55 @@
-"""NumPy functions that are compositions of views, concatenations and ufuncs: np.pad,
-np.hstack and its kin, np.append, np.insert at one index, np.flip, np.diff, and the
-triangles and diagonals (np.triu, np.tril, np.diag, np.diagflat, np.diagonal). Recorded as those compositions, they fuse
-into the kernels that read them (fusion/expr.py lowers a concatenation to a select on
-the index, and a view of a computed array to index arithmetic): a padded or stacked
-array is never written out just to be read back."""
+"""NumPy functions that are compositions of views, concatenations and ufuncs: np.roll,
+np.pad, np.hstack and its kin, np.append, np.insert at one index, np.flip, np.diff, and
+the triangles and diagonals (np.triu, np.tril, np.diag, np.diagflat, np.diagonal).
+Recorded as those compositions, they fuse into the kernels that read them
+(fusion/expr.py lowers a concatenation to a select on the index, and a view of a
+concatenation to index arithmetic): a padded or stacked array is never written out
+just to be read back."""
 import operator
 
 import numpy as np
 
 from .operands import Unsupported
-from .function_rules import as_lazy, concatenate, filled
+from .function_rules import _NOVALUE, as_lazy, concatenate, filled
 
 
 def _axis_slices(ndim, d, sl):
     key = [slice(None)] * ndim
     key[d] = sl
     return tuple(key)
+
+
+def roll(tracer, fn, a, shift, axis=None):
+    """np.roll as NumPy computes it: per axis, the last `shift % n` entries then the rest
+    (two slices joined), a flattened roll for axis=None; always a new array. Stencils
+    with periodic edges (np.roll(u, 1) - 2 * u + np.roll(u, -1)) then stay one graph.
+    Anything unusual (axis out of range, shifts that are not ints) is NumPy's to raise."""
+    lz = as_lazy(tracer, a)
+    if axis is None:
+        if not isinstance(shift, (int, np.integer)):
+            raise Unsupported("error", "np.roll(axis=None) takes one shift")
+        return roll(tracer, fn, lz.ravel(), shift, 0).reshape(lz.shape)
+    shifts = np.broadcast_arrays(np.asarray(shift), np.asarray(axis)) \
+        if not (isinstance(shift, (int, np.integer)) and isinstance(axis, (int, np.integer))) \
+        else (np.asarray([shift]), np.asarray([axis]))
+    sh, ax = (np.atleast_1d(x) for x in shifts)
+    if sh.dtype.kind not in "iu" or ax.dtype.kind not in "iu" or sh.ndim > 1:
+        raise Unsupported("error", "np.roll: shifts and axes must be integers")
+    total = {}
+    for s_, x_ in zip(sh.tolist(), ax.tolist()):
+        if not -lz.ndim <= x_ < lz.ndim:
+            raise Unsupported("error", f"np.roll: axis {x_} is out of bounds")
+        total[x_ % lz.ndim] = total.get(x_ % lz.ndim, 0) + s_
+    out = lz
+    for d, s_ in total.items():
+        n = lz.shape[d]
+        k = s_ % n if n else 0
+        if k == 0:
+            continue
+        head = out[_axis_slices(lz.ndim, d, slice(n - k, None))]
+        tail = out[_axis_slices(lz.ndim, d, slice(None, n - k))]
+        out = concatenate(tracer, np.concatenate, [head, tail], axis=d)
+    return out.copy() if out is lz else out
 
 
 def _flip_along(x, d):
@@ -34,31 +68,32 @@ def _pairs(value, ndim, what):
 def _pad_pieces(tracer, x, d, before, after, mode, const_pair):
     """The pieces before and after x along axis d, as views of x or constants."""
     n = x.shape[d]
-    shape_of = lambda k: x.shape[:d] + (k,) + x.shape[d + 1:]  # noqa: E731
+    widths = (before, after)
     if mode == "constant":
-        return [filled(tracer, np.full, shape_of(k), v, dtype=x.dtype) if k else None
-                for k, v in zip((before, after), const_pair)]
+        return [filled(tracer, np.full, x.shape[:d] + (k,) + x.shape[d + 1:], v, dtype=x.dtype)
+                if k else None for k, v in zip(widths, const_pair)]
     if n == 0:
         raise Unsupported("error", f"np.pad: can't extend empty axis {d} using modes other "
                                    f"than 'constant' or 'empty'")
+
+    def along(start, stop, flip=False):
+        piece = x[_axis_slices(x.ndim, d, slice(start, stop))]
+        return _flip_along(piece, d) if flip else piece
     if mode == "edge":
-        ends = (x[_axis_slices(x.ndim, d, slice(0, 1))], x[_axis_slices(x.ndim, d, slice(n - 1, n))])
-        return [np.broadcast_to(e, shape_of(k)) if k else None for e, k in zip(ends, (before, after))]
+        ends = (along(0, 1), along(n - 1, n))
+        return [np.broadcast_to(e, x.shape[:d] + (k,) + x.shape[d + 1:]) if k else None
+                for e, k in zip(ends, widths)]
+    if mode in ("wrap", "symmetric") and (before > n or after > n):
+        raise Unsupported("unsupported", f"np.pad(mode={mode!r}) wider than the axis")
     if mode == "wrap":
-        if before > n or after > n:
-            raise Unsupported("unsupported", "np.pad(mode='wrap') wider than the axis")
-        return [x[_axis_slices(x.ndim, d, slice(n - before, n))] if before else None,
-                x[_axis_slices(x.ndim, d, slice(0, after))] if after else None]
-    if mode == "symmetric":
-        if before > n or after > n:
-            raise Unsupported("unsupported", "np.pad(mode='symmetric') wider than the axis")
-        return [_flip_along(x[_axis_slices(x.ndim, d, slice(0, before))], d) if before else None,
-                _flip_along(x[_axis_slices(x.ndim, d, slice(n - after, n))], d) if after else None]
-    # reflect: the edge itself is not repeated
-    if before >= n or after >= n:
-        raise Unsupported("unsupported", "np.pad(mode='reflect') as wide as the axis")
-    return [_flip_along(x[_axis_slices(x.ndim, d, slice(1, before + 1))], d) if before else None,
-            _flip_along(x[_axis_slices(x.ndim, d, slice(n - 1 - after, n - 1))], d) if after else None]
+        spans = ((n - before, n, False), (0, after, False))
+    elif mode == "symmetric":
+        spans = ((0, before, True), (n - after, n, True))
+    else:   # reflect: the edge itself is not repeated
+        if before >= n or after >= n:
+            raise Unsupported("unsupported", "np.pad(mode='reflect') as wide as the axis")
+        spans = ((1, before + 1, True), (n - 1 - after, n - 1, True))
+    return [along(*span) if k else None for span, k in zip(spans, widths)]
 
 
 _PAD_MODES = {"constant", "edge", "wrap", "reflect", "symmetric"}
@@ -181,9 +216,6 @@ def flip_one(axis, least):
     return rule
 
 
-_NOVALUE = getattr(np, "_NoValue", None)
-
-
 def diff(tracer, fn, a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE):
     """As NumPy writes it: the prepended and appended values joined on, then n times
     a[1:] - a[:-1] along the axis (not_equal for booleans); n = 0 is `a` itself."""
@@ -276,6 +308,7 @@ def diagflat(tracer, fn, v, k=0):
 
 
 TABLE = {
+    np.roll: roll,
     np.triu: _triangle(True),
     np.tril: _triangle(False),
     np.diag: diag,

@@ -195,40 +195,6 @@ def outer(tracer, fn, a, b, out=None):
     return x[:, None] * y[None, :]
 
 
-def roll(tracer, fn, a, shift, axis=None):
-    """np.roll as NumPy computes it: per axis, the last `shift % n` entries then the rest
-    (two slices joined), a flattened roll for axis=None; always a new array. Stencils
-    with periodic edges (np.roll(u, 1) - 2 * u + np.roll(u, -1)) then stay one graph.
-    Anything unusual (axis out of range, shifts that are not ints) is NumPy's to raise."""
-    lz = as_lazy(tracer, a)
-    if axis is None:
-        if not isinstance(shift, (int, np.integer)):
-            raise Unsupported("error", "np.roll(axis=None) takes one shift")
-        return roll(tracer, fn, lz.ravel(), shift, 0).reshape(lz.shape)
-    shifts = np.broadcast_arrays(np.asarray(shift), np.asarray(axis)) \
-        if not (isinstance(shift, (int, np.integer)) and isinstance(axis, (int, np.integer))) \
-        else (np.asarray([shift]), np.asarray([axis]))
-    sh, ax = (np.atleast_1d(x) for x in shifts)
-    if sh.dtype.kind not in "iu" or ax.dtype.kind not in "iu" or sh.ndim > 1:
-        raise Unsupported("error", "np.roll: shifts and axes must be integers")
-    total = {}
-    for s_, x_ in zip(sh.tolist(), ax.tolist()):
-        if not -lz.ndim <= x_ < lz.ndim:
-            raise Unsupported("error", f"np.roll: axis {x_} is out of bounds")
-        total[x_ % lz.ndim] = total.get(x_ % lz.ndim, 0) + s_
-    out = lz
-    for d, s_ in total.items():
-        n = lz.shape[d]
-        k = s_ % n if n else 0
-        if k == 0:
-            continue
-        head = [slice(None)] * lz.ndim
-        tail = [slice(None)] * lz.ndim
-        head[d], tail[d] = slice(n - k, None), slice(None, n - k)
-        out = concatenate(tracer, np.concatenate, [out[tuple(head)], out[tuple(tail)]], axis=d)
-    return out.copy() if out is lz else out
-
-
 # ----- elementwise functions that are not ufuncs -----------------------------------------
 def _broadcast(shapes):
     from .ufunc_rules import broadcast
@@ -563,7 +529,6 @@ TABLE.update({
     np.stack: stack,
     np.dot: dot,
     np.outer: outer,
-    np.roll: roll,
     np.copy: np_copy,
     np.transpose: _view_fn("transpose"),
     np.swapaxes: _view_fn("swapaxes"),

@@ -1,16 +1,13 @@
 """NumPy functions whose result shape follows from their inputs' shapes, recorded as
 NumPy steps inside the graph (like matmul) rather than breaking it: np.cumsum and
-np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as NumPy itself at
-run time (same values, same errors); what fuses around it stays in the graph. The
-result dtype is NumPy's, from the call on one-element stand-ins."""
+np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as NumPy
+itself at run time (same values, same errors); what fuses around it stays in the graph.
+The result dtype is NumPy's, from the call on one-element stand-ins."""
 import numpy as np
 
 from ..graph.node import Ref
 from . import np_base as _nb
 from .operands import Unsupported
-
-
-_NOVALUE = getattr(np, "_NoValue", None)
 
 
 def _dtype_of(fn, lzs, kw):

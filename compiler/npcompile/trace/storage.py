@@ -5,10 +5,8 @@ of the storage's base, and every view re-derives its value from the newest base
 through its chain of view operations. This is how `v = x[1:]; v += 1` updates `x`
 exactly as NumPy's aliasing does, while the graph itself has no side effects.
 """
-import numpy as np
-
 from . import np_base as _nb
-
+from ..graph.layout import fake_of
 from ..graph.node import Node, Ref
 from .native import core
 
@@ -41,31 +39,6 @@ def _same(a, b):
         return bool(a == b)
     except Exception:  # arrays in a key compare elementwise
         return False
-
-
-_fakes = {}
-
-
-def fake_of(dtype, shape):
-    """A metadata-only array of this shape in C order: view operations on it tell the
-    shape and strides of a view without touching memory. Nothing writes or reads its
-    elements, so one per (dtype, shape) serves every storage (as_strided costs more than
-    a recorded op)."""
-    key = (dtype, shape)
-    fake = _fakes.get(key)
-    if fake is None:
-        buf = _nb.empty(1, dtype)
-        strides = []
-        acc = dtype.itemsize
-        for d in reversed(shape):
-            strides.append(acc)
-            acc *= max(d, 1)
-        fake = np.lib.stride_tricks.as_strided(buf, shape=shape,
-                                               strides=tuple(reversed(strides)))
-        if len(_fakes) >= 4096:
-            _fakes.clear()
-        _fakes[key] = fake
-    return fake
 
 
 if core is not None:  # the fields as a C type: the op recorder makes storages directly

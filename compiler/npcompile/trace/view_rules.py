@@ -1,6 +1,6 @@
 """Views: basic indexing, reshape, transpose and friends. A view is a step in a chain
 from its storage's base, never a copy; its shape comes from applying the same step to
-a metadata-only stand-in of the base (see storage.fake_of)."""
+a metadata-only stand-in of the base (see graph/layout.fake_of)."""
 import operator
 
 import numpy as np
@@ -43,11 +43,14 @@ def _view(tracer, lz, fn, args, kwargs, label, fake):
 
 
 def getitem(tracer, lz, key):
-    items = key if type(key) is tuple else (key,)
-    if any(_index_array(x) for x in items) and not any(
-            _bool_index(x) for x in items):
+    try:
+        basic, mask = split_key(tracer, lz, key)
+    except Unsupported as u:   # not basic: integer arrays gather, anything else breaks
+        items = key if type(key) is tuple else (key,)
+        if u.kind != "unsupported" or not any(_index_array(x) for x in items) or \
+                any(_bool_index(x) for x in items):
+            raise
         return gather(tracer, lz, items)
-    basic, mask = split_key(tracer, lz, key)
     if mask is not None:
         raise Unsupported("data_shape", "boolean mask indexing x[mask]: the result's shape "
                                         "depends on the data")
