@@ -273,3 +273,50 @@ def test_defaults_and_annotations_are_not_evaluated_again():
     assert len(_made) == before and j.loop_sites
     got = j(np.ones(3), 10)
     np.testing.assert_allclose(np.asarray(got.get() if hasattr(got, "get") else got), 2.0 ** 10)
+
+
+def red_black(u, f, sweeps):
+    """An inner loop over a literal: the four sub-grids of a red-black sweep."""
+    n = u.shape[0]
+    for _ in range(sweeps):
+        for (i, j) in ((1, 1), (2, 2), (1, 2), (2, 1)):
+            u[i:n - 1:2, j:n - 1:2] = 0.25 * (u[i - 1:n - 2:2, j:n - 1:2] + u[i + 1:n:2, j:n - 1:2]
+                                              + u[i:n - 1:2, j - 1:n - 2:2]
+                                              + u[i:n - 1:2, j + 1:n:2] + f[i:n - 1:2, j:n - 1:2])
+    return u
+
+
+def stages(x, steps):
+    """range() of a constant inside, its variable read after the loop."""
+    for _ in range(steps):
+        for s in range(3):
+            x = x * 0.5 + s
+    return x, s
+
+
+@pytest.mark.parametrize("sweeps", [1, LOOP_MIN, 2 * LOOP_MIN + 3])
+def test_an_inner_loop_over_a_literal(sweeps):
+    check(red_black, make((10, 10), np.float64), make((10, 10), np.float64, 1), sweeps)
+    check(stages, make((7,), np.float32), sweeps)
+
+
+@CPU_KERNELS
+def test_an_inner_loop_over_a_literal_is_written_out_and_compiles_once():
+    j = npcompile.jit(red_black)
+    assert [sorted(s.params) for s in body_sites(j)] == [["f", "n", "u"]]
+    short = _compiles(red_black, make((12, 12), np.float64), make((12, 12), np.float64, 1), 10)
+    long = _compiles(red_black, make((12, 12), np.float64), make((12, 12), np.float64, 1), 40)
+    assert len(long["compiles"]) == len(short["compiles"]) == 1
+    outer = [lp for lp in long["loops"] if lp["text"].startswith("for _ in range(sweeps)")]
+    assert outer[0]["summary"].startswith(f"line {outer[0]['lineno']}: 40 iterations, "
+                                          "one compiled body")
+
+    def breaks_out(x, steps):
+        for _ in range(steps):
+            for s in (1, 2, 3):
+                if s > 1:
+                    break
+                x = x + s
+        return x
+    assert body_sites(npcompile.jit(breaks_out)) == []
+    check(breaks_out, make((5,), np.float64), LOOP_MIN)

@@ -83,6 +83,35 @@ class LoopSite:
         self.body = funcs[f"__npc_body_{self.index}"]
 
 
+class IndexedSite(LoopSite):
+    """A LoopSite whose body reads its loop variable only as whole indices of arrays it
+    does not rebind (`y[t] = a * x[t] + b * y[t - 1]`, `match = s[i] == b`): each such
+    subscript becomes a view made in Python per iteration (`y[t, ...]`, same layout at
+    every t) and handed to the body, which reads and writes it as `v[()]`. The body then
+    sees no new Python int per iteration: one graph, replayed for every t, where reading
+    t made a graph per iteration."""
+
+    def __init__(self, index, lineno, text, var, params, binds, body_params, view_names,
+                 view_params):
+        super().__init__(index, lineno, text, var, params, binds)
+        self.call_names = body_params + view_names   # the body's parameters
+        self.body_at = [params.index(p) for p in body_params]
+        self.view_at = [params.index(p) for p in view_params]
+        self.views = self.ostep = self.obody = None
+
+    def attach(self, funcs):
+        super().attach(funcs)
+        self.views = funcs[f"__npc_views_{self.index}"]
+        # the body as written, reading the loop variable: iterations traced as written
+        self.ostep = funcs[f"__npc_ostep_{self.index}"]
+        self.obody = funcs[f"__npc_obody_{self.index}"]
+
+    def call_args(self, value, state):
+        """The body's arguments at loop value `value` (raises as NumPy's indexing does)."""
+        return [state[j] for j in self.body_at] + \
+            list(self.views(value, *[state[j] for j in self.view_at]))
+
+
 class ExitSite:
     """One rewritten `for NAME in ITER:` whose straight-line body holds one `if TEST:
     break` (or `if TEST: return EXPR`), followed by nothing or plain renames (`x =
@@ -271,15 +300,23 @@ class _Rewriter:
                     else (self._native, self._loop)
                 tries += (self._exit_loop,)
                 got = None
+                flat = _with_static_loops_unrolled(s, self.globals)
                 for attempt in tries:
-                    got = attempt(s, nat) if attempt == self._native else attempt(s)
+                    got = attempt(s, nat) if attempt == self._native else attempt(flat)
                     if got is not None:
                         break
+                if got is not None and attempt == self._native and tries[0] == self._native:
+                    # where the native nest declines at run time (an array of two
+                    # dimensions indexed by one), a body compiled once beats the loop
+                    # as written
+                    instead = self._loop(flat)
+                    if instead is not None:
+                        got[-1].body = instead
                 if got is not None:
                     out.extend(got)
                     continue
             if isinstance(s, ast.While):
-                got = self._while(s)
+                got = self._while(_with_static_loops_unrolled(s, self.globals))
                 if got is not None:
                     out.extend(got)
                     continue
@@ -299,8 +336,15 @@ class _Rewriter:
         var = loop.target.id
         if not _straight_line(loop.body):
             return None
+        index = len(self.sites)
+        body, views = loop.body, []
+        if any(var in _reads(s) for s in body):
+            got = _index_views(body, var, index)
+            if got is None:
+                return None
+            body, views = got
         params, binds = [], []
-        for s in loop.body:
+        for s in body:
             reads = _reads(s)
             for name in reads:
                 if name == var:
@@ -321,16 +365,35 @@ class _Rewriter:
         if self.fdef is not None:
             outside = _loaded_outside(self.fdef, loop)
             binds = [b for b in binds if b in params or b in outside]
-        index = len(self.sites)
         text = self._text(loop)
-        self.sites.append(LoopSite(index, loop.lineno, text, var, params, binds))
+        carry = [b for b in binds if b in params]
+        body_params = [p for p in params if p not in {v for v, _ in views}]
+        if views:
+            view_names = [v for v, _ in views]
+            view_params = []
+            for _, expr in views:
+                for name in _names_read(expr):
+                    if name != var and name in self.locals and name not in view_params:
+                        view_params.append(name)
+            params = body_params + [p for p in view_params if p not in body_params]
+            self.sites.append(IndexedSite(index, loop.lineno, text, var, params, binds,
+                                          body_params, view_names, view_params))
+            self.body_defs.append(_function(
+                f"__npc_views_{index}", [var] + view_params,
+                [ast.Return(ast.Tuple([e for _, e in views], ast.Load()))], loop))
+            for name, returned in ((f"__npc_ostep_{index}", carry),
+                                   (f"__npc_obody_{index}", binds)):
+                self.body_defs.append(_function(name, params + [var], copy.deepcopy(
+                    loop.body) + [_returning(returned)], loop))
+            body_params = body_params + view_names
+        else:
+            self.sites.append(LoopSite(index, loop.lineno, text, var, params, binds))
         # two functions of the body: every iteration but the last hands back only what
         # the next one reads (the rest is dead: a convergence check computed per sweep
         # and read after the loop runs once, as in the unrolled graph); the last hands
         # back everything read after the loop
-        carry = [b for b in binds if b in params]
         for name, returned in ((f"__npc_step_{index}", carry), (f"__npc_body_{index}", binds)):
-            self.body_defs.append(_function(name, params, copy.deepcopy(loop.body) +
+            self.body_defs.append(_function(name, body_params, copy.deepcopy(body) +
                                             [_returning(returned)], loop))
         return self._replacement(loop, index, var, params, binds)
 
@@ -557,6 +620,7 @@ def _glue(template, loop):
 
 def _loaded_outside(fdef, loop):
     """Names read anywhere in the function except inside this loop's body."""
+    loop = getattr(loop, "npc_written", loop)   # the loop as it stands in fdef
     inside = {id(n) for s in loop.body for n in ast.walk(s)}
     return {n.id for n in ast.walk(fdef)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside}
@@ -610,3 +674,145 @@ def _binds(stmt):
         else:
             return [None]
     return out
+
+
+# An inner loop over a literal (`for (i, j) in ((1, 1), (2, 2)):`, `for d in range(3):`)
+# is the same few iterations every time: written out, the outer loop's body is straight
+# line and compiles once, where kept it unrolled the outer loop into the graph (a
+# red-black sweep's four sub-grids made a 30-sweep solve 120 traced kernels, 4x the
+# sweeps nearly 3x the first call). Bounded so that the body stays small.
+_STATIC_MAX_ITERATIONS = 32
+_STATIC_MAX_STATEMENTS = 256
+
+
+def _with_static_loops_unrolled(loop, globals_):
+    """The loop, or a copy whose body has its inner loops over literals written out
+    (npc_written: the loop as it stands in the function). Not where `range` is the
+    user's own name."""
+    body = _unroll_static(loop.body) if "range" not in globals_ else loop.body
+    if body is loop.body:
+        return loop
+    flat = copy.copy(loop)
+    flat.body = body
+    flat.npc_written = loop
+    return flat
+
+
+def _unroll_static(stmts):
+    """stmts with each `for TARGET in LITERAL:` (no else, no break/continue) written out
+    as `TARGET = value` then the body, per value; stmts itself when there is none."""
+    out, changed = [], False
+    for s in stmts:
+        values = _static_values(s.iter) if isinstance(s, ast.For) else None
+        if values is None or s.orelse or \
+                any(isinstance(n, (ast.Break, ast.Continue)) for b in s.body for n in ast.walk(b)):
+            out.append(s)
+            continue
+        inner = _unroll_static(s.body)
+        if len(values) * (len(inner) + 1) > _STATIC_MAX_STATEMENTS:
+            out.append(s)
+            continue
+        for v in values:
+            bind = ast.Assign(targets=[copy.deepcopy(s.target)], value=v, type_comment=None)
+            ast.copy_location(bind, s)
+            out.append(ast.fix_missing_locations(bind))
+            out.extend(copy.deepcopy(inner))
+        changed = True
+    return out if changed else stmts
+
+
+def _static_values(node):
+    """The value expressions of a literal iterable: a tuple or list of constants (or of
+    tuples of them), or range() of int constants; None otherwise."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        if len(node.elts) <= _STATIC_MAX_ITERATIONS and all(_constant(e) for e in node.elts):
+            return list(node.elts)
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3 and \
+            all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
+        r = range(*[a.value for a in node.args])
+        if len(r) <= _STATIC_MAX_ITERATIONS:
+            return [ast.copy_location(ast.Constant(v), node) for v in r]
+    return None
+
+
+def _constant(node):
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return isinstance(node.operand, ast.Constant)
+    return isinstance(node, ast.Tuple) and all(_constant(e) for e in node.elts)
+
+
+# what an index that reads the loop variable may be made of: no call (it is evaluated
+# once per iteration before the body, which must change nothing); `A.shape[1]` is read
+_INDEX_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd,
+              ast.Attribute, ast.Subscript, ast.Tuple)
+
+
+def _index_views(body, var, index):
+    """(body with each subscript indexed by the loop variable read as a view `v[()]`,
+    [(view name, the view's expression `base[key, ...]`)]), or None where the body reads
+    the variable otherwise, or indexes by it an array it rebinds, or by a slice of it
+    (a moving slice changes the view's shape)."""
+    bound = set()
+    for st in body:
+        names = _binds(st)
+        if None in names:
+            return None
+        bound.update(names)
+    if var in bound:
+        return None
+    views, named = [], {}
+
+    class Views(ast.NodeTransformer):
+        failed = False
+
+        def visit_Subscript(self, node):
+            self.generic_visit(node)            # inner subscripts first: x[idx[t]]
+            if var not in _names_read(node.slice):
+                return node
+            if not isinstance(node.value, ast.Name) or node.value.id in bound or \
+                    node.value.id == var or not _element_index(node.slice, var, bound):
+                self.failed = True
+                return node
+            elts = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if not any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts):
+                elts.append(ast.Constant(Ellipsis))   # a view even where it picks an element
+            expr = ast.Subscript(value=ast.Name(node.value.id, ast.Load()),
+                                 slice=ast.Tuple(elts, ast.Load()), ctx=ast.Load())
+            key = ast.dump(expr)
+            if key not in named:
+                named[key] = f"__npc_v{index}_{len(views)}"
+                views.append((named[key], expr))
+            new = ast.Subscript(value=ast.Name(named[key], ast.Load()),
+                                slice=ast.Tuple([], ast.Load()), ctx=node.ctx)
+            return ast.copy_location(new, node)
+
+    walker = Views()
+    out = [walker.visit(copy.deepcopy(st)) for st in body]
+    if walker.failed or any(var in _names_read(st) for st in out):
+        return None
+    for st in out:
+        ast.fix_missing_locations(st)
+    return out, views
+
+
+def _element_index(key, var, bound):
+    """A subscript's key where the loop variable appears only in whole indices built of
+    names the body does not bind, constants and arithmetic."""
+    parts = key.elts if isinstance(key, ast.Tuple) else [key]
+    for part in parts:
+        if isinstance(part, ast.Slice):
+            if any(n == var or n in bound for n in _names_read(part)):
+                return False
+            continue
+        for n in ast.walk(part):
+            if isinstance(n, ast.Name):
+                if n.id in bound:
+                    return False
+            elif not isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Load) +
+                                _INDEX_OPS):
+                return False
+    return True

@@ -25,6 +25,7 @@ from ..graph.node import contains
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current, is_traceable
 from . import native_loop
+from .loop_rewrite import IndexedSite
 from .purity import Watch
 from .replay import arg_key, _NotNow
 
@@ -51,6 +52,8 @@ class LoopRunner:
         carry = [site.params.index(c) for c in site.carry]
         if _lazy_inside(args):
             return None         # lazy arrays inside a container: traced as written
+        if isinstance(site, IndexedSite) and not _array_work(site, it, args):
+            return None
         n = len(it)
         peeled = 0
         if any(not _is_array(args[j]) for j in carry):
@@ -59,19 +62,19 @@ class LoopRunner:
             # run the compiled body. One that stays a number (`t += dt`) would make a
             # graph per value: the whole loop is traced as written.
             args = list(args)
-            _as_written(site, args, carry, 0, 1, n)
+            _as_written(site, args, carry, 0, 1, it)
             peeled = 1
             if any(not _is_array(args[j]) for j in carry) or _lazy_inside(args):
-                return it[-1], tuple(_as_written(site, args, carry, 1, n, n))
+                return it[-1], tuple(_as_written(site, args, carry, 1, n, it))
         state, lazies = _take_over(tracer, site, args)
-        done, out, graphs = self._replayed(site, state, carry, n - peeled)
+        done, out, graphs = self._replayed(site, state, carry, it[peeled:])
         self._report(site, n, graphs, done + peeled, peeled)
         if done < n - peeled:
             # the body could not be replayed: the rest of the loop is traced as written
             # into the surrounding graph, from the values it has reached
             values = [_rejoin(tracer, v, lazies, name) for v, name in zip(state, site.params)]
-            rest = n - peeled
-            return it[-1], tuple(_as_written(site, values, carry, done, rest, rest))
+            rest = it[peeled:]
+            return it[-1], tuple(_as_written(site, values, carry, done, len(rest), rest))
         # what the loop leaves behind goes on being traced: an array the body was given
         # is that traced array again, any other joins the trace as a leaf
         return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
@@ -80,28 +83,37 @@ class LoopRunner:
         """A loop nest of scalar code (api/native_loop.py): what it bound, or None."""
         return native_loop.run(self.sites[index], args, self.owner._site_name)
 
-    def _replayed(self, site, state, carry, n):
+    def _replayed(self, site, state, carry, values):
         """(iterations run, the last one's values, graph ids of the body) by calling the
-        compiled body; stops early (fewer than n) where a call had to be traced and
-        made no plan to replay."""
-        return _on_its_own(lambda: self._iterations(site, state, carry, n))
+        compiled body for the loop values `values`; stops early (fewer than all) where a
+        call had to be traced and made no plan to replay, or an index view failed."""
+        return _on_its_own(lambda: self._iterations(site, state, carry, values))
 
-    def _iterations(self, site, state, carry, n):
-        out, graphs, traced = (), [], 0
+    def _iterations(self, site, state, carry, values):
+        out, graphs, traced, n = (), [], 0, len(values)
+        indexed = isinstance(site, IndexedSite)
+        names = site.call_names if indexed else site.params
         for i in range(n):
-            scalars = _scalars(site.params, site.carry, state)
+            if indexed:
+                try:
+                    args = site.call_args(values[i], state)
+                except Exception:   # NumPy's error, raised where the loop as written does
+                    return i, (), graphs
+            else:
+                args = state
+            scalars = _scalars(names, site.carry, args)
             step, body = self._jits(site, scalars)
             jit = step if i < n - 1 else body
-            out, replayed = _replay(jit, state, scalars)
+            out, replayed = _replay(jit, args, scalars)
             if not replayed:
                 if jit is step:
                     traced += 1
                     if traced > 2:
                         return i, (), graphs   # traced twice and still no plan: stop
-                out = _traced(jit, state, scalars)
+                out = _traced(jit, args, scalars)
                 if not graphs:
                     graphs = list(jit.last_graph_ids)
-            out = _as_scalars(site.params, site.carry, out,
+            out = _as_scalars(names, site.carry, out,
                               site.carry if i < n - 1 else site.binds, scalars)
             if i < n - 1:
                 for j, v in zip(carry, out):
@@ -224,6 +236,17 @@ class LoopRunner:
         native_loop.report_loop(rec)
 
 
+def _array_work(site, it, args):
+    """Does an indexed body work on arrays? Picking elements only (`C[i, j] = A[i, j] *
+    2`), each iteration is a few scalar operations, far cheaper as Python than as a
+    compiled call: such a loop is traced as written (or runs as a native nest)."""
+    try:
+        call = site.call_args(it[0], args)
+    except Exception:
+        return False        # the loop as written raises NumPy's error
+    return any(_is_array(v) and np.ndim(v) > 0 for v in call)
+
+
 def _lazy_inside(args):
     """Lazy arrays inside a container among the loop's values: traced as written."""
     return any(type(a) is not LazyArray and _holds_lazy(a) for a in args)
@@ -328,13 +351,17 @@ def _bound(site, values, last, n, tracer, lazies):
                  for v, name in zip(got, site.binds + site.counters))
 
 
-def _as_written(site, values, carry, start, stop, n):
-    """Iterations start..stop-1 of a loop of n traced as written into the surrounding
-    graph (`values`, the body's arguments, move on with them): what the last one binds."""
-    out = ()
+def _as_written(site, values, carry, start, stop, it):
+    """Iterations start..stop-1 of the loop over `it` traced as written into the
+    surrounding graph (`values`, the body's arguments, move on with them): what the last
+    one binds."""
+    out, n = (), len(it)
+    indexed = isinstance(site, IndexedSite)
     for i in range(start, stop):
-        fn = site.step if i < n - 1 else site.body
-        out = fn(*values)
+        if indexed:
+            out = (site.ostep if i < n - 1 else site.obody)(*values, it[i])
+        else:
+            out = (site.step if i < n - 1 else site.body)(*values)
         if i < n - 1:
             for j, v in zip(carry, out):
                 values[j] = v

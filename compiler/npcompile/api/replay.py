@@ -81,7 +81,7 @@ def _value_key(a):
 
 class Plan:
     __slots__ = ("program", "leaf_src", "writebacks", "template", "globals",
-                 "cells", "code", "defaults", "kwdefaults", "generation", "arrays")
+                 "cells", "code", "defaults", "kwdefaults", "generation", "arrays", "written")
 
     def holds(self, fn, generation):
         """Are the guards on what the body read (besides its arguments) still true?"""
@@ -109,7 +109,7 @@ class Plan:
 
     def run(self, values):
         """The call's result, or raises (the caller then traces the call instead)."""
-        if self.writebacks and _overlap([values[i] for i in self.arrays]):
+        if self.writebacks and _overlap(values, self.arrays, self.written):
             raise _NotNow()
         outs = self.program.run_values([values[i] for i in self.leaf_src])
         for oi, ai in self.writebacks:
@@ -181,7 +181,8 @@ def make_plan(fn, tracer, result, watch, generation):
             return "it writes into an array that is not one of its arguments"
         writebacks.append((oi, ai))
     arrays = sorted({i for i in leaf_src})
-    if writebacks and _overlap([values[i] for i in arrays]):
+    written = sorted({ai for _, ai in writebacks})
+    if writebacks and _overlap(values, arrays, written):
         return None  # aliased arguments: no plan from this call, and no verdict either
     template = template_of(result, out_pos, by_value)
     if isinstance(template, str):
@@ -199,6 +200,7 @@ def make_plan(fn, tracer, result, watch, generation):
     plan.kwdefaults = tuple(kw.items()) if kw else None
     plan.generation = generation
     plan.arrays = arrays
+    plan.written = written
     return plan
 
 
@@ -236,10 +238,16 @@ def template_of(obj, out_pos, by_value, depth=0):
     return (2, obj) if why is None else f"it returns {why}"
 
 
-def _overlap(arrays):
-    for i in range(len(arrays)):
-        for j in range(i + 1, len(arrays)):
-            if np.may_share_memory(arrays[i], arrays[j]):
+def _overlap(values, arrays, written):
+    """Does an argument the call writes share memory with another it reads or writes?
+    (Two inputs only read may overlap: a loop body's views y[t - 1] and x[t, ...] are
+    checked at every iteration, so the pairs are kept to those that matter.)"""
+    for w in written:
+        for i in arrays:
+            if i != w and np.may_share_memory(values[w], values[i]):
+                return True
+        for i in written:
+            if i > w and np.may_share_memory(values[w], values[i]):
                 return True
     return False
 

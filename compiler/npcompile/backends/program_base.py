@@ -12,11 +12,11 @@ from ..graph import calls
 from ..graph.node import substitute
 from .step_calls import step_call
 
-# Kernel runs timed and recorded in full per program; after that, only calls whose
-# number is a power of two are timed. A loop unrolled into a graph runs hundreds of
+# Kernel runs timed and recorded in full per program (enough for a median per kernel);
+# after that, only calls whose number is a power of two are timed. A loop unrolled into a graph runs hundreds of
 # kernels per call: a record for each run cost more than the kernels (about 5 us each)
 # and the session's list grew without end in a long-running notebook.
-TIMED_RUNS = 2048
+TIMED_RUNS = 256
 
 
 class KernelTiming:
