@@ -246,3 +246,27 @@ def test_other_ndarray_methods_run_on_the_host_copy():
         d.no_such_thing
     with pytest.raises(AttributeError):
         d._private
+
+
+def test_a_numpy_path_result_crosses_the_bus_only_when_the_gpu_needs_it():
+    def f(a):
+        return a * 2
+    a = host((3, 4), np.float64)
+    npcompile.reset()
+    d = npcompile.jit(f, device="cuda")._eager(a)
+    assert npcompile.report()["transfers"] == []
+    np.testing.assert_array_equal(d.get(), a * 2)          # read back without a transfer
+    np.testing.assert_array_equal(d + 1, a * 2 + 1)
+    assert npcompile.report()["transfers"] == []
+    view = d[1:, ::2]                                     # its buffer is used: uploaded
+    up = [t["bytes"] for t in npcompile.report()["transfers"] if t["direction"] == "h2d"]
+    assert up == [a.nbytes]
+    view[...] = -1                                        # a write lands on the device
+    expected = a * 2
+    expected[1:, ::2] = -1
+    np.testing.assert_array_equal(d.get(), expected)
+    held = np.arange(4.0)
+    e = npcompile.DeviceArray.on_host(held)
+    held[0] = 99.0                                        # a copy: later writes do not show
+    assert e.get()[0] == 0.0
+    assert npcompile.DeviceArray.on_host(np.float32(2.5)).get().shape == ()

@@ -47,9 +47,14 @@ class DeviceArray(NDArrayOperatorsMixin):
     strides and byte offset describe this view of them, as for an ndarray."""
 
     __array_priority__ = 100
+    # A result of plain NumPy (the path choice's host path) stays on the host until the
+    # GPU needs it: uploaded on its buffer's first use, or read back by get() without a
+    # transfer. Returned eagerly, a small program's result crossed the bus twice per
+    # call (up, then down to the caller), and ran at half of NumPy's speed.
+    _host_copy = None
 
     def __init__(self, buffer, shape, dtype, strides=None, offset=0, writeable=True):
-        self.buffer = buffer
+        self._buffer = buffer
         self.dtype = np.dtype(dtype)
         self.shape = tuple(int(d) for d in shape)
         if strides is None:
@@ -71,7 +76,7 @@ class DeviceArray(NDArrayOperatorsMixin):
         """A view whose layout is already normalized (tuples of ints, an np.dtype): the
         per-call path of compiled programs, which checked the layout once."""
         self = cls.__new__(cls)
-        self.buffer, self.shape, self.dtype, self.strides = buffer, shape, dtype, strides
+        self._buffer, self.shape, self.dtype, self.strides = buffer, shape, dtype, strides
         self.offset, self._writeable, self._flags = offset, writeable, None
         return self
 
@@ -86,6 +91,30 @@ class DeviceArray(NDArrayOperatorsMixin):
         native().upload(d.buffer, 0, a)
         record_transfer("h2d", a.nbytes, t0)
         return d
+
+    @classmethod
+    def on_host(cls, array):
+        """A device array of a host array's values (copied: later writes to it do not
+        show), uploaded only when its buffer is first used."""
+        a = np.array(array, order="C", copy=True)
+        self = cls(None, a.shape, a.dtype)
+        self._host_copy = a
+        return self
+
+    @property
+    def buffer(self):
+        """npcompile._native.cuda.Buffer; a host-held array is uploaded now, and from
+        then on the device holds its values (a write through any view lands there)."""
+        b = self._buffer
+        if b is None:
+            a = self._host_copy
+            b = native().Buffer(a.nbytes)
+            t0 = time.perf_counter()
+            if a.nbytes:
+                native().upload(b, 0, a)
+            record_transfer("h2d", a.nbytes, t0)
+            self._buffer, self._host_copy = b, None
+        return b
 
     # ----- metadata ------------------------------------------------------------------
     device = "cuda"
@@ -113,6 +142,8 @@ class DeviceArray(NDArrayOperatorsMixin):
     # ----- to the host -------------------------------------------------------------------
     def get(self):
         """The values as a new host ndarray (a recorded device-to-host transfer)."""
+        if self._host_copy is not None:
+            return self._host_copy.copy()
         t0 = time.perf_counter()
         if self.flags.c_contiguous:
             out = np_base.empty(self.shape, self.dtype)
@@ -314,7 +345,7 @@ def results_to_device(obj):
     t = type(obj)
     if t is np.ndarray or isinstance(obj, np.generic):
         a = np.asarray(obj)
-        return DeviceArray.from_host(a) if a.dtype.kind in "biufc" else obj
+        return DeviceArray.on_host(a) if a.dtype.kind in "biufc" else obj
     if t is tuple or t is list:
         return t(results_to_device(x) for x in obj)
     if t is dict:
