@@ -147,3 +147,15 @@ def test_picking_elements_only_is_not_a_compiled_body():
     A = make((LOOP_MIN + 4,), np.float64)
     same(npcompile.jit(elements_only, choose=False)(A.copy()), elements_only(A.copy()))
     assert not any("one compiled body" in lp["summary"] for lp in npcompile.report()["loops"])
+
+
+def meets_itself(y, steps):
+    """At t = 5 the row written is the row read: the views alias for that iteration."""
+    for t in range(1, steps):
+        y[t] = 0.5 * y[t - 1] + y[5]
+    return y
+
+
+@pytest.mark.parametrize("steps", [LOOP_MIN, 3 * LOOP_MIN])
+def test_views_that_alias_at_one_iteration(steps):
+    check(meets_itself, make((steps, 6), np.float64), steps)

@@ -326,11 +326,12 @@ def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None, ch
     choose (default on, NPC_CHOOSE_PATH=0 turns it off): after timing a few calls both
     ways, arguments for which plain NumPy is faster run in plain NumPy (see
     api/path_choice.py; the report's "path_choices" says so, with both times). With
-    device="cuda" the NumPy path runs on the host and its results are copied to the
-    device (DeviceArrays, as the compiled path returns), a cost its timing includes.
+    device="cuda" the NumPy path runs on the host and its results are DeviceArrays, as
+    the compiled path returns, held on the host until the GPU needs them.
     loops (default on, NPC_LOOPS=0 turns it off): a `for` loop of at least 8 iterations
-    whose body is straight-line code not reading the loop variable compiles its body
-    once and runs it per iteration (see api/loop_rewrite.py; the report's "loops")."""
+    whose body is straight-line code, reading the loop variable at most as whole indices
+    (y[t], A[:, k]), compiles its body once and runs it per iteration (see
+    api/loop_rewrite.py; the report's "loops")."""
     if fn is None:
         return lambda f: Jitted(f, device, fullgraph, dynamic, replay, choose, loops)
     return Jitted(fn, device, fullgraph, dynamic, replay, choose, loops)

@@ -91,6 +91,7 @@ class LoopRunner:
 
     def _iterations(self, site, state, carry, values):
         out, graphs, traced, n = (), [], 0, len(values)
+        replay = _Replays()
         indexed = isinstance(site, IndexedSite)
         names = site.call_names if indexed else site.params
         for i in range(n):
@@ -104,7 +105,7 @@ class LoopRunner:
             scalars = _scalars(names, site.carry, args)
             step, body = self._jits(site, scalars)
             jit = step if i < n - 1 else body
-            out, replayed = _replay(jit, args, scalars)
+            out, replayed = replay(jit, args, scalars)
             if not replayed:
                 if jit is step:
                     traced += 1
@@ -162,10 +163,10 @@ class LoopRunner:
         return it[i], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds), hit
 
     def _exit_iterations(self, site, state, n):
-        env, graphs = dict(zip(site.params, state)), []
+        env, graphs, replay = dict(zip(site.params, state)), [], _Replays()
         for i in range(n):
             out, graphs = self._body_once(site, site.params, [env[p] for p in site.params],
-                                          site.made, graphs)
+                                          site.made, graphs, replay)
             env.update(zip(site.made, out))
             if site.test(*[env[name] for name in site.test_reads]):
                 return i, env, graphs, True
@@ -173,20 +174,20 @@ class LoopRunner:
         return n - 1, env, graphs, False
 
     def _while_iterations(self, site, state):
-        out, graphs, n = (), [], 0
+        out, graphs, n, replay = (), [], 0, _Replays()
         while site.cond(*state):
             out, graphs = self._body_once(site, site.body_params, _body_args(site, state),
-                                          site.binds, graphs)
+                                          site.binds, graphs, replay)
             out = _step(site, state, out)
             n += 1
         return n, out, graphs
 
-    def _body_once(self, site, names, args, returned, graphs):
+    def _body_once(self, site, names, args, returned, graphs, replay):
         """One run of a while or exit loop's body (one body for every iteration): what it
         returned (scalars as NumPy has them), and the graphs of its first trace."""
         scalars = _scalars(names, site.carry, args)
         jit = self._jits(site, scalars)[0]
-        out, replayed = _replay(jit, args, scalars)
+        out, replayed = replay(jit, args, scalars)
         if not replayed:
             out = _traced(jit, args, scalars)
             graphs = graphs or list(jit.last_graph_ids)
@@ -295,18 +296,49 @@ def _with_scalars(state, scalars):
         [np.array(v) if j in scalars else v for j, v in enumerate(state)]
 
 
-def _replay(jit, state, scalars):
-    """(the body's values, True) from its compiled plan, or (None, False) to trace it."""
-    key, values = arg_key(tuple(_with_scalars(state, scalars)), None)
-    plan = jit._plans.get(key) if key is not None else None
-    if plan is not None and plan.holds(jit.fn, ENGINE.generation):
-        try:
-            out = plan.run(values)
-            jit.record_replay(plan)
-            return out, True
-        except (_NotNow, Exception):   # traced instead, as jit would
-            pass
-    return None, False
+class _Replays:
+    """The compiled body's runs over one run of a loop: (the body's values, True) from
+    its plan, or (None, False) to trace it.
+
+    Once two iterations in a row ran the same plan, its arguments' layouts no longer
+    change: what the body is handed next is what that plan returned (same layouts for
+    the same inputs' layouts), the rest of the loop's values, or views made alike (same
+    base, same key). So the plan is run from then on without describing the arguments
+    again (its guards are still checked: a while loop's test is user code): each
+    iteration cost about 30 us of Python, several times a small body's kernels."""
+
+    __slots__ = ("last", "fast")
+
+    def __init__(self):
+        self.last = None    # (jit, plan) of the iteration before
+        self.fast = None    # (jit, plan) run without a key
+
+    def __call__(self, jit, args, scalars):
+        fast = self.fast
+        if fast is not None and fast[0] is jit and not scalars and \
+                fast[1].holds(jit.fn, ENGINE.generation):   # a while test may run anything
+            try:
+                out = fast[1].run(args)
+            except Exception:   # aliased views now (_NotNow): described and tried again
+                self.fast = None
+            else:
+                jit.record_replay(fast[1])
+                return out, True
+        key, values = arg_key(tuple(_with_scalars(args, scalars)), None)
+        plan = jit._plans.get(key) if key is not None else None
+        if plan is not None and plan.holds(jit.fn, ENGINE.generation):
+            try:
+                out = plan.run(values)
+            except (_NotNow, Exception):   # traced instead, as jit would
+                pass
+            else:
+                jit.record_replay(plan)
+                if not scalars and self.last == (jit, plan):
+                    self.fast = self.last
+                self.last = (jit, plan)
+                return out, True
+        self.last = None
+        return None, False
 
 
 def _traced(jit, state, scalars):

@@ -9,8 +9,9 @@ original function eagerly, and from then on the faster path runs. Eager NumPy is
 oracle of every result, so the NumPy path is correct by definition; it is a visible
 choice, recorded in the report ("path_choices") with both times and the reason.
 
-On the GPU (device="cuda") the NumPy path runs on the host and hands its results to the
-device (backends/device_array.to_device), so both paths return DeviceArrays; a compiled
+On the GPU (device="cuda") the NumPy path runs on the host and returns its results as
+DeviceArrays held on the host until the GPU needs them (device_array.on_host), so both
+paths return DeviceArrays; a compiled
 call is timed to the end of its kernels (a synchronize), not to their launch."""
 import os
 
