@@ -270,3 +270,32 @@ def test_a_numpy_path_result_crosses_the_bus_only_when_the_gpu_needs_it():
     held[0] = 99.0                                        # a copy: later writes do not show
     assert e.get()[0] == 0.0
     assert npcompile.DeviceArray.on_host(np.float32(2.5)).get().shape == ()
+
+
+def test_a_result_no_one_else_holds_is_kept_without_a_copy():
+    """results_to_device keeps a fresh result as it is, and copies one that the caller,
+    a global or a view could still change."""
+    from npcompile.backends.device_array import results_to_device
+    where = []
+
+    def address(a):
+        return a.__array_interface__["data"][0]
+
+    def fresh(x):
+        out = x * 2
+        where.append(address(out))
+        return out, {"s": out.sum()}
+    x = host((3, 4), np.float64)
+    arr, d = results_to_device(fresh(x))
+    assert address(arr._host_copy) == where[-1]           # not copied
+    np.testing.assert_array_equal(arr.get(), x * 2)
+    assert d["s"].get()[()] == (x * 2).sum() and d["s"].shape == ()
+    kept = [x, x[1:], np.arange(3.0)]
+    for held in kept:                                      # an argument, a view, a global
+        got = results_to_device((held,))[0]
+        assert address(got._host_copy) != address(held)
+        np.testing.assert_array_equal(got.get(), held)
+    before = x.copy()
+    got = results_to_device(x)
+    x[...] = -1                                           # the caller's later write
+    np.testing.assert_array_equal(got.get(), before)

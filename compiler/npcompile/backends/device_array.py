@@ -6,6 +6,7 @@ data to the host first (each copy is a recorded transfer). Views (basic indexing
 reshape, transpose, ...) stay on the device: their layout is worked out by NumPy itself
 on a stand-in array that spans the same bytes of host address space and is never read."""
 import math
+import sys
 import time
 
 import numpy as np
@@ -93,10 +94,13 @@ class DeviceArray(NDArrayOperatorsMixin):
         return d
 
     @classmethod
-    def on_host(cls, array):
+    def on_host(cls, array, copy=True):
         """A device array of a host array's values (copied: later writes to it do not
-        show), uploaded only when its buffer is first used."""
-        a = np.array(array, order="C", copy=True)
+        show; copy=False for an array no one else holds), uploaded only when its buffer
+        is first used."""
+        a = np.array(array, order="C", copy=True) if copy else np.ascontiguousarray(array)
+        if a.ndim != np.ndim(array):    # ascontiguousarray makes a 0-d array 1-d
+            a = a.reshape(np.shape(array))
         self = cls(None, a.shape, a.dtype)
         self._host_copy = a
         return self
@@ -342,15 +346,38 @@ class DeviceArray(NDArrayOperatorsMixin):
 def results_to_device(obj):
     """A result of plain NumPy as the compiled path on the GPU returns it: arrays and
     NumPy scalars as DeviceArrays (0-d for scalars), inside tuples, lists and dicts."""
-    t = type(obj)
-    if t is np.ndarray or isinstance(obj, np.generic):
-        a = np.asarray(obj)
-        return DeviceArray.on_host(a) if a.dtype.kind in "biufc" else obj
+    box = [obj]
+    del obj     # the box holds the result alone: its reference count says who else does
+    return _result_in(box, 0)
+
+
+def _result_in(container, key):
+    x, refs = _held(container, key)
+    t = type(x)
+    if t is np.ndarray or isinstance(x, np.generic):
+        if x.dtype.kind not in "biufc":
+            return x
+        # an array nothing else holds (made by the call, not an argument, a global or a
+        # view of one) is kept as it is; another is copied, so that later writes to it
+        # do not show (a copy of a large result cost as much as NumPy's own work)
+        return DeviceArray.on_host(x, copy=not (t is np.ndarray and refs <= _ALONE and
+                                                x.base is None))
     if t is tuple or t is list:
-        return t(results_to_device(x) for x in obj)
+        return t([_result_in(x, i) for i in range(len(x))])
     if t is dict:
-        return {k: results_to_device(v) for k, v in obj.items()}
-    return obj
+        return {k: _result_in(x, k) for k in list(x)}
+    return x
+
+
+def _held(container, key):
+    """(container[key], its reference count here)."""
+    x = container[key]
+    return x, sys.getrefcount(x)
+
+
+# the count _held sees for an array held only by its container (measured, not assumed:
+# it differs between interpreters)
+_ALONE = _held([np.empty(0)], 0)[1]
 
 
 def synchronize():
