@@ -17,7 +17,7 @@ import numpy as np
 
 from ..graph import calls
 from ..trace.lazy_array import LazyArray
-from ..trace.tracer import TRACED_KINDS
+from ..dtypes import traced_dtype
 from .purity import MISSING, closure_guards, defaults_refusal, stable_value
 
 _EXACT = (int, bool, str, complex, bytes, type(None))
@@ -49,10 +49,10 @@ def _key(a):
     t = type(a)
     if t is np.ndarray:
         dt = a.dtype
-        return (dt, a.shape, a.strides) if dt.kind in TRACED_KINDS else None
+        return (dt, a.shape, a.strides) if traced_dtype(dt) else None
     if t.__name__ == "DeviceArray" and t.__module__.endswith("device_array"):
         dt = a.dtype
-        return (t, dt, a.shape, a.strides) if dt.kind in TRACED_KINDS else None
+        return (t, dt, a.shape, a.strides) if traced_dtype(dt) else None
     return _value_key(a)
 
 

@@ -12,6 +12,8 @@ import time
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
+from ..dtypes import traced_dtype
+
 from ..records import SESSION
 from ..trace import np_base  # np.empty itself makes lazy arrays while a trace runs
 from .cuda_runtime import native
@@ -355,7 +357,7 @@ def _result_in(container, key):
     x, refs = _held(container, key)
     t = type(x)
     if t is np.ndarray or isinstance(x, np.generic):
-        if x.dtype.kind not in "biufc":
+        if not traced_dtype(x.dtype):
             return x
         # an array nothing else holds (made by the call, not an argument, a global or a
         # view of one) is kept as it is; another is copied, so that later writes to it

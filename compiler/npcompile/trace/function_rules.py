@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from ..dtypes import traced_array, traced_dtype
 from . import np_base as _nb
 
 from ..graph import calls
@@ -26,10 +27,10 @@ def _name(func):
 def as_lazy(tracer, a):
     if type(a) is _la.LazyArray:
         return a
-    if type(a) is np.ndarray and a.dtype.kind in "biufc":
+    if traced_array(a):
         return tracer.wrap_constant_array(a)
     arr = _nb.asarray(a)
-    if arr.dtype.kind not in "biufc":
+    if not traced_dtype(arr.dtype):
         raise Unsupported("unsupported", f"input of dtype {arr.dtype}")
     return tracer.wrap_constant_array(arr)
 
@@ -238,7 +239,7 @@ def clip(tracer, fn, a, *args, **kwargs):
 
 def astype(tracer, lz, dtype, order="K", casting="unsafe", subok=True, copy=True):
     dt = np.dtype(dtype)
-    if dt.kind not in "biufc":
+    if not traced_dtype(dt):
         raise Unsupported("unsupported", f"astype({dt})")
     if not np.can_cast(lz.dtype, dt, casting):
         raise Unsupported("error", f"astype: cannot cast {lz.dtype} to {dt} under {casting!r}")
@@ -425,7 +426,7 @@ def filled(tracer, fn, shape, *args, **kwargs):
         raise Unsupported("error", "negative dimensions are not allowed")
     kwargs.pop("like", None)
     r = fn((0,) * len(shp), *args, **kwargs)
-    if r.dtype.kind not in "biufc":
+    if not traced_dtype(r.dtype):
         raise Unsupported("unsupported", f"{_name(fn)} of dtype {r.dtype}")
     # np.empty's contents are undefined; zeros are a valid choice and keep results stable.
     rec = _nb.zeros if fn is _nb.empty else fn
@@ -506,6 +507,21 @@ def _asarray(tracer, fn, a, dtype=None, order=None, **kwargs):
     return astype(tracer, a, dtype)
 
 
+def _as_ordered(tracer, fn, a, dtype=None, **kwargs):
+    """np.ascontiguousarray / np.asfortranarray: the array itself where its layout
+    already is that order (NumPy returns it, and writes through it show in the
+    original), else a copy. A traced copy's memory is C-ordered once computed: the
+    values are NumPy's, and its flags say C, not F."""
+    if type(a) is not _la.LazyArray or kwargs.keys() - {"like"}:
+        raise Unsupported("unsupported", f"np.{fn.__name__} of a non-array")
+    flags = a._get_fake().flags
+    ordered = flags.c_contiguous if fn.__name__ == "ascontiguousarray" else flags.f_contiguous
+    out = a if ordered and a.ndim else copy(tracer, a)
+    if a.ndim == 0:                     # NumPy makes a 0-d array 1-d here
+        out = out.reshape(1)
+    return out if dtype is None or np.dtype(dtype) == a.dtype else astype(tracer, out, dtype)
+
+
 def result_type(tracer, fn, *arrays_and_dtypes):
     protos = []
     for x in arrays_and_dtypes:
@@ -560,4 +576,5 @@ CREATION = {
     "zeros_like": like, "ones_like": like, "empty_like": like, "full_like": like,
     "arange": arange, "linspace": linspace, "eye": eye,
     "asarray": _asarray, "asanyarray": _asarray, "array": _asarray,
+    "ascontiguousarray": _as_ordered, "asfortranarray": _as_ordered,
 }

@@ -144,6 +144,20 @@ class LazyArray(_LazyFields):
     def shape(self):
         return self._n.shape
 
+    @shape.setter
+    def shape(self, value):
+        """`a.shape = (10, -1)`: NumPy's in-place reshape, which it allows only where the
+        new shape is a view of the same memory. NumPy decides, on the layout's stand-in
+        (its error, word for word); the array then is that view."""
+        probe = self._get_fake().view()
+        probe.shape = value
+        new = self.reshape(probe.shape)
+        if type(new) is not LazyArray:   # no trace running: the value itself is concrete
+            raise AttributeError("shape of an array made while tracing is fixed once the "
+                                 "trace has ended; use reshape()")
+        self._st, self._chain, self._node = new._st, new._chain, new._node
+        self._ver, self._scalar, self._fake = new._ver, new._scalar, None
+
     @property
     def dtype(self):
         return self._n.dtype

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 
+from ..dtypes import traced_dtype
 from . import np_base as _nb
 
 from ..graph.node import Ref
@@ -49,7 +50,7 @@ class Operands:
         for v in values:
             t = type(v)
             if t is not _la.LazyArray and t is np.ndarray:
-                if v.dtype.kind not in "biufc":
+                if not traced_dtype(v.dtype):
                     raise Unsupported("unsupported", f"operand of dtype {v.dtype}")
                 v = tracer.wrap_constant_array(v)
                 t = _la.LazyArray
@@ -70,7 +71,7 @@ class Operands:
                 sig.append((t, v))
             elif isinstance(v, (list, tuple)):
                 arr = _nb.asarray(v)
-                if arr.dtype.kind not in "biufc":
+                if not traced_dtype(arr.dtype):
                     raise Unsupported("unsupported", "operand is a sequence of non-numbers")
                 lz = tracer.wrap_constant_array(arr)
                 node = lz._n

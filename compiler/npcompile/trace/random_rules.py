@@ -14,6 +14,7 @@ import sys
 
 import numpy as np
 
+from ..dtypes import traced_array
 from .creation import called_by_user
 
 # Generator methods that return fresh samples
@@ -41,7 +42,7 @@ def _join(value, name, frame):
     if tracer is None or not called_by_user(frame, name):
         return value
     tracer.mark_irreversible("it drew random numbers")  # a second run would draw others
-    if type(value) is not np.ndarray or value.dtype.kind not in "biufc":
+    if not traced_array(value):
         return value
     return tracer.wrap_constant_array(value, name)
 

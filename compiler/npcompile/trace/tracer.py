@@ -12,6 +12,7 @@ import weakref
 
 import numpy as np
 
+from ..dtypes import traced_dtype
 from ..errors import GraphBreakError
 from ..graph.node import Node, Ref
 from . import budget, creation
@@ -32,17 +33,12 @@ else:
     def _set_current(tracer):
         _local.tracer = tracer
 
-# dtype kinds the tracer takes over: bool, signed, unsigned, float, complex. Others
-# (object, strings, datetimes) stay plain ndarrays and run in NumPy as usual.
-TRACED_KINDS = frozenset("biufc")
-
-
 def is_traceable(value):
     t = type(value)
     if t is np.ndarray:
-        return value.dtype.kind in TRACED_KINDS
+        return traced_dtype(value.dtype)
     return t.__name__ == "DeviceArray" and t is _device_array_type() and \
-        value.dtype.kind in TRACED_KINDS
+        traced_dtype(value.dtype)
 
 
 def _device_array_type():
@@ -200,6 +196,12 @@ class Tracer:
         return out
 
     def make(self, fn, args, kwargs, inputs, dtype, shape, label, scalar=False):
+        if dtype is not None and not traced_dtype(np.dtype(dtype)):
+            # float16 results (np.cos of int8), byte-swapped ones (astype('>f8')): the
+            # call runs in NumPy, and what follows from its result is traced again
+            from .operands import Unsupported
+            raise Unsupported("unsupported", f"{label} makes {np.dtype(dtype)}, which runs "
+                              f"in NumPy (kernels compute in native float32/64)")
         node = Node(fn, args, kwargs, inputs, dtype, shape, label, user_site())
         self.note_op(label)
         return self._register(_la.LazyArray(Storage(node), (), node, scalar))
@@ -301,7 +303,7 @@ class Tracer:
     def rewrap(self, result, pairs=()):
         """Arrays returned by eager NumPy become leaves, so tracing continues from them.
         `pairs`: (lazy array or None, concrete array) for each array argument of the call."""
-        if type(result) is np.ndarray and result.dtype.kind in TRACED_KINDS:
+        if type(result) is np.ndarray and traced_dtype(result.dtype):
             # The result may be an argument itself (out=, a function that returns its
             # input) or a view of one (np.diagonal): keep its aliasing visible to the
             # in-place checks.

@@ -1,0 +1,23 @@
+"""Which dtypes the tracer takes over: the one answer every layer asks (trace rules,
+replay keys, the GPU's host path). Depends on NumPy only."""
+import numpy as np
+
+# dtype kinds traced: bool, signed, unsigned, float, complex. Others (object, strings,
+# datetimes) stay plain ndarrays and run in NumPy as usual.
+TRACED_KINDS = frozenset("biufc")
+# float widths the kernels compute in (float16 and long double run in NumPy)
+_FLOAT_SIZES = {"f": (4, 8), "c": (8, 16)}
+
+
+def traced_dtype(dt):
+    """Does the tracer take over arrays of this dtype? Its kind, in native byte order
+    (a kernel reads memory in the machine's order: '>f8' data read as '<f8' gave wrong
+    numbers), and a float width the kernels have."""
+    kind = dt.kind
+    return kind in TRACED_KINDS and dt.isnative and \
+        (kind not in _FLOAT_SIZES or dt.itemsize in _FLOAT_SIZES[kind])
+
+
+def traced_array(value):
+    """An ndarray of a traced dtype."""
+    return type(value) is np.ndarray and traced_dtype(value.dtype)
