@@ -3,11 +3,14 @@ NumPy steps inside the graph (like matmul) rather than breaking it: np.cumsum an
 np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as NumPy
 itself at run time (same values, same errors); what fuses around it stays in the graph.
 The result dtype is NumPy's, from the call on one-element stand-ins."""
+import inspect
+
 import numpy as np
 
 from ..graph.node import Ref
 from . import np_base as _nb
 from .operands import Unsupported
+from . import lazy_array as _la  # circular: resolved at call time
 
 
 def _dtype_of(fn, lzs, kw):
@@ -82,9 +85,277 @@ def inv(tracer, fn, a):
     return tracer.make(fn, (Ref(0),), None, (lz._n,), _dtype_of(fn, [lz], {}), lz.shape, "inv")
 
 
+# ----- library calls declared by their result shapes ----------------------------------
+# Each entry: the function, and how its result's shape (or shapes, for several results)
+# follows from its bound arguments' shapes. The dtypes and whether a 0-d result is a
+# NumPy scalar come from NumPy itself, on stand-ins of one element. Only functions
+# whose result shapes never depend on the values are here (np.unique, np.bincount,
+# x[mask] are not). The call runs as NumPy at run time: same values, same errors.
+
+def _shape(b, name):
+    v = b.get(name)
+    return tuple(v.shape) if hasattr(v, "shape") else np.shape(v)
+
+
+def _reduced(b, a="a", keep="keepdims"):
+    shape, axis = _shape(b, a), b.get("axis")
+    if axis is None:
+        axes = set(range(len(shape)))
+    else:
+        axes = {_axis(x, len(shape), "reduction") for x in
+                (axis if isinstance(axis, tuple) else (axis,))}
+    if b.get(keep) is True:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _along(b):
+    """np.sort / np.argsort: a's shape, flattened when axis is None."""
+    shape = _shape(b, "a")
+    return (int(np.prod(shape)),) if b.get("axis") is None else shape
+
+
+def _quantiles(b):
+    return _shape(b, "q") + _reduced(b)
+
+
+def _take(b):
+    a, ind, axis = _shape(b, "a"), _shape(b, "indices"), b.get("axis")
+    if axis is None:
+        return ind
+    axis = _axis(axis, len(a), "take")
+    return a[:axis] + ind + a[axis + 1:]
+
+
+def _einsum(b):
+    subs, *ops = b.get("operands")
+    if not isinstance(subs, str) or "." in subs:
+        raise Unsupported("unsupported", "np.einsum in the interleaved form, or with '...'")
+    subs = subs.replace(" ", "")
+    if "->" in subs:
+        ins, out = subs.split("->")
+    else:       # implicit: the letters seen once, in alphabetical order
+        ins = subs
+        out = "".join(sorted(c for c in set(subs) if c.isalpha() and subs.count(c) == 1))
+    sizes = {}
+    for letters, op in zip(ins.split(","), ops):
+        shape = np.shape(op)
+        if len(letters) != len(shape):
+            raise Unsupported("error", "np.einsum: subscripts do not match the operands")
+        for c, d in zip(letters, shape):
+            if sizes.setdefault(c, d) != d and d != 1:
+                raise Unsupported("error", f"np.einsum: sizes of {c!r} differ")
+    return tuple(sizes[c] for c in out)
+
+
+def _tensordot(b):
+    a, c, axes = _shape(b, "a"), _shape(b, "b"), b.get("axes")
+    if isinstance(axes, int):
+        return a[:len(a) - axes] + c[axes:]
+    xa, xb = ([x] if isinstance(x, int) else list(x) for x in axes)
+    return tuple(d for i, d in enumerate(a) if i not in {k % len(a) for k in xa}) + \
+        tuple(d for i, d in enumerate(c) if i not in {k % len(c) for k in xb})
+
+
+def _kron(b):
+    a, c = _shape(b, "a"), _shape(b, "b")
+    n = max(len(a), len(c))
+    a, c = (1,) * (n - len(a)) + a, (1,) * (n - len(c)) + c
+    return tuple(x * y for x, y in zip(a, c))
+
+
+def _meshgrid(b):
+    xi = b.get("xi")
+    lengths = [int(np.prod(np.shape(x))) for x in xi]
+    if b.get("sparse"):
+        raise Unsupported("unsupported", "np.meshgrid(sparse=True)")
+    if b.get("indexing", "xy") == "xy" and len(lengths) > 1:
+        lengths[0], lengths[1] = lengths[1], lengths[0]
+    return [tuple(lengths)] * len(lengths)
+
+
+def _histogram(b):
+    bins = b.get("bins")
+    if isinstance(bins, (int, np.integer)):
+        return [(int(bins),), (int(bins) + 1,)]
+    if isinstance(bins, str):
+        raise Unsupported("unsupported", "np.histogram with bins chosen from the data")
+    n = int(np.prod(np.shape(bins)))
+    return [(n - 1,), (n,)]
+
+
+def _covariance(b):
+    m, y = _shape(b, "m" if "m" in b else "x"), b.get("y")
+    rowvar = b.get("rowvar", True)
+
+    def variables(shape):
+        return 1 if len(shape) < 2 else (shape[0] if rowvar else shape[1])
+    n = variables(m) + (variables(np.shape(y)) if y is not None else 0)
+    return () if len(m) < 2 and y is None else (n, n)
+
+
+def _trace(b):
+    shape = _shape(b, "a")
+    drop = {_axis(b.get("axis1", 0), len(shape), "trace"),
+            _axis(b.get("axis2", 1), len(shape), "trace")}
+    return tuple(d for i, d in enumerate(shape) if i not in drop)
+
+
+def _qr(b):
+    m, n = _shape(b, "a")[-2:]
+    k, mode = min(m, n), b.get("mode", "reduced")
+    if mode == "reduced":
+        return [(m, k), (k, n)]
+    if mode == "complete":
+        return [(m, m), (m, n)]
+    raise Unsupported("unsupported", f"np.linalg.qr(mode={mode!r})")
+
+
+def _svd(b):
+    m, n = _shape(b, "a")[-2:]
+    k = min(m, n)
+    if not b.get("compute_uv", True):
+        return (k,)
+    return [(m, m), (k,), (n, n)] if b.get("full_matrices", True) else [(m, k), (k,), (k, n)]
+
+
+def _eigh(b):
+    n = _shape(b, "a")[-1]
+    return [(n,), (n, n)]
+
+
+def _same(name):
+    return lambda b: _shape(b, name)
+
+
+def _broadcast(*names):
+    return lambda b: np.broadcast_shapes(*[_shape(b, n) for n in names])
+
+
+# what makes the call's effect or result other than a pure function of the arrays
+_REFUSED = {"out": None, "overwrite_input": False, "returned": False, "overwrite_a": False}
+
+SHAPES = {
+    np.sort: _along, np.argsort: _along,
+    np.median: _reduced, np.nanmedian: _reduced, np.ptp: _reduced, np.average: _reduced,
+    np.nansum: _reduced, np.nanprod: _reduced, np.nanmean: _reduced, np.nanmax: _reduced,
+    np.nanmin: _reduced, np.nanstd: _reduced, np.nanvar: _reduced,
+    np.nanargmax: _reduced, np.nanargmin: _reduced,
+    np.percentile: _quantiles, np.quantile: _quantiles,
+    np.nanpercentile: _quantiles, np.nanquantile: _quantiles,
+    np.around: _same("a"), np.take: _take, np.searchsorted: _same("v"),
+    np.interp: _same("x"), np.polyval: _same("x"), np.isclose: _broadcast("a", "b"),
+    np.einsum: _einsum, np.tensordot: _tensordot, np.kron: _kron, np.trace: _trace,
+    np.meshgrid: _meshgrid, np.histogram: _histogram,
+    np.cov: _covariance, np.corrcoef: _covariance,
+    np.linalg.cholesky: _same("a"), np.linalg.qr: _qr, np.linalg.svd: _svd,
+    np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[-1:],
+    np.linalg.det: lambda b: _shape(b, "a")[:-2], np.linalg.pinv: lambda b: _shape(
+        b, "a")[:-2] + _shape(b, "a")[:-3:-1],
+    np.linalg.matrix_power: _same("a"),
+}
+for _name in ("round", "round_"):     # aliases of np.around in some versions
+    if callable(getattr(np, _name, None)):
+        SHAPES.setdefault(getattr(np, _name), _same("a"))
+
+
+def library_call(tracer, fn, *args, **kwargs):
+    """A declared library function (SHAPES) as a NumPy step of the graph."""
+    from .function_rules import as_lazy
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        raise Unsupported("error", f"np.{fn.__name__}: arguments NumPy would refuse")
+    full = inspect.signature(fn).bind(*args, **kwargs)
+    full.apply_defaults()           # the rules read axis=-1 where the call left it out
+    b = full.arguments
+    for name, ok in _REFUSED.items():
+        if name in b and b[name] is not ok:
+            raise Unsupported("unsupported", f"np.{fn.__name__}({name}=...)")
+    inputs, template = [], {}
+
+    def operand(v):
+        if type(v) is _la.LazyArray or type(v) is np.ndarray:
+            lz = as_lazy(tracer, v)
+            inputs.append(lz)
+            return Ref(len(inputs) - 1)
+        if isinstance(v, (list, tuple)) and any(type(x) is _la.LazyArray for x in v):
+            return type(v)(operand(x) for x in v)
+        return v
+    for name, v in bound.arguments.items():
+        template[name] = operand(v)
+    if not inputs:
+        raise Unsupported("unsupported", f"np.{fn.__name__} of no array")
+    shapes = SHAPES[fn](b)
+    probe = _quiet_probe(fn, bound, inputs)
+    args, kw = _call_args(fn, template)
+    nodes = tuple(lz._n for lz in inputs)
+    if isinstance(shapes, list):
+        if not isinstance(probe, (tuple, list)) or len(probe) != len(shapes):
+            raise Unsupported("unsupported", f"np.{fn.__name__}: results unlike NumPy's")
+        items = tracer.make_multi(fn, args, kw, nodes, [np.asarray(p).dtype for p in probe],
+                                  shapes, fn.__name__)
+        # NumPy 2's named results (QRResult(Q, R)) take their items one by one
+        return type(probe)(*items) if hasattr(probe, "_fields") else type(probe)(items)
+    return tracer.make(fn, args, kw, nodes, np.asarray(probe).dtype, shapes, fn.__name__,
+                       scalar=shapes == () and isinstance(probe, np.generic))
+
+
+def _call_args(fn, template):
+    """The call's positional and keyword arguments from the bound ones: positional
+    parameters by position, *args spread, the rest by keyword."""
+    args, kw = [], {}
+    for p in inspect.signature(fn).parameters.values():
+        if p.name not in template:
+            continue
+        v = template[p.name]
+        if p.kind is p.VAR_POSITIONAL:
+            args.extend(v)
+        elif p.kind is p.VAR_KEYWORD:
+            kw.update(v)
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and len(args) == \
+                list(inspect.signature(fn).parameters).index(p.name):
+            args.append(v)
+        else:
+            kw[p.name] = v
+    return tuple(args), kw or None
+
+
+# a probe at the arrays' own shapes (constant stand-ins, no memory) costs as much as the
+# call: tried only where one element per array was refused, and for calls this small
+_PROBE_FULL_MAX = 1 << 16
+
+
+def _quiet_probe(fn, bound, inputs):
+    """fn on stand-ins (ones where inexact, zeros where integer, so that an index is
+    valid and a 1x1 matrix is not singular): NumPy's result dtypes and scalar boxing.
+    One element per array first; at the arrays' shapes where that is refused (a
+    constant index list past one element)."""
+    from .function_rules import _quiet
+
+    def stand_in(v, full):
+        if type(v) is _la.LazyArray or type(v) is np.ndarray:
+            dt = v.dtype
+            one = (_nb.ones if dt.kind in "fc" else _nb.zeros)((), dt)
+            return np.broadcast_to(one, v.shape) if full else one.reshape((1,) * v.ndim)
+        if isinstance(v, (list, tuple)) and any(type(x) is _la.LazyArray for x in v):
+            return type(v)(stand_in(x, full) for x in v)
+        return v
+    sizes = sum(int(np.prod(lz.shape)) for lz in inputs)
+    for full in (False, True):
+        b = inspect.signature(fn).bind_partial()
+        b.arguments.update({k: stand_in(v, full) for k, v in bound.arguments.items()})
+        try:
+            return _quiet(fn, *b.args, **b.kwargs)
+        except Exception as e:
+            if full or sizes > _PROBE_FULL_MAX:
+                raise Unsupported("unsupported", f"np.{fn.__name__}: {e}")
+
+
 TABLE = {
     np.cumsum: cumulative,
     np.cumprod: cumulative,
     np.linalg.solve: solve,
     np.linalg.inv: inv,
 }
+TABLE.update({fn: library_call for fn in SHAPES})

@@ -208,12 +208,19 @@ class Tracer:
 
     def make_multi(self, fn, args, kwargs, inputs, dtypes, shape, label):
         """A NumPy call with several outputs (divmod, modf, frexp): one tuple node and a
-        getitem node per output."""
+        getitem node per output. `shape`: the outputs' shape, or a list of one per
+        output (np.histogram's counts and edges)."""
         import operator
-        tup = Node(fn, args, kwargs, inputs, None, shape, label, user_site())
+        shapes = shape if isinstance(shape, list) else [shape] * len(dtypes)
+        for dt in dtypes:
+            if not traced_dtype(np.dtype(dt)):
+                from .operands import Unsupported
+                raise Unsupported("unsupported", f"{label} makes {np.dtype(dt)}, which runs "
+                                  f"in NumPy")
+        tup = Node(fn, args, kwargs, inputs, None, shapes[0], label, user_site())
         self.note_op(label)
-        return tuple(self.make(operator.getitem, (Ref(0), i), None, (tup,), dt, shape,
-                               f"{label}[{i}]") for i, dt in enumerate(dtypes))
+        return tuple(self.make(operator.getitem, (Ref(0), i), None, (tup,), dt, shp,
+                               f"{label}[{i}]") for i, (dt, shp) in enumerate(zip(dtypes, shapes)))
 
     def _register(self, lazy):
         self.lazies.append(weakref.ref(lazy))
@@ -463,6 +470,8 @@ def concretize(obj):
         return [concretize(x) for x in obj]
     if t is dict:
         return {k: concretize(v) for k, v in obj.items()}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):   # NumPy 2's QRResult, ...
+        return t(*(concretize(x) for x in obj))
     return obj
 
 

@@ -1,0 +1,124 @@
+"""Library functions declared by their result shapes (trace/library_rules.SHAPES) run as
+NumPy steps inside the graph: no graph break, NumPy's values, dtypes, shapes, scalar
+types and errors, edge cases included, and the work around them compiles."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import check, make
+from test_trace_loops import compiled_without_fallback
+
+
+def no_break():
+    assert npcompile.report()["graph_breaks"] == []
+    compiled_without_fallback()
+
+
+A = make((6, 5), np.float64)
+I = make((6, 5), np.int32, 1, low=-9, high=9)
+
+CASES = {
+    "sort": lambda x: np.sort(x * 2, axis=0) + 1,
+    "sort_flat": lambda x: np.sort(x + 1, axis=None)[::2],
+    "argsort": lambda x: np.argsort(-x, kind="stable") * 1,
+    "median": lambda x: np.median(x * 1) + x.sum(),
+    "median_axis": lambda x: np.median(x + 0, axis=1, keepdims=True) - x,
+    "percentile": lambda x: np.percentile(x * 1, [10, 50, 90], axis=0) * 2,
+    "quantile_scalar": lambda x: np.quantile(x + 0, 0.3) * 2,
+    "nansum": lambda x: np.nansum(np.where(x > 0, np.nan, x), axis=0) + 1,
+    "nanmax": lambda x: np.nanmax(np.where(x > 0, np.nan, x)) + 1,
+    "nanmean_keep": lambda x: np.nanmean(np.where(x > 0, np.nan, x), axis=-1, keepdims=True),
+    "ptp": lambda x: np.ptp(x * 2, axis=1) + 0,
+    "average": lambda x: np.average(x * 2, axis=0, weights=np.arange(x.shape[0]) + 1.0),
+    "around": lambda x: np.around(x * 3.7, 1) + np.round(x, 2),
+    "take": lambda x: np.take(x * 2, np.array([0, 3, -1]), axis=1) + 1,
+    "take_flat": lambda x: np.take(x + 1, [[1, 2], [5, 7]]) * 2,
+    "searchsorted": lambda x: np.searchsorted(np.sort(x[:, 0]), x[0] * 2) + 1,
+    "interp": lambda x: np.interp(x * 2, np.linspace(-20, 20, 9), np.arange(9.0)) + 1,
+    "polyval": lambda x: np.polyval([1.0, -2.0, 0.5], x * 1) * 2,
+    "isclose": lambda x: np.isclose(x, x * (1 + 1e-9)) & (x > 0),
+    "einsum": lambda x: np.einsum("ij,kj->ik", x * 2, x) + 1,
+    "einsum_implicit": lambda x: np.einsum("ij,jk", x[:5] + 1, x[:5]) * 2,
+    "einsum_trace": lambda x: np.einsum("ii->", x[:5] * 1) + 1,
+    "tensordot": lambda x: np.tensordot(x * 2, x, axes=([0], [0])) - 1,
+    "kron": lambda x: np.kron(x[:2, :2] * 2, x[:3, :1]) + 1,
+    "trace": lambda x: np.trace(x * 2) + x.mean(),
+    "meshgrid": lambda x: [g * 2 for g in np.meshgrid(x[0] * 1, x[:, 0] + 1)],
+    "meshgrid_ij": lambda x: [g + 1 for g in np.meshgrid(x[0] * 1, x[:, 0], indexing="ij")],
+    "histogram": lambda x: [h * 1 for h in np.histogram(x * 2, bins=4)],
+    "histogram_edges": lambda x: [h * 1 for h in np.histogram(x * 2, bins=[-30, 0, 1, 30])],
+    "cov": lambda x: np.cov(x * 2) + 1,
+    "cov_cols": lambda x: np.cov(x + 0, rowvar=False, ddof=0),
+    "corrcoef": lambda x: np.corrcoef(x[:3] * 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_library_call_in_the_graph(name):
+    for a in (A, I):
+        if a is I and name in ("nansum", "nanmax", "nanmean_keep", "interp", "around"):
+            continue
+        check(CASES[name], a)
+        no_break()
+
+
+LINALG = {
+    "cholesky": lambda x: np.linalg.cholesky(x.T @ x + 6 * np.eye(5)) * 2,
+    "qr": lambda x: [m * 1 for m in np.linalg.qr(x * 2)],
+    "qr_complete": lambda x: [m + 0 for m in np.linalg.qr(x, mode="complete")],
+    "svd_values": lambda x: np.linalg.svd(x * 2, compute_uv=False) + 1,
+    "eigh": lambda x: [m * 1 for m in np.linalg.eigh(x.T @ x)],
+    "eigvalsh": lambda x: np.linalg.eigvalsh(x.T @ x) * 2,
+    "det": lambda x: np.linalg.det(x[:5] * 2) + 1,
+    "pinv": lambda x: np.linalg.pinv(x * 2) + 1,
+    "matrix_power": lambda x: np.linalg.matrix_power(x[:5] * 0.5, 3) + 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linear_algebra_in_the_graph(name):
+    check(LINALG[name], A)
+    no_break()
+
+
+def test_named_results_are_numpys():
+    """NumPy 2 returns QRResult(Q, R), EighResult(...): the same types, holding arrays."""
+    check(lambda x: np.linalg.qr(x * 2), A)
+    check(lambda x: np.linalg.eigh(x.T @ x), A)
+    check(lambda x: np.linalg.svd(x + 1, full_matrices=False), A)
+    check(lambda x: np.histogram(x * 2, bins=3), A)
+
+
+def test_edge_cases():
+    empty = np.zeros((0, 3))
+    check(lambda x: np.sort(x * 2, axis=0), empty)
+    check(lambda x: np.median(x * 1, axis=0), empty)          # NaN, with a warning
+    check(lambda x: np.percentile(x * 1, 50), make((7,), np.float64))
+    check(lambda x: np.sort(x + 0), np.array([3.0, np.nan, -1.0, np.inf]))
+    check(lambda x: np.median(x + 0), np.array([3.0, np.nan, -1.0]))
+    check(lambda x: np.searchsorted(x, 2.5) + 1, np.arange(5.0))   # a 0-d v
+    check(lambda x: np.trace(x * 1), make((3, 4, 2), np.float64))  # a 1-d result
+
+
+def test_numpys_errors():
+    a = make((4, 3), np.float64)
+    check(lambda x: np.take(x * 2, [0, 12]), a)                  # IndexError
+    check(lambda x: np.take(x * 2, [0, 1], axis=5), a)           # AxisError
+    check(lambda x: np.einsum("ij,jk->ik", x, x) + 1, a)         # shapes do not match
+    check(lambda x: np.linalg.cholesky(-np.eye(3) * x[0, 0] ** 2), a)   # LinAlgError
+    check(lambda x: np.median(x * 1, axis=2), a)
+    check(lambda x: np.sort(x + 1, axis=-3), a)
+
+
+def test_what_stays_a_break():
+    """Shapes that depend on the values, and calls with effects, are not declared."""
+    a = make((8,), np.float64)
+    check(lambda x: np.unique(np.round(x)) * 2, a)
+    assert any("unique" in b["reason"] for b in npcompile.report()["graph_breaks"])
+
+    def into(x):
+        out = np.empty_like(x)
+        np.sort(x * 2, out=None)
+        np.median(x.copy(), overwrite_input=True)
+        return np.histogram(x * 1, bins="auto")[0]
+    check(into, a)
