@@ -1,5 +1,7 @@
-"""Which dtypes the tracer takes over: the one answer every layer asks (trace rules,
-replay keys, the GPU's host path). Depends on NumPy only."""
+"""Which arrays the tracer takes over: the one answer every layer asks (trace rules,
+replay keys, the GPU's host path). Depends on NumPy only; the GPU's array type
+registers itself here (backends/device_array.py), so that the tracer knows it without
+importing the backends."""
 import numpy as np
 
 # dtype kinds traced: bool, signed, unsigned, float, complex. Others (object, strings,
@@ -21,3 +23,17 @@ def traced_dtype(dt):
 def traced_array(value):
     """An ndarray of a traced dtype."""
     return type(value) is np.ndarray and traced_dtype(value.dtype)
+
+
+# array types of other devices whose values enter a trace as leaves (DeviceArray)
+DEVICE_TYPES = set()
+
+
+def register_device_type(t):
+    DEVICE_TYPES.add(t)
+
+
+def traceable(value):
+    """An ndarray, or a registered device array, of a traced dtype."""
+    t = type(value)
+    return (t is np.ndarray or t in DEVICE_TYPES) and traced_dtype(value.dtype)

@@ -9,7 +9,7 @@ from ..records import SESSION
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import Tracer, concretize, is_traceable
 from . import loop_rewrite
-from .jit import check_options, finish_after_error, loops_default
+from .jit import Jitted, check_options, finish_after_error, loops_default
 from .loop_runner import LoopRunner
 
 _cell_ids = itertools.count(1)
@@ -62,7 +62,8 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
     runner = None
     if loops_default():
         runner = loop_rewrite.rewrite_cell(tree, source, namespace,
-                                           lambda sites: LoopRunner(sites, _Cell(options)),
+                                           lambda sites: LoopRunner(sites, _Cell(options),
+                                                                    Jitted),
                                            filename)
     body = compile(tree, filename, "exec")
     last = compile(last, filename, "eval") if last is not None else None

@@ -82,7 +82,7 @@ class Jitted:
         self.loops_refusal = ""
         if (loops_default() if loops is None else bool(loops)) and not fullgraph:
             try:
-                new, sites = loop_rewrite.rewrite(fn, lambda s: LoopRunner(s, self))
+                new, sites = loop_rewrite.rewrite(fn, lambda s: LoopRunner(s, self, Jitted))
             except Exception as e:   # the function runs as written, traced as before
                 new, sites = None, f"the rewrite failed: {type(e).__name__}: {e}"
             if new is not None:

@@ -38,9 +38,10 @@ class LoopRunner:
     """The `__npc_loop__` of one rewritten function: (index, iterable, argument tuple)
     -> None (run the original loop) or (last loop value, values the body bound)."""
 
-    def __init__(self, sites, owner):
+    def __init__(self, sites, owner, jit_class):
         self.sites = sites
-        self.owner = owner      # the outer Jitted: its device and name
+        self.owner = owner      # the outer Jitted (or cell): its device and name
+        self.jit_class = jit_class   # api/jit.Jitted, handed in: jit.py imports this module
         self.jits = {}          # (loop index, scalar positions) -> (step, body) Jitteds
         self.reported = set()   # (loop index, iterations, how) already in the report
 
@@ -198,14 +199,14 @@ class LoopRunner:
         at the positions `scalars` are NumPy scalars handed in as 0-d arrays."""
         got = self.jits.get((site.index, scalars))
         if got is None:
-            from .jit import Jitted
             got = []
             bodies = ((site.body, "loop"),) if site.step is None else \
                 ((site.step, "loop"), (site.body, "last iteration of the loop"))
             for fn, what in bodies:
                 fn.__qualname__ = fn.__name__ = \
                     f"{self.owner._site_name} ({what} at line {site.lineno})"
-                j = Jitted(fn, device=self.owner.options["device"], choose=False, loops=False)
+                j = self.jit_class(fn, device=self.owner.options["device"], choose=False,
+                                   loops=False)
                 j.loop_body = True
                 j.scalar_positions = frozenset(scalars)
                 got.append(j)

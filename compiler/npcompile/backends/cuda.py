@@ -8,7 +8,7 @@ import numpy as np
 
 from ..codegen.cuda import Unsupported, render_cuda_kernel
 from ..records import SESSION
-from ..trace import np_base  # creation functions make lazy arrays while tracing
+from .. import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
 from .cuda_schedule import index_type, launch_info, launch_shape, schedule
 from .device_array import DeviceArray

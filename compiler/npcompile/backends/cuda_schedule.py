@@ -4,8 +4,9 @@ which every element index needs, costs several times more on the GPU)."""
 import math
 
 from ..codegen.cpp import Signatures
-from ..codegen.cuda import (INT32_LIMIT, CudaKernelInfo, _top_reduces, element_unroll,
+from ..codegen.cuda import (INT32_LIMIT, CudaKernelInfo, element_unroll,
                             grid_scratch, nodes, vector_plan)
+from ..fusion.expr import top_reduces
 
 
 def _extent(e):
@@ -16,7 +17,7 @@ def _extent(e):
 def schedule(kernel):
     """(scheme, threads per block) for a kernel whose roots are known."""
     n_out = math.prod(kernel.shape)
-    tops = _top_reduces(kernel.roots)
+    tops = top_reduces(kernel.roots)
     if not tops:
         return "thread", 256
     extent = max(_extent(e) for e in tops)
@@ -40,7 +41,7 @@ def launch_info(kernel, scheme, block, buffer_of):
     n = math.prod(kernel.shape)
     unroll = vector = 0
     levels, scratch = 1, ()
-    if scheme == "thread" and not _top_reduces(kernel.roots):
+    if scheme == "thread" and not top_reduces(kernel.roots):
         vector = vector_plan(list(kernel.roots), kernel.outputs, kernel.shape, n, buffer_of)[0]
         unroll = vector or element_unroll(kernel.roots)
     elif scheme == "grid":

@@ -12,10 +12,10 @@ import time
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
-from ..dtypes import traced_dtype
+from ..dtypes import register_device_type, traced_dtype
 
 from ..records import SESSION
-from ..trace import np_base  # np.empty itself makes lazy arrays while a trace runs
+from .. import np_base  # np.empty itself makes lazy arrays while a trace runs
 from .cuda_runtime import native
 
 # NumPy functions that only re-describe memory: done on the stand-in, kept on the device.
@@ -343,6 +343,9 @@ class DeviceArray(NDArrayOperatorsMixin):
                     o.set(r)
             return outs[0] if len(outs) == 1 else outs
         return getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
+
+
+register_device_type(DeviceArray)
 
 
 def results_to_device(obj):

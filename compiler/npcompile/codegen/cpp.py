@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from ..fusion.expr import top_reduces
 from . import cpp_ops
 from .cpp_ops import ctype, literal
 
@@ -615,22 +616,7 @@ def _contains_reduce(e, seen=None):
 
 def top_reductions(roots, min_elements):
     """The splittable reductions of a kernel that no other reduction contains."""
-    out, seen = [], set()
-
-    def walk(e):
-        if id(e) in seen:
-            return
-        seen.add(id(e))
-        if splittable(e, min_elements):
-            out.append(e)
-            return
-        if e.kind == "reduce":
-            return  # a reduction over a reduction stays serial
-        for x in e.inputs:
-            walk(x)
-    for r in roots:
-        walk(r)
-    return out
+    return [e for e in top_reduces(roots) if splittable(e, min_elements)]
 
 
 def render_split_kernel(kernel, buffer_of, splits, chunks):

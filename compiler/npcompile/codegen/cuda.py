@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..fusion.expr import top_reduces
 from . import cpp_ops, cuda_packed
 from .cpp import Emitter, Scope, _render
 from .cpp_ops import ctype
@@ -595,7 +596,7 @@ class CudaEmitter(Emitter):
             return
         if info.scheme == "thread":
             start, step = "(blockIdx.x * blockDim.x + threadIdx.x)", "(gridDim.x * blockDim.x)"
-            if not _top_reduces(k.roots):
+            if not top_reduces(k.roots):
                 if self._tiled_elements():
                     return
         elif info.scheme == "warp":
@@ -778,24 +779,6 @@ def grid_scratch(roots, signature):
                 scratch.append((f"res{published}", T, 0))
                 published += 1
     return L, tuple(scratch)
-
-
-def _top_reduces(roots):
-    """Reductions not inside another reduction, in first-use order."""
-    out, seen = [], set()
-
-    def walk(e):
-        if id(e) in seen:
-            return
-        seen.add(id(e))
-        if e.kind == "reduce":
-            out.append(e)
-            return
-        for x in e.inputs:
-            walk(x)
-    for r in roots:
-        walk(r)
-    return out
 
 
 def _grid_levels(roots, signature):

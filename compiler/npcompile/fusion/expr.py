@@ -359,3 +359,20 @@ def view_map(shape, apply):
             return None
     return tuple(v.shape), tuple((start[b], tuple(steps[b])) if b in start else (0, ())
                                  for b in range(len(shape)))
+
+
+def top_reduces(roots):
+    """The reductions of a kernel that no other reduction contains, in first-use order
+    (what a schedule splits or runs per block; a reduction over a reduction stays
+    inside its outer one)."""
+    out, seen, stack = [], set(), list(reversed(roots))
+    while stack:                       # depth first, left to right, without recursion
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.kind == "reduce":
+            out.append(e)
+            continue
+        stack.extend(reversed(e.inputs))
+    return out

@@ -1,6 +1,6 @@
 """Captured graphs by structure and guards: hit, first compile, or recompile with the
 guard that failed, in words."""
-from ..trace.native import core
+from ..trace_core import core
 from .signature import collect, guarded_meta, leaf_meta, ops_key
 
 

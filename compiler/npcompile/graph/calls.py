@@ -4,7 +4,7 @@ import operator
 
 import numpy as np
 
-from ..trace import np_base as _nb
+from .. import np_base as _nb
 
 
 class _NoKey:

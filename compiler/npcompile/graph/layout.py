@@ -3,7 +3,7 @@ of real memory behind it. NumPy's own view operations applied to it tell a view'
 strides and offset (the tracer's views, the fusion's index maps) without reading data."""
 import numpy as np
 
-from ..trace import np_base as _nb
+from .. import np_base as _nb
 
 
 _fakes = {}

@@ -6,7 +6,7 @@ what eager NumPy computes; the fusion compiler lowers the same record to primiti
 """
 import itertools
 
-from ..trace.native import core
+from ..trace_core import core
 
 _ids = itertools.count(1)
 

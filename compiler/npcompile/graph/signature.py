@@ -2,7 +2,7 @@
 (dtype, shape with dynamic dimensions, layout) that decide cache hit or recompile."""
 import numpy as np
 
-from ..trace.storage import ViewStep
+from .view_step import ViewStep
 from .calls import NOKEY
 from .node import Ref
 

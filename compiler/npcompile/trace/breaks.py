@@ -3,7 +3,7 @@ import linecache
 import sys
 
 from .code_zones import INTERNAL_PREFIXES
-from .native import core
+from ..trace_core import core
 
 _internal_codes = {}
 

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from ..dtypes import traced_array, traced_dtype
-from . import np_base as _nb
+from .. import np_base as _nb
 
 from ..graph import calls
 from ..graph.node import Ref

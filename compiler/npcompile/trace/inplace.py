@@ -4,7 +4,7 @@ import numpy as np
 from ..graph import calls
 from ..graph.node import Node, Ref
 from .breaks import user_site
-from . import np_base as _nb
+from .. import np_base as _nb
 from .operands import Operands, Unsupported
 from . import lazy_array as _la  # circular: resolved at call time
 

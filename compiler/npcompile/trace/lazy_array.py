@@ -4,7 +4,7 @@ import operator
 
 import numpy as np
 
-from . import np_base as _nb
+from .. import np_base as _nb
 
 from ..graph import calls
 from ..graph.node import Node, Ref, substitute

@@ -8,7 +8,7 @@ import inspect
 import numpy as np
 
 from ..graph.node import Ref
-from . import np_base as _nb
+from .. import np_base as _nb
 from .operands import Unsupported
 from . import lazy_array as _la  # circular: resolved at call time
 

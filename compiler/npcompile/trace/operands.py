@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from ..dtypes import traced_dtype
-from . import np_base as _nb
+from .. import np_base as _nb
 
 from ..graph.node import Ref
 from . import lazy_array as _la  # circular: resolved at call time

@@ -5,40 +5,13 @@ of the storage's base, and every view re-derives its value from the newest base
 through its chain of view operations. This is how `v = x[1:]; v += 1` updates `x`
 exactly as NumPy's aliasing does, while the graph itself has no side effects.
 """
-from . import np_base as _nb
+from .. import np_base as _nb
 from ..graph.layout import fake_of
 from ..graph.node import Node, Ref
+from ..graph.view_step import ViewStep  # noqa: F401 (traced views record one)
 from .native import core
 
 _ref0 = Ref(0)
-
-
-class ViewStep:
-    """One view operation (getitem, reshape, transpose, ...) with constant arguments."""
-
-    __slots__ = ("fn", "args", "kwargs", "label", "dtype", "shape")
-
-    def __init__(self, fn, args, kwargs, label, dtype, shape):
-        self.fn = fn
-        self.args = args
-        self.kwargs = kwargs
-        self.label = label
-        self.dtype = dtype
-        self.shape = shape
-
-    def apply(self, value):
-        return self.fn(value, *self.args, **(self.kwargs or {}))
-
-    def same_as(self, other):
-        return (self.fn is other.fn and self.label == other.label
-                and _same(self.args, other.args) and self.kwargs == other.kwargs)
-
-
-def _same(a, b):
-    try:
-        return bool(a == b)
-    except Exception:  # arrays in a key compare elementwise
-        return False
 
 
 if core is not None:  # the fields as a C type: the op recorder makes storages directly

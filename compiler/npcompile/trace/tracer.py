@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from ..dtypes import traced_dtype
+from ..dtypes import traceable, traced_dtype
 from ..errors import GraphBreakError
 from ..graph.node import Node, Ref
 from . import budget, creation
@@ -34,17 +34,9 @@ else:
         _local.tracer = tracer
 
 def is_traceable(value):
-    t = type(value)
-    if t is np.ndarray:
-        return traced_dtype(value.dtype)
-    return t.__name__ == "DeviceArray" and t is _device_array_type() and \
-        traced_dtype(value.dtype)
-
-
-def _device_array_type():
-    """DeviceArray (backends/device_array.py): GPU data enters a trace as a leaf too."""
-    from ..backends.device_array import DeviceArray
-    return DeviceArray
+    """An ndarray or a DeviceArray (GPU data enters a trace as a leaf too) of a traced
+    dtype."""
+    return traceable(value)
 
 
 class Tracer:

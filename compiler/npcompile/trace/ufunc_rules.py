@@ -1,7 +1,7 @@
 """How a NumPy ufunc call on lazy arrays is recorded (operators included)."""
 import numpy as np
 
-from . import np_base as _nb
+from .. import np_base as _nb
 
 from . import inplace
 from .operands import Operands, Unsupported, resolve

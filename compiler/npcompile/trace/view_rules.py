@@ -5,9 +5,9 @@ import operator
 
 import numpy as np
 
-from . import np_base as _nb
+from .. import np_base as _nb
 from .operands import Unsupported
-from .storage import ViewStep
+from ..graph.view_step import ViewStep
 from . import lazy_array as _la  # circular: resolved at call time
 
 
