@@ -10,7 +10,9 @@ import operator
 import numpy as np
 
 from .operands import Unsupported
-from .function_rules import _NOVALUE, as_lazy, concatenate, filled
+from .function_rules import _NOVALUE, concatenate, filled
+from .operands import as_lazy
+from .view_rules import pure_view
 
 
 def _axis_slices(ndim, d, sl):
@@ -279,7 +281,6 @@ def _triangle(keep_upper):
 
 
 def diagonal(tracer, fn, a, offset=0, axis1=0, axis2=1):
-    from .view_rules import pure_view
     x = as_lazy(tracer, a)
     if x.ndim < 2:
         raise Unsupported("error", "diag requires an array of at least two dimensions")

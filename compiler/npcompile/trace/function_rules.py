@@ -2,18 +2,18 @@
 of what is captured. Anything not in the table runs eagerly: a graph break."""
 import math
 import operator
-import warnings
 
 import numpy as np
 
-from ..dtypes import traced_array, traced_dtype
+from ..dtypes import traced_dtype
 from .. import np_base as _nb
 
 from ..graph import calls
 from ..graph.node import Ref
-from . import library_rules, view_rules
-from .operands import NUMPY2, Operands, Unsupported, resolve
-from . import lazy_array as _la  # circular: resolved at call time
+from . import lazy_array as _la, library_rules, view_rules
+from .library_rules import matmul
+from .operands import (NUMPY2, Operands, Unsupported, _quiet, as_lazy, broadcast, proto,
+                       resolve)
 
 _NOVALUE = getattr(np, "_NoValue", None)
 
@@ -22,17 +22,6 @@ def _name(func):
     mod = getattr(func, "__module__", "") or ""
     prefix = "np.linalg." if "linalg" in mod else "np."
     return prefix + getattr(func, "__name__", repr(func))
-
-
-def as_lazy(tracer, a):
-    if type(a) is _la.LazyArray:
-        return a
-    if traced_array(a):
-        return tracer.wrap_constant_array(a)
-    arr = _nb.asarray(a)
-    if not traced_dtype(arr.dtype):
-        raise Unsupported("unsupported", f"input of dtype {arr.dtype}")
-    return tracer.wrap_constant_array(arr)
 
 
 def call(tracer, func, args, kwargs):
@@ -45,13 +34,6 @@ def call(tracer, func, args, kwargs):
         return tracer.eager(func, args, kwargs, u.kind, u.reason)
     except TypeError as e:  # a call NumPy itself would refuse: let NumPy say so
         return tracer.eager(func, args, kwargs, "error", f"{_name(func)}: {e}")
-
-
-def _quiet(fn, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
 
 
 # ----- reductions -------------------------------------------------------------------
@@ -197,11 +179,6 @@ def outer(tracer, fn, a, b, out=None):
 
 
 # ----- elementwise functions that are not ufuncs -----------------------------------------
-def _broadcast(shapes):
-    from .ufunc_rules import broadcast
-    return broadcast(shapes)
-
-
 def _resolve_call(fn, ops, label):
     """fn on the operands' prototypes: NumPy's result dtype, or NumPy's own error later."""
     try:
@@ -218,7 +195,7 @@ def where(tracer, fn, cond, *xy):
                                         "a data-dependent shape")
     ops = Operands(tracer, [cond, xy[0], xy[1]])
     r = _resolve_call(fn, ops, "np.where")
-    shape = _broadcast(ops.shapes)
+    shape = broadcast(ops.shapes)
     return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
                        "where", scalar=ops.all_zero_d)
 
@@ -232,7 +209,7 @@ def clip(tracer, fn, a, *args, **kwargs):
         raise Unsupported("unsupported", "np.clip(..., out= or other keywords)")
     ops = Operands(tracer, [a, lo, hi])
     r = _resolve_call(fn, ops, "np.clip")
-    shape = _broadcast([s for s in ops.shapes])
+    shape = broadcast([s for s in ops.shapes])
     return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
                        "clip", scalar=ops.all_zero_d)
 
@@ -289,40 +266,12 @@ def scalar_pow(tracer, lz, exponent):
 
 
 def _proto_of(lz):
-    from .operands import proto
     if lz.ndim == 0 and not NUMPY2:
         raise Unsupported("value_dtype", "x ** scalar on a 0-d value under NumPy 1.x")
     return proto(lz.dtype, lz.ndim == 0)
 
 
 # ----- library calls ---------------------------------------------------------------------
-def _matmul_shape(sa, sb, name):
-    if not sa or not sb:
-        raise Unsupported("error", f"{name}: operands must not be 0-d")
-    a2 = (1,) + sa if len(sa) == 1 else sa
-    b2 = sb + (1,) if len(sb) == 1 else sb
-    if a2[-1] != b2[-2]:
-        raise Unsupported("error", f"{name}: mismatch in core dimension")
-    batch = _broadcast([a2[:-2], b2[:-2]])
-    shape = batch + (a2[-2], b2[-1])
-    if len(sa) == 1:
-        shape = shape[:-2] + shape[-1:]
-    if len(sb) == 1:
-        shape = shape[:-1]
-    return shape
-
-
-def matmul(tracer, a, b, fn=np.matmul, name="matmul"):
-    la, lb = as_lazy(tracer, a), as_lazy(tracer, b)
-    shape = _matmul_shape(la.shape, lb.shape, name)
-    try:
-        r = _quiet(fn, _nb.ones((1,) * la.ndim, la.dtype), _nb.ones((1,) * lb.ndim, lb.dtype))
-    except Exception as e:
-        raise Unsupported("error", f"{name}: {e}")
-    return tracer.make(fn, (Ref(0), Ref(1)), None, (la._n, lb._n), np.dtype(r.dtype), shape, name,
-                       scalar=len(shape) == 0)
-
-
 def dot(tracer, fn, a, b, out=None):
     if out is not None:
         raise Unsupported("unsupported", "np.dot(..., out=)")

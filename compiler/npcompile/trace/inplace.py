@@ -6,7 +6,8 @@ from ..graph.node import Node, Ref
 from .breaks import user_site
 from .. import np_base as _nb
 from .operands import Operands, Unsupported
-from . import lazy_array as _la  # circular: resolved at call time
+from . import lazy_array as _la
+from .view_rules import split_key
 
 
 def _shift(template, by):
@@ -47,7 +48,6 @@ def write_ufunc(tracer, out, ufunc, ops, kw):
 
 
 def setitem(tracer, lz, key, value):
-    from .view_rules import split_key
     _check_writable(lz)
     basic, mask = split_key(tracer, lz, key)
     if mask is not None:

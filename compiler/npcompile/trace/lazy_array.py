@@ -8,15 +8,12 @@ from .. import np_base as _nb
 
 from ..graph import calls
 from ..graph.node import Node, Ref, substitute
-from . import composite_rules, function_rules, inplace, library_rules, ufunc_rules, view_rules
-from .operands import SCALAR_TYPES, Unsupported
 from . import native
+from . import rules as _rules
+from .context import current
 from .native import core
+from .operand_types import SCALAR_TYPES, Unsupported
 from .storage import Storage, view_node
-from .tracer import concretize, current
-
-# functions composed of views and concatenations join the table of captured functions
-function_rules.TABLE.update(composite_rules.TABLE)
 
 
 def _dispatch(fallback, rule, *args):
@@ -245,11 +242,11 @@ class LazyArray(_LazyFields):
         tracer = current()
         if tracer is None:
             return func(*concretize(args), **concretize(kwargs))
-        return function_rules.call(tracer, func, args, kwargs)
+        return _rules.function_rules.call(tracer, func, args, kwargs)
 
     # ----- indexing ----------------------------------------------------------------
     def __getitem__(self, key):
-        return _dispatch(_getitem, view_rules.getitem, self, key)
+        return _dispatch(_getitem, _rules.view_rules.getitem, self, key)
 
     def __setitem__(self, key, value):
         tracer = current()
@@ -257,26 +254,26 @@ class LazyArray(_LazyFields):
             self._value()[concretize(key)] = concretize(value)
             return
         try:
-            inplace.setitem(tracer, self, key, value)
+            _rules.inplace.setitem(tracer, self, key, value)
         except Unsupported as u:
             tracer.graph_break(u.kind, u.reason)
             self._value()[concretize(key)] = concretize(value)
 
     # ----- methods -------------------------------------------------------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _dispatch(_astype, function_rules.astype, self, dtype, order, casting,
+        return _dispatch(_astype, _rules.function_rules.astype, self, dtype, order, casting,
                          subok, copy)
 
     def reshape(self, *shape, order="C"):
         if len(shape) == 1:
             shape = shape[0]
-        return _dispatch(_reshape, view_rules.reshape, self, shape, order)
+        return _dispatch(_reshape, _rules.view_rules.reshape, self, shape, order)
 
     def ravel(self, order="C"):
-        return _dispatch(_ravel, view_rules.ravel, self, order)
+        return _dispatch(_ravel, _rules.view_rules.ravel, self, order)
 
     def flatten(self, order="C"):
-        return _dispatch(_flatten, function_rules.flatten, self, order)
+        return _dispatch(_flatten, _rules.function_rules.flatten, self, order)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
@@ -295,7 +292,7 @@ class LazyArray(_LazyFields):
         return self.__array_function__(np.squeeze, (LazyArray,), (self, axis), {})
 
     def copy(self, order="C"):
-        return _dispatch(_copy, function_rules.copy, self, order)
+        return _dispatch(_copy, _rules.function_rules.copy, self, order)
 
     def __copy__(self):
         return self.copy()
@@ -308,7 +305,7 @@ class LazyArray(_LazyFields):
         if tracer is None:
             return self._value().fill(value)
         try:
-            inplace.fill(tracer, self, value)
+            _rules.inplace.fill(tracer, self, value)
         except Unsupported as u:
             tracer.graph_break(u.kind, u.reason)
             self._value().fill(concretize(value))
@@ -323,7 +320,7 @@ class LazyArray(_LazyFields):
     # that differ from np.power in the last bit: record the operator itself.
     def __pow__(self, other):
         if isinstance(other, SCALAR_TYPES):
-            return _dispatch(operator.pow, function_rules.scalar_pow, self, other)
+            return _dispatch(operator.pow, _rules.function_rules.scalar_pow, self, other)
         return self.__array_ufunc__(np.power, "__call__", self, other)
 
     def __ipow__(self, other):
@@ -336,7 +333,7 @@ class LazyArray(_LazyFields):
                 v **= other
                 return self
             try:
-                inplace.write_ipow(tracer, self, other)
+                _rules.inplace.write_ipow(tracer, self, other)
             except Unsupported as u:
                 tracer.graph_break(u.kind, u.reason)
                 v = self._value()
@@ -353,11 +350,11 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return getattr(ufunc, method)(*concretize(inputs), **concretize(kwargs))
     try:
         if method == "__call__":
-            return ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
+            return _rules.ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
         if method == "reduce":
-            return function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
+            return _rules.function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
         if method == "accumulate" and len(inputs) == 1:
-            return library_rules.accumulate(tracer, ufunc, inputs[0], **kwargs)
+            return _rules.library_rules.accumulate(tracer, ufunc, inputs[0], **kwargs)
         raise Unsupported("unsupported", f"np.{ufunc.__name__}.{method}")
     except Unsupported as u:
         result = tracer.eager(getattr(ufunc, method), inputs, kwargs, u.kind,
@@ -421,7 +418,7 @@ def _evaluate(order):
 def _items(lz, n):
     for i in range(n):
         tracer = current()
-        yield view_rules.item(tracer, lz, i) if tracer is not None else lz[i]
+        yield _rules.view_rules.item(tracer, lz, i) if tracer is not None else lz[i]
 
 
 def _astype(a, dtype, order, casting, subok, copy):
@@ -502,3 +499,19 @@ for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argm
         method.__name__ = fname
         return method
     setattr(LazyArray, _name, _make(_name))
+
+
+def concretize(obj):
+    """Replace lazy arrays inside args (tuples, lists, dicts) by their values."""
+    t = type(obj)
+    if t is LazyArray:
+        return obj._value()
+    if t is tuple:
+        return tuple(concretize(x) for x in obj)
+    if t is list:
+        return [concretize(x) for x in obj]
+    if t is dict:
+        return {k: concretize(v) for k, v in obj.items()}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):   # NumPy 2's QRResult, ...
+        return t(*(concretize(x) for x in obj))
+    return obj

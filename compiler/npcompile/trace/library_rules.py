@@ -9,14 +9,13 @@ import numpy as np
 
 from ..graph.node import Ref
 from .. import np_base as _nb
-from .operands import Unsupported
-from . import lazy_array as _la  # circular: resolved at call time
+from . import lazy_array as _la
+from .operands import Unsupported, _quiet, as_lazy, broadcast
 
 
 def _dtype_of(fn, lzs, kw):
     """NumPy's result dtype for these operands, from one-element stand-ins of their ranks
     (a 1x1 matrix of ones is not singular)."""
-    from .function_rules import _quiet
     try:
         return np.dtype(_quiet(fn, *[_nb.ones((1,) * max(lz.ndim, 1), lz.dtype) for lz in lzs],
                                **kw).dtype)
@@ -30,9 +29,35 @@ def _axis(axis, ndim, name):
     return axis % ndim
 
 
+def _matmul_shape(sa, sb, name):
+    if not sa or not sb:
+        raise Unsupported("error", f"{name}: operands must not be 0-d")
+    a2 = (1,) + sa if len(sa) == 1 else sa
+    b2 = sb + (1,) if len(sb) == 1 else sb
+    if a2[-1] != b2[-2]:
+        raise Unsupported("error", f"{name}: mismatch in core dimension")
+    batch = broadcast([a2[:-2], b2[:-2]])
+    shape = batch + (a2[-2], b2[-1])
+    if len(sa) == 1:
+        shape = shape[:-2] + shape[-1:]
+    if len(sb) == 1:
+        shape = shape[:-1]
+    return shape
+
+
+def matmul(tracer, a, b, fn=np.matmul, name="matmul"):
+    la, lb = as_lazy(tracer, a), as_lazy(tracer, b)
+    shape = _matmul_shape(la.shape, lb.shape, name)
+    try:
+        r = _quiet(fn, _nb.ones((1,) * la.ndim, la.dtype), _nb.ones((1,) * lb.ndim, lb.dtype))
+    except Exception as e:
+        raise Unsupported("error", f"{name}: {e}")
+    return tracer.make(fn, (Ref(0), Ref(1)), None, (la._n, lb._n), np.dtype(r.dtype), shape, name,
+                       scalar=len(shape) == 0)
+
+
 def cumulative(tracer, fn, a, axis=None, dtype=None, out=None):
     """np.cumsum / np.cumprod: a's shape along an axis, flattened without one."""
-    from .function_rules import as_lazy
     if out is not None:
         raise Unsupported("unsupported", f"np.{fn.__name__}(..., out=)")
     lz = as_lazy(tracer, a)
@@ -50,7 +75,6 @@ def cumulative(tracer, fn, a, axis=None, dtype=None, out=None):
 
 def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
     """ufunc.accumulate (np.maximum.accumulate, np.add.accumulate...): a's shape."""
-    from .function_rules import as_lazy
     if out is not None or ufunc.nin != 2 or ufunc.nout != 1:
         raise Unsupported("unsupported", f"np.{ufunc.__name__}.accumulate")
     lz = as_lazy(tracer, a)
@@ -67,7 +91,6 @@ def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
 def solve(tracer, fn, a, b):
     """np.linalg.solve(a, b): a square, b a vector or a matrix of right-hand sides (no
     broadcasting batch dimensions here)."""
-    from .function_rules import as_lazy
     la, lb = as_lazy(tracer, a), as_lazy(tracer, b)
     if la.ndim != 2 or la.shape[0] != la.shape[1] or lb.ndim not in (1, 2) or \
             lb.shape[0] != la.shape[0]:
@@ -78,7 +101,6 @@ def solve(tracer, fn, a, b):
 
 def inv(tracer, fn, a):
     """np.linalg.inv of one square matrix."""
-    from .function_rules import as_lazy
     lz = as_lazy(tracer, a)
     if lz.ndim != 2 or lz.shape[0] != lz.shape[1]:
         raise Unsupported("unsupported", "np.linalg.inv beyond one square matrix")
@@ -261,7 +283,6 @@ for _name in ("round", "round_"):     # aliases of np.around in some versions
 
 def library_call(tracer, fn, *args, **kwargs):
     """A declared library function (SHAPES) as a NumPy step of the graph."""
-    from .function_rules import as_lazy
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
@@ -331,7 +352,6 @@ def _quiet_probe(fn, bound, inputs):
     valid and a 1x1 matrix is not singular): NumPy's result dtypes and scalar boxing.
     One element per array first; at the arrays' shapes where that is refused (a
     constant index list past one element)."""
-    from .function_rules import _quiet
 
     def stand_in(v, full):
         if type(v) is _la.LazyArray or type(v) is np.ndarray:

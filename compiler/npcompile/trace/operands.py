@@ -4,38 +4,13 @@ import warnings
 
 import numpy as np
 
-from ..dtypes import traced_dtype
+from ..dtypes import traced_array, traced_dtype
 from .. import np_base as _nb
 
 from ..graph.node import Ref
-from . import lazy_array as _la  # circular: resolved at call time
+from . import lazy_array as _la
 
-NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
-
-_protos = {}
-
-
-def proto(dtype, zero_d):
-    """An empty (or 0-d) array of a dtype: calling NumPy on it costs nothing and gives
-    the result dtype NumPy would give for the real operands."""
-    key = (dtype, zero_d)
-    p = _protos.get(key)
-    if p is None:
-        p = _nb.zeros((), dtype) if zero_d else _nb.empty((0,), dtype)
-        _protos[key] = p
-    return p
-
-
-class Unsupported(Exception):
-    """Raised by a rule that cannot trace this call: it runs eagerly (a graph break)."""
-
-    def __init__(self, kind, reason):
-        super().__init__(reason)
-        self.kind = kind
-        self.reason = reason
-
-
-SCALAR_TYPES = (bool, int, float, complex, np.generic)
+from .operand_types import NUMPY2, SCALAR_TYPES, Unsupported, proto  # noqa: F401 (re-exported)
 
 
 class Operands:
@@ -145,3 +120,38 @@ def _dtypes_of(r):
         return tuple(x.dtype for x in r)
     return r.dtype
 
+
+
+_shape_cache = {}
+
+
+def broadcast(shapes):
+    key = tuple(shapes)
+    r = _shape_cache.get(key)
+    if r is None:
+        try:
+            r = np.broadcast_shapes(*shapes)
+        except ValueError as e:
+            raise Unsupported("error", str(e))
+        if len(_shape_cache) > 4096:
+            _shape_cache.clear()
+        _shape_cache[key] = r
+    return r
+
+
+def as_lazy(tracer, a):
+    if type(a) is _la.LazyArray:
+        return a
+    if traced_array(a):
+        return tracer.wrap_constant_array(a)
+    arr = _nb.asarray(a)
+    if not traced_dtype(arr.dtype):
+        raise Unsupported("unsupported", f"input of dtype {arr.dtype}")
+    return tracer.wrap_constant_array(arr)
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 
 from ..dtypes import traced_array
-from .creation import called_by_user
+from .user_calls import called_by_user
 
 # Generator methods that return fresh samples
 _SAMPLERS = (

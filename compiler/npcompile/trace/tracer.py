@@ -6,7 +6,6 @@ one, never to how many breaks came before: the arrays made since then, the stora
 written since then, and the lazy arrays over those. Arrays the trace no longer reaches
 are forgotten (weak references); the user's arrays are found by identity and by memory
 owner (an index, not a scan) for the aliasing checks."""
-import threading
 import time
 import weakref
 
@@ -15,23 +14,21 @@ import numpy as np
 from ..dtypes import traceable, traced_dtype
 from ..errors import GraphBreakError
 from ..graph.node import Node, Ref
-from . import budget, creation
+from . import (budget, composite_rules, creation, function_rules, inplace, library_rules, rules,
+               ufunc_rules, view_rules)
 from .breaks import BreakRecord, user_frame, user_site
-from .native import core
+from .operand_types import Unsupported
+from .context import _set_current, current  # noqa: F401 (current: re-exported)
 from .storage import Storage
-from . import lazy_array as _la  # circular: resolved at call time
+from . import lazy_array as _la
+from .lazy_array import concretize  # noqa: F401 (re-exported)
 
-if core is not None:  # the C++ op recorder reads the current tracer on every op
-    current = core.current
-    _set_current = core.set_current
-else:
-    _local = threading.local()
+# what lazy arrays call (trace/rules.py); the functions composed of views and
+# concatenations join the table of captured functions
+rules.wire(function_rules=function_rules, inplace=inplace, library_rules=library_rules,
+           ufunc_rules=ufunc_rules, view_rules=view_rules)
+function_rules.TABLE.update(composite_rules.TABLE)
 
-    def current():
-        return getattr(_local, "tracer", None)
-
-    def _set_current(tracer):
-        _local.tracer = tracer
 
 def is_traceable(value):
     """An ndarray or a DeviceArray (GPU data enters a trace as a leaf too) of a traced
@@ -191,7 +188,6 @@ class Tracer:
         if dtype is not None and not traced_dtype(np.dtype(dtype)):
             # float16 results (np.cos of int8), byte-swapped ones (astype('>f8')): the
             # call runs in NumPy, and what follows from its result is traced again
-            from .operands import Unsupported
             raise Unsupported("unsupported", f"{label} makes {np.dtype(dtype)}, which runs "
                               f"in NumPy (kernels compute in native float32/64)")
         node = Node(fn, args, kwargs, inputs, dtype, shape, label, user_site())
@@ -206,8 +202,7 @@ class Tracer:
         shapes = shape if isinstance(shape, list) else [shape] * len(dtypes)
         for dt in dtypes:
             if not traced_dtype(np.dtype(dt)):
-                from .operands import Unsupported
-                raise Unsupported("unsupported", f"{label} makes {np.dtype(dt)}, which runs "
+                    raise Unsupported("unsupported", f"{label} makes {np.dtype(dt)}, which runs "
                                   f"in NumPy")
         tup = Node(fn, args, kwargs, inputs, None, shapes[0], label, user_site())
         self.note_op(label)
@@ -449,22 +444,6 @@ class _Suspended:
     def __exit__(self, *exc):
         _set_current(self.saved)
         return False
-
-
-def concretize(obj):
-    """Replace lazy arrays inside args (tuples, lists, dicts) by their values."""
-    t = type(obj)
-    if t is _la.LazyArray:
-        return obj._value()
-    if t is tuple:
-        return tuple(concretize(x) for x in obj)
-    if t is list:
-        return [concretize(x) for x in obj]
-    if t is dict:
-        return {k: concretize(v) for k, v in obj.items()}
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):   # NumPy 2's QRResult, ...
-        return t(*(concretize(x) for x in obj))
-    return obj
 
 
 def _pairs(orig, conc, out):

@@ -3,26 +3,11 @@ import numpy as np
 
 from .. import np_base as _nb
 
-from . import inplace
-from .operands import Operands, Unsupported, resolve
-from . import lazy_array as _la  # circular: resolved at call time
+from . import inplace, lazy_array as _la
+from .library_rules import matmul
+from .operands import Operands, Unsupported, broadcast, resolve
 
 _dtype_cache = {}
-_shape_cache = {}
-
-
-def broadcast(shapes):
-    key = tuple(shapes)
-    r = _shape_cache.get(key)
-    if r is None:
-        try:
-            r = np.broadcast_shapes(*shapes)
-        except ValueError as e:
-            raise Unsupported("error", str(e))
-        if len(_shape_cache) > 4096:
-            _shape_cache.clear()
-        _shape_cache[key] = r
-    return r
 
 
 def _freeze_kw(kw):
@@ -45,7 +30,6 @@ def call(tracer, ufunc, inputs, kwargs):
                 raise Unsupported("unsupported", f"np.{ufunc.__name__}(..., {k}=)")
     if ufunc.signature is not None:
         if ufunc is np.matmul and out is None and not kwargs:
-            from .function_rules import matmul
             return matmul(tracer, *inputs)
         raise Unsupported("unsupported", f"generalized ufunc np.{ufunc.__name__}")
     if len(inputs) != ufunc.nin or ufunc.nin > 2:

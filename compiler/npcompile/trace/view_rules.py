@@ -8,7 +8,8 @@ import numpy as np
 from .. import np_base as _nb
 from .operands import Unsupported
 from ..graph.view_step import ViewStep
-from . import lazy_array as _la  # circular: resolved at call time
+from ..graph.node import Ref
+from . import lazy_array as _la
 
 
 def _basic_item(x):
@@ -61,7 +62,6 @@ def getitem(tracer, lz, key):
         # would read memory it does not have; a zero-strided one of the same shape raises
         # NumPy's own IndexError and reads only its one element.
         _pinned(lz.dtype, shape)[basic]
-        from ..graph.node import Ref
         return tracer.make(operator.getitem, (Ref(0), basic), None, (lz._n,), lz.dtype, (),
                            "getitem", scalar=True)
     r = lz._get_fake()[basic]  # a view: shape and strides only, no memory read
@@ -82,7 +82,6 @@ def gather(tracer, lz, items):
     whose shape follows from the index arrays' shapes alone, recorded as a NumPy step
     inside the graph (NumPy's values, and its IndexError for an index out of range, at
     run time) instead of a break."""
-    from ..graph.node import Ref
     template, inputs, protos = [], [lz._n], []
     for x in items:
         if _index_array(x):
@@ -111,7 +110,6 @@ def gather(tracer, lz, items):
 def item(tracer, lz, i):
     """lz[i] for 0 <= i < len(lz), as getitem records it (iteration: LazyArray.__iter__)."""
     if len(lz.shape) == 1:
-        from ..graph.node import Ref
         return tracer.make(operator.getitem, (Ref(0), i), None, (lz._n,), lz.dtype, (),
                            "getitem", scalar=True)
     return _view(tracer, lz, operator.getitem, (i,), None, "getitem", lz._get_fake()[i])
@@ -201,7 +199,6 @@ def reshape(tracer, lz, newshape, order="C"):
     fake = lz._get_fake()
     strides = nocopy_reshape_strides(fake.shape, fake.strides, newshape, fake.itemsize)
     if strides is None:  # NumPy copies here, so do we: a new array, not a view
-        from ..graph.node import Ref
         return tracer.make(np.reshape, (Ref(0), newshape), None, (lz._n,), lz.dtype, newshape,
                            "reshape (copy)")
     v = np.lib.stride_tricks.as_strided(fake, shape=newshape, strides=strides)
@@ -215,7 +212,6 @@ def ravel(tracer, lz, order="C"):
         raise Unsupported("unsupported", f"ravel(order={order!r})")
     if lz._get_fake().flags.c_contiguous:
         return reshape(tracer, lz, (lz.size,))
-    from ..graph.node import Ref
     return tracer.make(np.ravel, (Ref(0),), None, (lz._n,), lz.dtype, (lz.size,), "ravel (copy)")
 
 
