@@ -8,8 +8,9 @@ import os
 import npcompile
 
 ROOT = os.path.dirname(npcompile.__file__)
-# the session's records and their report depend on nothing of the compiler
-BOTTOM = {"dtypes", "errors", "records", "report", "np_base", "trace_core"}
+# what every layer may ask: which dtypes are traced, what each op is (ops.py), NumPy's
+# own creation functions, the C++ trace core; the session's records and their report
+BOTTOM = {"dtypes", "ops", "errors", "records", "report", "np_base", "trace_core"}
 # what each layer may import, besides itself and the bottom modules
 ALLOWED = {
     "bottom": set(),

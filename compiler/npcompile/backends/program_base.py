@@ -6,7 +6,8 @@ import time
 import numpy as np
 
 from ..codegen.kernel_ir import Buffer, Kernel
-from ..fusion.partition import VIEW_LABELS, partition
+from ..fusion.partition import partition
+from ..ops import VIEW_LABELS
 from ..fusion.reuse import reusable_updates
 from ..graph import calls
 from ..graph.node import substitute

@@ -4,6 +4,7 @@ import time
 
 import os
 
+from ..ops import VIEW_LABELS
 from ..graph.cache import GraphCache
 from ..graph.signature import collect
 from ..records import SESSION
@@ -194,7 +195,6 @@ def record_kernel_times(session, program):
 
 def cpu_worthy(node):
     """Graphs with nothing to fuse (only NumPy steps) are not worth a compile."""
-    from ..fusion.partition import VIEW_LABELS
     return node.label not in VIEW_LABELS
 
 

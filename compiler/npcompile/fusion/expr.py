@@ -14,6 +14,7 @@ import operator
 import numpy as np
 
 from ..graph import calls
+from ..ops import POINTWISE_UFUNCS, REDUCTIONS, UFUNC_REDUCTIONS, VIEW_LABELS
 from ..graph.layout import fake_of
 from ..graph.node import Ref
 
@@ -31,22 +32,7 @@ class Expr:
         self.node = node   # the graph node this expression computes (for comments, lines)
 
 
-# Ufuncs the C++ renderer knows, by name (see codegen/cpp_ops.py).
-PW_UFUNCS = {
-    "add", "subtract", "multiply", "true_divide", "divide", "floor_divide", "remainder",
-    "fmod", "power", "maximum", "minimum", "fmax", "fmin", "less", "less_equal", "greater",
-    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
-    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "negative",
-    "positive", "absolute", "sign", "square", "reciprocal", "sqrt", "exp", "log", "sin", "cos",
-    "tan", "tanh", "arcsin", "arccos", "arctan", "sinh", "cosh", "exp2", "expm1", "log1p",
-    "log2", "log10", "cbrt", "floor", "ceil", "trunc", "rint", "arctan2", "hypot", "copysign",
-    "isnan", "isinf", "isfinite", "signbit", "conjugate",
-}
 KINDS = set("biuf")
-REDUCE_FNS = {"sum": "sum", "prod": "prod", "amin": "min", "amax": "max", "min": "min",
-              "max": "max", "argmin": "argmin", "argmax": "argmax", "any": "any", "all": "all",
-              "mean": "mean", "std": "std", "var": "var"}
-UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min"}
 
 
 def _kinds_ok(*dts):
@@ -129,10 +115,11 @@ class Lowering:
             return Expr("const", np.asarray(value).astype(node.dtype)[()], [], node.shape,
                         node.dtype, node=node)
         name = getattr(fn, "__name__", "")
-        if name in REDUCE_FNS and getattr(fn, "__module__", "").startswith("numpy"):
-            return self._reduction(node, REDUCE_FNS[name], ins[0], node.kwargs or {})
+        red = REDUCTIONS.get(name)
+        if red is not None and getattr(fn, "__module__", "").startswith("numpy"):
+            return self._reduction(node, red.kernel, ins[0], node.kwargs or {})
         if name == "reduce" and isinstance(getattr(fn, "__self__", None), np.ufunc):
-            op = UFUNC_REDUCE.get(fn.__self__.__name__)
+            op = UFUNC_REDUCTIONS.get(fn.__self__.__name__)
             kw = dict(node.kwargs or {})
             if op is None or "dtype" in kw:
                 return None
@@ -180,7 +167,7 @@ class Lowering:
         return Expr("cast", None, [e], e.shape, dtype)
 
     def _ufunc(self, node, uf, ins):
-        if uf.nout != 1 or uf.__name__ not in PW_UFUNCS or node.kwargs:
+        if uf.nout != 1 or uf.__name__ not in POINTWISE_UFUNCS or node.kwargs:
             return None
         ops = self._operands(node, ins)
         if ops is None or any(o is None for o in ops):
@@ -320,8 +307,6 @@ class _NotLowered(Exception):
 
 # The graph labels of views (trace/view_rules): NumPy takes them of leaves for free; of a
 # concatenation a kernel reads them as index arithmetic (Lowering._view).
-VIEW_LABELS = {"getitem", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
-               "broadcast_to", "moveaxis"}
 _ELEMENTS = np.dtype(np.int8)   # a stand-in whose strides and offsets count elements
 
 

@@ -14,7 +14,8 @@ import numpy as np
 
 from ..graph import calls
 from ..graph.node import Ref
-from .expr import VIEW_LABELS, Expr, Lowering
+from ..ops import VIEW_LABELS, reduces, returns_numpy_scalar
+from .expr import Expr, Lowering
 
 # The deepest expression a kernel inlines before writing the value out (see partition).
 MAX_INLINE_DEPTH = 48
@@ -36,12 +37,7 @@ def _read_by_numpy(node, consumers, lowerable):
 
 def _reduces(consumer, node):
     """A reduction over `node` reads each of its elements once: it may compute it inline."""
-    from .expr import REDUCE_FNS
-    fn = consumer.fn
-    name = getattr(fn, "__name__", "")
-    is_red = (name in REDUCE_FNS or fn is np.linalg.norm or
-              (name == "reduce" and isinstance(getattr(fn, "__self__", None), np.ufunc)))
-    return is_red and consumer.inputs and consumer.inputs[0] is node
+    return reduces(consumer.fn) and consumer.inputs and consumer.inputs[0] is node
 
 
 def _loads(e, out, seen=None):
@@ -277,12 +273,8 @@ def returns_scalar(fn, input_values):
 def scalar_result(fn):
     """returns_scalar without the inputs: True or False, or None where it follows
     whether the first input is a scalar (astype, copy)."""
-    if isinstance(fn, np.ufunc) or fn is operator.pow or fn is np.clip:
-        return True
-    name = getattr(fn, "__name__", "")
-    if name in ("sum", "prod", "mean", "std", "var", "amin", "amax", "min", "max", "argmin",
-                "argmax", "any", "all", "norm", "reduce"):
+    if fn is operator.pow or fn is np.clip:
         return True
     if fn in (calls.astype, calls.copy):
         return None
-    return False
+    return returns_numpy_scalar(fn)

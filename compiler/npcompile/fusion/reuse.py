@@ -20,7 +20,8 @@ import math
 import operator
 
 from ..graph import calls
-from .partition import VIEW_LABELS, _loads
+from ..ops import VIEW_LABELS
+from .partition import _loads
 
 # NumPy steps that cannot fail at run time on the layouts the graph was made for
 _SAFE_LABELS = VIEW_LABELS

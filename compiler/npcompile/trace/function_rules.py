@@ -9,6 +9,7 @@ from ..dtypes import traced_dtype
 from .. import np_base as _nb
 
 from ..graph import calls
+from ..ops import REDUCTION_OF, REDUCTIONS, UFUNC_REDUCTIONS
 from ..graph.node import Ref
 from . import lazy_array as _la, library_rules, view_rules
 from .library_rules import matmul
@@ -37,24 +38,8 @@ def call(tracer, func, args, kwargs):
 
 
 # ----- reductions -------------------------------------------------------------------
-_RED_POS = {
-    np.sum: ("axis", "dtype", "out", "keepdims", "initial", "where"),
-    np.prod: ("axis", "dtype", "out", "keepdims", "initial", "where"),
-    np.mean: ("axis", "dtype", "out", "keepdims"),
-    np.std: ("axis", "dtype", "out", "ddof", "keepdims"),
-    np.var: ("axis", "dtype", "out", "ddof", "keepdims"),
-    np.amin: ("axis", "out", "keepdims", "initial", "where"),
-    np.amax: ("axis", "out", "keepdims", "initial", "where"),
-    np.argmin: ("axis", "out"),
-    np.argmax: ("axis", "out"),
-    np.any: ("axis", "out", "keepdims"),
-    np.all: ("axis", "out", "keepdims"),
-}
-for _f in ("min", "max"):
-    if getattr(np, _f) is not getattr(np, "a" + _f):
-        _RED_POS[getattr(np, _f)] = _RED_POS[getattr(np, "a" + _f)]
-_NO_IDENTITY = {np.amin, np.amax, np.argmin, np.argmax, getattr(np, "min"), getattr(np, "max")}
-_LABEL = {np.amin: "min", np.amax: "max"}
+# each NumPy reduction by its function (ops.REDUCTIONS declares them)
+_REDUCTIONS = {fn: REDUCTIONS[name] for fn, name in REDUCTION_OF.items()}
 
 
 def _bind(names, args, kwargs, fname):
@@ -99,7 +84,8 @@ def _reduce(tracer, fn, label, a, kw, default_axis=None):
     dtype = _reduction_dtype(fn, label, lz, kw)
     keepdims = bool(kw.get("keepdims", False))
     shape, axes = _reduced_shape(lz.shape, ax, keepdims)
-    if fn in _NO_IDENTITY and any(lz.shape[i] == 0 for i in axes):
+    red = _REDUCTIONS.get(fn)     # None: ufunc.reduce, whose identity NumPy checks
+    if red is not None and not red.identity and any(lz.shape[i] == 0 for i in axes):
         raise Unsupported("error", f"{label} of an empty array")
     return tracer.make(fn, (Ref(0),), kw or None, (lz._n,), dtype, shape, label,
                        scalar=len(shape) == 0)
@@ -127,13 +113,13 @@ def _reduction_dtype(fn, label, lz, kw):
 
 
 def reduction(tracer, fn, a, *args, **kwargs):
-    label = _LABEL.get(fn, fn.__name__)
-    kw = _bind(_RED_POS[fn], args, kwargs, label)
+    red = _REDUCTIONS[fn]
+    label = red.kernel
+    kw = _bind(red.params, args, kwargs, label)
     return _reduce(tracer, fn, label, a, kw)
 
 
-_UFUNC_REDUCE = {np.add, np.multiply, np.maximum, np.minimum, np.logical_and, np.logical_or,
-                 np.fmax, np.fmin, np.bitwise_and, np.bitwise_or, np.bitwise_xor}
+_UFUNC_REDUCE = {getattr(np, name) for name in UFUNC_REDUCTIONS}
 
 
 def ufunc_reduce(tracer, ufunc, inputs, kwargs):
@@ -484,7 +470,7 @@ def result_type(tracer, fn, *arrays_and_dtypes):
 
 
 TABLE = {}
-for _fn in _RED_POS:
+for _fn in _REDUCTIONS:
     TABLE[_fn] = reduction
 TABLE.update({
     np.where: where,

@@ -1,0 +1,73 @@
+"""What each NumPy operation is, declared once, for every layer that asks: the tracer
+(which rule records it, how its arguments bind, whether a 0-d result is a NumPy
+scalar), the fusion (pointwise, reduction, view), the engine (is a graph worth a
+compile). A pointwise op's C++ and CUDA renderings are in codegen/cpp_ops.py under
+the same names; a library call's result shapes in trace/library_rules.SHAPES.
+Depends on NumPy only."""
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Reduction(NamedTuple):
+    kernel: str       # the kernels' reduction (and the report's label)
+    params: tuple     # the function's parameters after the array, in order
+    identity: bool    # defined on an empty axis (sum: 0); min and argmin raise there
+
+
+_AXIS_DTYPE = ("axis", "dtype", "out", "keepdims")
+_EXTREMES = ("axis", "out", "keepdims", "initial", "where")
+REDUCTIONS = {
+    "sum": Reduction("sum", _AXIS_DTYPE + ("initial", "where"), True),
+    "prod": Reduction("prod", _AXIS_DTYPE + ("initial", "where"), True),
+    "mean": Reduction("mean", _AXIS_DTYPE, True),
+    "std": Reduction("std", ("axis", "dtype", "out", "ddof", "keepdims"), True),
+    "var": Reduction("var", ("axis", "dtype", "out", "ddof", "keepdims"), True),
+    "amin": Reduction("min", _EXTREMES, False),
+    "amax": Reduction("max", _EXTREMES, False),
+    "min": Reduction("min", _EXTREMES, False),     # np.min is np.amin in NumPy 1.x
+    "max": Reduction("max", _EXTREMES, False),
+    "argmin": Reduction("argmin", ("axis", "out"), False),
+    "argmax": Reduction("argmax", ("axis", "out"), False),
+    "any": Reduction("any", ("axis", "out", "keepdims"), True),
+    "all": Reduction("all", ("axis", "out", "keepdims"), True),
+}
+# the NumPy functions themselves (np.min and np.amin are one function in NumPy 1.x)
+REDUCTION_OF = {getattr(np, name): name for name in REDUCTIONS}
+
+# ufunc.reduce that the tracer records, and the kernels' reduction for those the
+# fusion computes inline (None: it runs as a NumPy step)
+UFUNC_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+                    "logical_and": None, "logical_or": None, "fmax": None, "fmin": None,
+                    "bitwise_and": None, "bitwise_or": None, "bitwise_xor": None}
+
+# ufuncs the kernels compute elementwise (codegen/cpp_ops.py renders each)
+POINTWISE_UFUNCS = frozenset({
+    "add", "subtract", "multiply", "true_divide", "divide", "floor_divide", "remainder",
+    "fmod", "power", "maximum", "minimum", "fmax", "fmin", "less", "less_equal", "greater",
+    "greater_equal", "equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+    "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "negative",
+    "positive", "absolute", "sign", "square", "reciprocal", "sqrt", "exp", "log", "sin", "cos",
+    "tan", "tanh", "arcsin", "arccos", "arctan", "sinh", "cosh", "exp2", "expm1", "log1p",
+    "log2", "log10", "cbrt", "floor", "ceil", "trunc", "rint", "arctan2", "hypot", "copysign",
+    "isnan", "isinf", "isfinite", "signbit", "conjugate",
+})
+
+# views: the result reads its input's memory through strides (no kernel computes them)
+VIEW_LABELS = frozenset({"getitem", "reshape", "transpose", "swapaxes", "squeeze",
+                         "expand_dims", "broadcast_to", "moveaxis"})
+
+
+def reduces(fn):
+    """Does a call of fn reduce its first input (reading each element once)?"""
+    name = getattr(fn, "__name__", "")
+    return (name in REDUCTIONS or fn is np.linalg.norm or
+            (name == "reduce" and isinstance(getattr(fn, "__self__", None), np.ufunc)))
+
+
+def returns_numpy_scalar(fn):
+    """Does NumPy hand back a NumPy scalar, not a 0-d array, for a 0-d result of fn?
+    (True for ufuncs and reductions; False for the other calls a graph records.)"""
+    if isinstance(fn, np.ufunc):
+        return True
+    return reduces(fn)
