@@ -17,6 +17,33 @@ class _NoKey:
 NOKEY = _NoKey()
 
 
+class UfuncAt:
+    """`ufunc.at(a, indices, b)` as update() calls a write: fn(*operands, out=region).
+    NumPy's own unbuffered scatter: a duplicate index applies once per occurrence."""
+
+    __slots__ = ("ufunc",)
+
+    def __init__(self, ufunc):
+        self.ufunc = ufunc
+
+    def __call__(self, indices, *b, out):
+        self.ufunc.at(out, indices, *b)
+
+    def __repr__(self):
+        return f"np.{self.ufunc.__name__}.at"
+
+
+_AT = {}
+
+
+def ufunc_at(ufunc):
+    """The one UfuncAt of a ufunc (a graph's signature compares it by identity)."""
+    got = _AT.get(ufunc)
+    if got is None:
+        got = _AT[ufunc] = UfuncAt(ufunc)
+    return got
+
+
 def apply_chain(value, chain):
     for step in chain:
         value = step.apply(value)

@@ -100,3 +100,18 @@ def write_ipow(tracer, lz, exponent):
     except Exception as e:
         raise Unsupported("error", f"**=: {e}")
     _write(tracer, lz, calls.NOKEY, operator.ipow, None, (exponent,), (), "power (in place)")
+
+
+def ufunc_at(tracer, ufunc, a, indices, b=None):
+    """`np.add.at(a, indices, b)`: a new version of a, NumPy's scatter run as a step of
+    the graph (duplicate indices accumulate, an index out of range is NumPy's error)."""
+    if type(a) is not _la.LazyArray:
+        raise Unsupported("inplace_untraced", f"np.{ufunc.__name__}.at into an untraced array")
+    if isinstance(indices, tuple) or (b is None) != (ufunc.nin == 1):
+        raise Unsupported("unsupported", f"np.{ufunc.__name__}.at with a tuple of indices")
+    _check_writable(a)
+    ops = Operands(tracer, [indices] + ([] if b is None else [b]))
+    if ops.inputs and ops.inputs[0].dtype.kind not in "biu":
+        raise Unsupported("error", "arrays used as indices must be of integer (or boolean) type")
+    _write(tracer, a, calls.NOKEY, calls.ufunc_at(ufunc), {}, ops.template, ops.inputs,
+           f"{ufunc.__name__}.at")
