@@ -299,3 +299,15 @@ def test_a_result_no_one_else_holds_is_kept_without_a_copy():
     got = results_to_device(x)
     x[...] = -1                                           # the caller's later write
     np.testing.assert_array_equal(got.get(), before)
+
+
+def test_ufunc_at_writes_into_the_device_array():
+    a = host((3, 4), np.float64)
+    d = npcompile.to_device(a)
+    np.add.at(d, (np.array([0, 0, 2]), np.array([1, 1, 3])), 5.0)
+    np.add.at(a, (np.array([0, 0, 2]), np.array([1, 1, 3])), 5.0)
+    np.testing.assert_array_equal(d.get(), a)
+    view = d[1]
+    np.negative.at(view, [0, 0, 1])
+    np.negative.at(a[1], [0, 0, 1])
+    np.testing.assert_array_equal(d.get(), a)

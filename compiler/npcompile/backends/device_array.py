@@ -342,6 +342,14 @@ class DeviceArray(NDArrayOperatorsMixin):
                 if isinstance(o, DeviceArray):
                     o.set(r)
             return outs[0] if len(outs) == 1 else outs
+        if method == "at" and isinstance(inputs[0], DeviceArray):
+            # np.add.at(d, idx, v) writes into d: on a host copy, then back (on the copy
+            # alone the device kept its old values)
+            target = inputs[0]
+            host = target.get()
+            ufunc.at(host, *_host(inputs[1:]), **_host(kwargs))
+            target.set(host)
+            return None
         return getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
 
 
