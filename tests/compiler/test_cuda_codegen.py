@@ -199,3 +199,29 @@ def test_row_reductions_are_not_read_as_vectors_of_the_whole_array():
     assert "float4" not in k.source
     (k,) = lowered_fn(lambda v: (v * v).sum(), np.ones(1 << 20, np.float32))
     assert "((const float4*)in1)" in k.source
+
+
+def _checked(x):
+    bins = 7
+    idx = np.clip(((x + 30) / 60 * bins).astype(np.int64), 0, bins - 1)
+    return idx * 2, x.astype(np.int32) ** 2, x.sum().astype(np.int16)
+
+
+def test_checked_casts_and_integer_powers_compile_with_the_flag_word():
+    """Kernels whose values NumPy may have to handle (an out-of-range float -> int cast,
+    a negative integer power) set a device flag word, passed last, that the program
+    reads after the run (it failed to compile before: npc_bad was undeclared)."""
+    x = np.linspace(-40, 40, 2_000_000)     # the sum as a grid reduction
+    low = npcompile.jit(_checked, device="cuda").lower(x)
+    kernels = [k for k in low.kernels if k.target == "cuda"]
+    flagged = [k for k in kernels if "npc_flag" in k.source]
+    assert flagged and all(f".visible .entry {k.name}(" in k.ptx for k in kernels)
+    for k in flagged:
+        assert "bool npc_bad = false;" in k.source and "*npc_flag = 1;" in k.source
+        # after the buffers, before the parameters: the order the backend passes them
+        assert k.source.index("int* __restrict__ npc_flag") < k.source.index("NpcP P)")
+    # a grid reduction's other blocks leave early: each stores its flag first
+    grid = [k for k in flagged if "if (!npc_last) return;" in k.source]
+    assert grid
+    for k in grid:
+        assert k.source.count("*npc_flag = 1;") == 2

@@ -270,3 +270,29 @@ def test_vector_access_with_misaligned_views_and_tails(offset, n):
                     assert np.array_equal(g, e)
                 else:
                     np.testing.assert_allclose(g, e, rtol=2e-5 if dt == np.float32 else 1e-12)
+
+
+def _binned(x, bins):
+    idx = np.clip(((x + 30) / 60 * bins).astype(np.int64), 0, bins - 1)
+    return idx * 2, x.sum().astype(np.int32)
+
+
+def test_checked_casts_run_compiled_and_flag_what_numpy_must_handle():
+    """In range, the flagged kernels run compiled; a NaN cast to int sets the device
+    flag word, and the graph reruns in NumPy (NumPy's values, a recorded fallback)."""
+    x = np.linspace(-40, 40, 100_000)
+    npcompile.reset()
+    f = npcompile.jit(_binned, device="cuda", choose=False)
+    got = f(x, 7)
+    exp = _binned(x, 7)
+    np.testing.assert_array_equal(got[0].get(), exp[0])
+    assert got[1].get()[()] == exp[1]
+    assert npcompile.report()["fallbacks"] == []
+    bad = x.copy()
+    bad[10] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp = _binned(bad, 7)
+        got = f(bad, 7)
+    np.testing.assert_array_equal(got[0].get(), exp[0])
+    assert any("NumPy must handle" in r["reason"] for r in npcompile.report()["fallbacks"])

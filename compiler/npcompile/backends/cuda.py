@@ -89,6 +89,8 @@ class Program(ProgramBase):
         # segment number -> LaunchGraph; None when graphs are off (NPC_CUDA_GRAPHS=0) or
         # the driver refused one (graph_refusal says why)
         self._graphs = {} if rt.GRAPHS else None
+        self._flag = None           # see _flag_word
+        self._flag_zeroed = False
         self.graph_refusal = "" if rt.GRAPHS else "CUDA graphs are off (NPC_CUDA_GRAPHS=0)"
         self.graph_id, self.function = None, ""  # set by the engine: who the times are of
 
@@ -152,6 +154,7 @@ class Program(ProgramBase):
         no launch latency in their times)."""
         vals = list(leaf_values) + [None] * (len(self.metas) - self.n_leaves)
         run, segment = [], 0
+        self._flag_zeroed = False
         # inputs copied to the device live until their run is queued: freed before, the
         # pool would hand their memory to a later kernel's output in the same run
         keep = []
@@ -184,6 +187,8 @@ class Program(ProgramBase):
                 params.extend(layout[1])
                 pointers.append(v.pointer)
             pointers.extend(buf.ptr for buf in ck.scratch)
+            if ck.kernel.flagged:
+                pointers.append(self._flag_word().ptr)
             if ck.info.n_out > 0:
                 run.append((ck, pointers, params))
             for p, o in zip(ck.output_pos, outs):
@@ -192,7 +197,28 @@ class Program(ProgramBase):
             self._launch(segment, run)
         self.runs += 1
         rt.record_timings(SESSION)  # finished kernels only: a call does not wait for its own
+        if self._flag is not None:
+            self._check_flag()
         return [vals[p] for p in self.output_pos]
+
+    def _flag_word(self):
+        """The device word flagged kernels set (codegen/cuda.py), zeroed once per run."""
+        if self._flag is None:
+            self._flag = rt.native().Buffer(4)
+        if not self._flag_zeroed:
+            rt.native().upload(self._flag, 0, _ZERO_WORD)
+            self._flag_zeroed = True
+        return self._flag
+
+    def _check_flag(self):
+        """A kernel met values NumPy must handle (an out-of-range float -> int cast, a
+        negative integer power): the engine reruns the graph in NumPy, as on the CPU.
+        Reading the word waits for the run: only programs with such kernels pay it."""
+        word = np_base.zeros(1, np.int32)
+        rt.native().download(word, self._flag, 0)
+        if word[0]:
+            raise RuntimeError("values NumPy must handle (out-of-range cast or negative "
+                               "integer power)")
 
     def _launch(self, segment, run):
         """Queue a run of kernels; their times are recorded by cuda_runtime when done."""
@@ -218,6 +244,9 @@ class Program(ProgramBase):
             return None
         self._graphs[segment] = graph
         return graph
+
+
+_ZERO_WORD = np.zeros(1, np.int32)
 
 
 def _outputs(ck, metas):

@@ -555,6 +555,7 @@ class CudaEmitter(Emitter):
         self.root.emit("__syncthreads();")
         self.root.emit(f"if (threadIdx.x == 0) npc_last = atomicAdd(ticket, 1u) == {last_ticket};")
         self.root.emit("__syncthreads();")
+        self.root.emit(_FLAG_STORE)      # this block's flag, before it leaves
         self.root.emit("if (!npc_last) return;")
         self.root.emit("__threadfence();")
         results = []
@@ -588,6 +589,19 @@ class CudaEmitter(Emitter):
 
     # ----- the kernel ------------------------------------------------------------------------
     def build(self):
+        self._build()
+        # npc_bad (checked casts, integer powers): a flag word the program reads back
+        # after the run, and reruns the graph in NumPy where a kernel set it
+        flagged = ("flag",) in self.k.need
+        lines = self.root.lines
+        lines[:] = [("if (npc_bad) *npc_flag = 1;" if flagged else None) if ln == _FLAG_STORE
+                    else ln for ln in lines]
+        lines[:] = [ln for ln in lines if ln is not None]
+        if flagged:
+            lines.insert(0, "bool npc_bad = false;")
+            lines.append("if (npc_bad) *npc_flag = 1;")
+
+    def _build(self):
         k, info, IT = self.k, self.info, self.IT
         shape = k.shape
         n = info.n_out
@@ -810,6 +824,9 @@ def _device_declarations(need):
     return cpp_ops.declarations(helpers).replace("static inline", "static __device__ inline")
 
 
+_FLAG_STORE = "/* npc flag store */"
+
+
 def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
     """Fill kernel.source with CUDA C and kernel.name with its symbol."""
     em = CudaEmitter(kernel, buffer_of, info, index_type)
@@ -822,6 +839,9 @@ def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
         params.append(f"const {ctype(b.dtype)}* __restrict__ in{b.index}")
     for name, T, _ in info.scratch:
         params.append(f"{T}* __restrict__ {name}")
+    kernel.flagged = ("flag",) in kernel.need
+    if kernel.flagged:
+        params.append("int* __restrict__ npc_flag")
     n_params = max(1, max((b.param + len(b.shape) for b in kernel.inputs if b.param is not None),
                           default=0))
     params.append("NpcP P")
