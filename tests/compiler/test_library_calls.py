@@ -50,6 +50,12 @@ CASES = {
     "cov": lambda x: np.cov(x * 2) + 1,
     "cov_cols": lambda x: np.cov(x + 0, rowvar=False, ddof=0),
     "corrcoef": lambda x: np.corrcoef(x[:3] * 2),
+    "fft": lambda x: np.abs(np.fft.fft(x * 2, axis=0)) + 1,
+    "ifft_n": lambda x: np.abs(np.fft.ifft(x + 1, n=8)) * 2,
+    "rfft_irfft": lambda x: np.fft.irfft(np.fft.rfft(x * 1, axis=-1) * 0.5, n=x.shape[-1]) + 1,
+    "irfft_default": lambda x: np.fft.irfft(np.fft.rfft(x[:, :4] * 1)) * 2,
+    "fft2": lambda x: np.abs(np.fft.ifft2(np.fft.fft2(x * 2), s=(4, 3))) - 1,
+    "fftshift": lambda x: np.fft.fftshift(x * 2, axes=0) + np.fft.ifftshift(x),
 }
 
 

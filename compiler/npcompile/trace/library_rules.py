@@ -246,6 +246,27 @@ def _eigh(b):
     return [(n,), (n, n)]
 
 
+def _fft(length):
+    """np.fft along one axis: a's shape with that axis's new length (length(n, m): n the
+    n= argument or None, m the axis's length)."""
+    def rule(b):
+        shape = list(_shape(b, "a"))
+        axis = _axis(b.get("axis", -1), len(shape), "fft")
+        shape[axis] = length(b.get("n"), shape[axis])
+        if shape[axis] < 1:
+            raise Unsupported("error", f"Invalid number of FFT data points ({shape[axis]})")
+        return tuple(shape)
+    return rule
+
+
+def _fft2(b):
+    shape, axes, s = list(_shape(b, "a")), b.get("axes"), b.get("s")
+    if s is not None:
+        for ax, n in zip(axes, s):
+            shape[_axis(ax, len(shape), "fft2")] = int(n)
+    return tuple(shape)
+
+
 def _same(name):
     return lambda b: _shape(b, name)
 
@@ -275,6 +296,11 @@ SHAPES = {
     np.linalg.det: lambda b: _shape(b, "a")[:-2], np.linalg.pinv: lambda b: _shape(
         b, "a")[:-2] + _shape(b, "a")[:-3:-1],
     np.linalg.matrix_power: _same("a"),
+    np.fft.fft: _fft(lambda n, m: n or m), np.fft.ifft: _fft(lambda n, m: n or m),
+    np.fft.rfft: _fft(lambda n, m: (n or m) // 2 + 1),
+    np.fft.irfft: _fft(lambda n, m: n or 2 * (m - 1)),
+    np.fft.fft2: _fft2, np.fft.ifft2: _fft2,
+    np.fft.fftshift: _same("x"), np.fft.ifftshift: _same("x"),
 }
 for _name in ("round", "round_"):     # aliases of np.around in some versions
     if callable(getattr(np, _name, None)):
