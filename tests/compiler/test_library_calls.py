@@ -95,6 +95,18 @@ def test_named_results_are_numpys():
     check(lambda x: np.histogram(x * 2, bins=3), A)
 
 
+def test_count_nonzero():
+    """A sum of x != 0 in intp; without an axis NumPy 1.x hands back a Python int."""
+    for a in (A, I, np.zeros((0, 3))):
+        npcompile.reset()
+        check(lambda x: np.count_nonzero(x > 0, axis=0) + 1, a)
+        no_break()
+        check(lambda x: np.count_nonzero(x * 2, axis=(0, 1), keepdims=True), a)
+        no_break()
+        check(lambda x: np.count_nonzero(x - 1), a)
+    check(lambda x: np.count_nonzero(x, axis=3), A)
+
+
 def test_edge_cases():
     empty = np.zeros((0, 3))
     check(lambda x: np.sort(x * 2, axis=0), empty)

@@ -11,7 +11,7 @@ import numpy as np
 
 from .operands import Unsupported
 from .function_rules import _NOVALUE, concatenate, filled
-from .operands import as_lazy
+from .operands import NUMPY2, as_lazy
 from .view_rules import pure_view
 
 
@@ -308,7 +308,18 @@ def diagflat(tracer, fn, v, k=0):
     return diag(tracer, np.diag, as_lazy(tracer, v).ravel(), k)
 
 
+def count_nonzero(tracer, fn, a, axis=None, *, keepdims=False):
+    """np.count_nonzero as NumPy counts: a sum of a != 0 in intp. With no axis NumPy 1.x
+    returns a Python int (a value Python holds: the graph breaks there); NumPy 2 an intp."""
+    lz = as_lazy(tracer, a)
+    if axis is None and not keepdims and not NUMPY2:
+        raise Unsupported("value", "np.count_nonzero without an axis returns a Python int "
+                                   "under NumPy 1.x")
+    return np.sum(lz != 0, axis=axis, keepdims=keepdims, dtype=np.intp)
+
+
 TABLE = {
+    np.count_nonzero: count_nonzero,
     np.roll: roll,
     np.triu: _triangle(True),
     np.tril: _triangle(False),
