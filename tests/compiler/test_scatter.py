@@ -52,6 +52,19 @@ def test_rows_and_unary_ufuncs():
     compiled_without_fallback()
 
 
+def constant_index(a):
+    acc = np.zeros(4)
+    np.add.at(acc, 2, a[:3].sum() * 1.5)     # an int index, a float value: no break
+    np.add.at(acc, [0, 0], a[:2] * 2)
+    return acc
+
+
+def test_a_constant_index():
+    check(constant_index, make((5,), np.float64))
+    compiled_without_fallback()
+    assert npcompile.report()["graph_breaks"] == []
+
+
 def test_numpys_errors():
     check(into_argument, make((5,), np.float64), np.array([0, 9]), make((2,), np.float64))
     check(into_argument, make((5,), np.float64), np.array([0.0, 1.0]), make((2,), np.float64))

@@ -367,7 +367,7 @@ class _Rewriter:
             binds = [b for b in binds if b in params or b in outside]
         text = self._text(loop)
         carry = [b for b in binds if b in params]
-        body_params = [p for p in params if p not in {v for v, _ in views}]
+        body_params = params        # the view names are no locals: never among them
         if views:
             view_names = [v for v, _ in views]
             view_params = []

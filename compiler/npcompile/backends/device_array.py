@@ -13,7 +13,6 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from ..dtypes import register_device_type, traced_dtype
-
 from ..records import SESSION
 from .. import np_base  # np.empty itself makes lazy arrays while a trace runs
 from .cuda_runtime import native
@@ -86,13 +85,8 @@ class DeviceArray(NDArrayOperatorsMixin):
     @classmethod
     def from_host(cls, array):
         """A copy of a host array on the device (a recorded host-to-device transfer)."""
-        a = np.asarray(array)
-        if not a.flags.c_contiguous:  # (ascontiguousarray would make a 0-d array 1-d)
-            a = np.ascontiguousarray(a)
-        d = cls.empty(a.shape, a.dtype)
-        t0 = time.perf_counter()
-        native().upload(d.buffer, 0, a)
-        record_transfer("h2d", a.nbytes, t0)
+        d = cls.on_host(array, copy=False)
+        d.buffer            # uploaded now
         return d
 
     @classmethod
@@ -100,9 +94,9 @@ class DeviceArray(NDArrayOperatorsMixin):
         """A device array of a host array's values (copied: later writes to it do not
         show; copy=False for an array no one else holds), uploaded only when its buffer
         is first used."""
-        a = np.array(array, order="C", copy=True) if copy else np.ascontiguousarray(array)
-        if a.ndim != np.ndim(array):    # ascontiguousarray makes a 0-d array 1-d
-            a = a.reshape(np.shape(array))
+        a = np.array(array, order="C", copy=True) if copy else np.asarray(array)
+        if not a.flags.c_contiguous:  # (ascontiguousarray would make a 0-d array 1-d)
+            a = np.ascontiguousarray(a)
         self = cls(None, a.shape, a.dtype)
         self._host_copy = a
         return self

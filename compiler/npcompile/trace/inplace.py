@@ -107,11 +107,14 @@ def ufunc_at(tracer, ufunc, a, indices, b=None):
     the graph (duplicate indices accumulate, an index out of range is NumPy's error)."""
     if type(a) is not _la.LazyArray:
         raise Unsupported("inplace_untraced", f"np.{ufunc.__name__}.at into an untraced array")
-    if isinstance(indices, tuple) or (b is None) != (ufunc.nin == 1):
+    if isinstance(indices, tuple):
         raise Unsupported("unsupported", f"np.{ufunc.__name__}.at with a tuple of indices")
+    if (b is None) != (ufunc.nin == 1):
+        raise Unsupported("error", f"np.{ufunc.__name__}.at: operands NumPy would refuse")
     _check_writable(a)
     ops = Operands(tracer, [indices] + ([] if b is None else [b]))
-    if ops.inputs and ops.inputs[0].dtype.kind not in "biu":
+    at = ops.template[0]        # a Ref where the indices are an array, else a constant
+    if type(at) is Ref and ops.inputs[at.i].dtype.kind not in "biu":
         raise Unsupported("error", "arrays used as indices must be of integer (or boolean) type")
     _write(tracer, a, calls.NOKEY, calls.ufunc_at(ufunc), {}, ops.template, ops.inputs,
            f"{ufunc.__name__}.at")

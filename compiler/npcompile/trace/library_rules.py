@@ -307,19 +307,25 @@ for _name in ("round", "round_"):     # aliases of np.around in some versions
         SHAPES.setdefault(getattr(np, _name), _same("a"))
 
 
+_SIGNATURES = {}   # fn -> inspect.Signature: asked on every traced call, made once
+
+
 def library_call(tracer, fn, *args, **kwargs):
     """A declared library function (SHAPES) as a NumPy step of the graph."""
+    sig = _SIGNATURES.get(fn)
+    if sig is None:
+        sig = _SIGNATURES[fn] = inspect.signature(fn)
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound = sig.bind(*args, **kwargs)
     except (TypeError, ValueError):
         raise Unsupported("error", f"np.{fn.__name__}: arguments NumPy would refuse")
-    full = inspect.signature(fn).bind(*args, **kwargs)
-    full.apply_defaults()           # the rules read axis=-1 where the call left it out
-    b = full.arguments
+    given = dict(bound.arguments)   # what the call passes; the rules read the defaults too
+    bound.apply_defaults()          # (axis=-1 where the call left it out)
+    b = bound.arguments
     for name, ok in _REFUSED.items():
         if name in b and b[name] is not ok:
             raise Unsupported("unsupported", f"np.{fn.__name__}({name}=...)")
-    inputs, template = [], {}
+    inputs = []
 
     def operand(v):
         if type(v) is _la.LazyArray or type(v) is np.ndarray:
@@ -329,43 +335,30 @@ def library_call(tracer, fn, *args, **kwargs):
         if isinstance(v, (list, tuple)) and any(type(x) is _la.LazyArray for x in v):
             return type(v)(operand(x) for x in v)
         return v
-    for name, v in bound.arguments.items():
-        template[name] = operand(v)
+    template = {name: operand(v) for name, v in given.items()}
     if not inputs:
         raise Unsupported("unsupported", f"np.{fn.__name__} of no array")
     shapes = SHAPES[fn](b)
-    probe = _quiet_probe(fn, bound, inputs)
-    args, kw = _call_args(fn, template)
+    probe = _quiet_probe(fn, sig, given, inputs)
+    args, kw = _as_call(sig, template)
     nodes = tuple(lz._n for lz in inputs)
     if isinstance(shapes, list):
         if not isinstance(probe, (tuple, list)) or len(probe) != len(shapes):
             raise Unsupported("unsupported", f"np.{fn.__name__}: results unlike NumPy's")
-        items = tracer.make_multi(fn, args, kw, nodes, [np.asarray(p).dtype for p in probe],
-                                  shapes, fn.__name__)
+        items = tracer.make_multi(fn, args, kw or None, nodes,
+                                  [np.asarray(p).dtype for p in probe], shapes, fn.__name__)
         # NumPy 2's named results (QRResult(Q, R)) take their items one by one
         return type(probe)(*items) if hasattr(probe, "_fields") else type(probe)(items)
-    return tracer.make(fn, args, kw, nodes, np.asarray(probe).dtype, shapes, fn.__name__,
-                       scalar=shapes == () and isinstance(probe, np.generic))
+    return tracer.make(fn, args, kw or None, nodes, np.asarray(probe).dtype, shapes,
+                       fn.__name__, scalar=shapes == () and isinstance(probe, np.generic))
 
 
-def _call_args(fn, template):
-    """The call's positional and keyword arguments from the bound ones: positional
-    parameters by position, *args spread, the rest by keyword."""
-    args, kw = [], {}
-    for p in inspect.signature(fn).parameters.values():
-        if p.name not in template:
-            continue
-        v = template[p.name]
-        if p.kind is p.VAR_POSITIONAL:
-            args.extend(v)
-        elif p.kind is p.VAR_KEYWORD:
-            kw.update(v)
-        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and len(args) == \
-                list(inspect.signature(fn).parameters).index(p.name):
-            args.append(v)
-        else:
-            kw[p.name] = v
-    return tuple(args), kw or None
+def _as_call(sig, arguments):
+    """(positional, keyword) arguments of a call from arguments by parameter name:
+    positional parameters by position, *args spread, the rest by keyword."""
+    b = sig.bind_partial()
+    b.arguments.update(arguments)
+    return b.args, b.kwargs
 
 
 # a probe at the arrays' own shapes (constant stand-ins, no memory) costs as much as the
@@ -373,7 +366,7 @@ def _call_args(fn, template):
 _PROBE_FULL_MAX = 1 << 16
 
 
-def _quiet_probe(fn, bound, inputs):
+def _quiet_probe(fn, sig, given, inputs):
     """fn on stand-ins (ones where inexact, zeros where integer, so that an index is
     valid and a 1x1 matrix is not singular): NumPy's result dtypes and scalar boxing.
     One element per array first; at the arrays' shapes where that is refused (a
@@ -389,10 +382,9 @@ def _quiet_probe(fn, bound, inputs):
         return v
     sizes = sum(int(np.prod(lz.shape)) for lz in inputs)
     for full in (False, True):
-        b = inspect.signature(fn).bind_partial()
-        b.arguments.update({k: stand_in(v, full) for k, v in bound.arguments.items()})
+        args, kw = _as_call(sig, {k: stand_in(v, full) for k, v in given.items()})
         try:
-            return _quiet(fn, *b.args, **b.kwargs)
+            return _quiet(fn, *args, **kw)
         except Exception as e:
             if full or sizes > _PROBE_FULL_MAX:
                 raise Unsupported("unsupported", f"np.{fn.__name__}: {e}")

@@ -30,6 +30,15 @@ rules.wire(function_rules=function_rules, inplace=inplace, library_rules=library
 function_rules.TABLE.update(composite_rules.TABLE)
 
 
+def _refuse_untraced(dtype, label):
+    """float16 results (np.cos of int8), byte-swapped ones (astype('>f8')): the call runs
+    in NumPy (Unsupported), and what follows from its result is traced again."""
+    dt = np.dtype(dtype)
+    if not traced_dtype(dt):
+        raise Unsupported("unsupported", f"{label} makes {dt}, which runs in NumPy (kernels "
+                          f"compute in native float32/64)")
+
+
 def is_traceable(value):
     """An ndarray or a DeviceArray (GPU data enters a trace as a leaf too) of a traced
     dtype."""
@@ -185,11 +194,8 @@ class Tracer:
         return out
 
     def make(self, fn, args, kwargs, inputs, dtype, shape, label, scalar=False):
-        if dtype is not None and not traced_dtype(np.dtype(dtype)):
-            # float16 results (np.cos of int8), byte-swapped ones (astype('>f8')): the
-            # call runs in NumPy, and what follows from its result is traced again
-            raise Unsupported("unsupported", f"{label} makes {np.dtype(dtype)}, which runs "
-                              f"in NumPy (kernels compute in native float32/64)")
+        if dtype is not None:
+            _refuse_untraced(dtype, label)
         node = Node(fn, args, kwargs, inputs, dtype, shape, label, user_site())
         self.note_op(label)
         return self._register(_la.LazyArray(Storage(node), (), node, scalar))
@@ -200,10 +206,8 @@ class Tracer:
         output (np.histogram's counts and edges)."""
         import operator
         shapes = shape if isinstance(shape, list) else [shape] * len(dtypes)
-        for dt in dtypes:
-            if not traced_dtype(np.dtype(dt)):
-                    raise Unsupported("unsupported", f"{label} makes {np.dtype(dt)}, which runs "
-                                  f"in NumPy")
+        for dt in dtypes:       # before the tuple node: a refused output records nothing
+            _refuse_untraced(dt, label)
         tup = Node(fn, args, kwargs, inputs, None, shapes[0], label, user_site())
         self.note_op(label)
         return tuple(self.make(operator.getitem, (Ref(0), i), None, (tup,), dt, shp,
