@@ -320,3 +320,62 @@ def test_an_inner_loop_over_a_literal_is_written_out_and_compiles_once():
         return x
     assert body_sites(npcompile.jit(breaks_out)) == []
     check(breaks_out, make((5,), np.float64), LOOP_MIN)
+
+
+def with_helpers(u, steps, dt):
+    """Helpers defined inside the function, as scientists write them (a Laplacian, a
+    right-hand side with a default and a closure value)."""
+    scale = 0.5
+
+    def lap(v):
+        return np.roll(v, 1, 0) + np.roll(v, -1, 0) + np.roll(v, 1, 1) - 3 * v
+
+    def rhs(v, k=2.0):
+        return scale * k * lap(v)
+    for _ in range(steps):
+        u = u + dt * rhs(u)
+    return u
+
+
+@pytest.mark.parametrize("steps", [LOOP_MIN, 2 * LOOP_MIN + 1])
+def test_helpers_defined_inside_the_function(steps):
+    check(with_helpers, make((9, 7), np.float64), steps, 0.05)
+
+
+@CPU_KERNELS
+def test_a_loop_calling_a_helper_defined_inside_compiles_once():
+    """The helpers are new function objects at every call, handed to the body as
+    arguments: keyed by code and closure values, the body replays instead of being
+    traced as written at every iteration."""
+    short = _compiles(with_helpers, make((9, 7), np.float64), 10, 0.05)
+    long = _compiles(with_helpers, make((9, 7), np.float64), 40, 0.05)
+    assert len(long["compiles"]) == len(short["compiles"]) == 1
+    loop = long["loops"][0]
+    assert loop["summary"].startswith(f"line {loop['lineno']}: 40 iterations, one compiled body")
+
+    def closure_over_a_list(u, steps):
+        box = [0.5]
+
+        def f(v):
+            return v * box[0]
+        for _ in range(steps):
+            u = f(u) + 1
+            box[0] += 0.1     # not guarded by a key: each iteration traced as written
+        return u
+    check(closure_over_a_list, make((6,), np.float64), LOOP_MIN + 2)
+
+
+def rebinds_a_captured_variable(u, steps):
+    k = 0.0
+
+    def f(v):
+        return v * k + 1
+    for t in range(steps):
+        k = t * 0.5           # f must see each new k: the loop runs as written
+        u = f(u)
+    return u, k
+
+
+@pytest.mark.parametrize("steps", [LOOP_MIN, 2 * LOOP_MIN + 1])
+def test_a_loop_rebinding_a_variable_a_helper_captures(steps):
+    check(rebinds_a_captured_variable, make((6,), np.float64), steps)

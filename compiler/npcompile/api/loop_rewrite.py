@@ -202,11 +202,13 @@ def rewrite(fn, runner_factory):
     a.kw_defaults = [None] * len(a.kwonlyargs)
     for arg in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
         arg.annotation = None
-    locals_ = set(code.co_varnames)
+    # a variable a nested function captures (co_cellvars) is passed to a body like any
+    # other: `box` of `def f(v): return v * box[0]` is the same list there
+    locals_ = set(code.co_varnames) | set(code.co_cellvars)
     source_lines = "".join(lines).splitlines()
     if any(isinstance(n, ast.Name) and n.id in _INTROSPECTION for n in ast.walk(fdef)):
         return None, "it calls locals(), vars(), eval() or exec()"
-    rw = _Rewriter(locals_, source_lines, first, fdef, fn.__globals__)
+    rw = _Rewriter(locals_, source_lines, first, fdef, fn.__globals__, set(code.co_cellvars))
     rw.visit_body_of(fdef)
     sites, bodies = rw.sites, rw.body_defs
     if not sites:
@@ -240,6 +242,12 @@ def rewrite(fn, runner_factory):
     return new, sites
 
 
+def _binds_any(node, names):
+    return bool(names) and any(
+        isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id in names
+        for n in ast.walk(node))
+
+
 def rewrite_cell(tree, source, namespace, runner_factory, filename):
     """A cell's module tree with its loops rewritten in place (the same rewrite, at module
     level): the runner to bind as `__npc_loop__` while it runs, or None (nothing to do).
@@ -268,10 +276,11 @@ def rewrite_cell(tree, source, namespace, runner_factory, filename):
 
 
 class _Rewriter:
-    def __init__(self, locals_, source_lines, first, fdef, globals_):
+    def __init__(self, locals_, source_lines, first, fdef, globals_, cells=()):
         self.fdef = fdef        # the function (None: a cell, whose every name persists)
         self.globals = globals_  # where a native nest looks up np, math and builtins
         self.locals = locals_
+        self.cells = cells      # variables nested functions capture
         self.source_lines = source_lines
         self.first = first
         self.sites = []       # LoopSite per rewritten loop
@@ -290,6 +299,13 @@ class _Rewriter:
     def _statements(self, stmts):
         out = []
         for s in stmts:
+            if isinstance(s, (ast.For, ast.While)) and _binds_any(s, self.cells):
+                # a loop rebinding a captured variable (`k = t * dt` read by a nested
+                # `def f(v): return v * k`): a body function would bind its own k, and
+                # the nested function would not see it. It runs as written.
+                self.visit_body_of(s)
+                out.append(s)
+                continue
             if isinstance(s, ast.For):
                 # A nest of element code runs compiled as a whole; one of slice statements
                 # that does not read its index is better as a body compiled once (its

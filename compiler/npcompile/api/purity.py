@@ -134,6 +134,12 @@ class Watch:
         self.globals = {}     # (id(dict), name) -> (dict, name, value or _MISSING)
         self.stack = []
         self.code_tree = _nested_codes(fn.__code__)
+        # functions among the arguments are keyed by their code and closure values
+        # (replay._function_key): calling them is calling code the key guards
+        for v in values or ():
+            if type(v) is types.FunctionType:
+                self.code_tree.add(v.__code__)
+                self.code_tree |= _nested_codes(v.__code__)
 
     def refuse(self, why, transient=False, effect=True):
         if self.refusal is None:

@@ -12,6 +12,7 @@ arguments: array types, dtypes, shapes, strides, and the values of scalar argume
 Before running, its guards are checked: the globals and closure variables the body
 read are the same objects."""
 import math
+import types
 
 import numpy as np
 
@@ -76,7 +77,33 @@ def _value_key(a):
         return (t, v) if v == v else None
     if isinstance(a, np.dtype) or (isinstance(a, type) and a.__module__ in ("builtins", "numpy")):
         return (t, a)
+    if t is types.FunctionType:
+        return _function_key(a, 0)
     return None
+
+
+def _function_key(fn, depth):
+    """A Python function handed in (a helper defined inside the jitted function, which a
+    loop body is given as an argument: `u = u + dt * lap(u)`) by what its trace depends
+    on: its code, its globals (each read is guarded by the watch), and its closure and
+    defaults by value. A fresh closure per outer call then keys alike, and its body
+    replays; a closure over an array or an object has no key (traced every time)."""
+    if depth > 3:
+        return None
+    parts = [fn.__code__, id(fn.__globals__)]
+    cells = []
+    for cell in fn.__closure__ or ():
+        try:
+            cells.append(cell.cell_contents)
+        except ValueError:
+            return None
+    kw = fn.__kwdefaults__ or {}
+    for v in cells + list(fn.__defaults__ or ()) + [kw[k] for k in sorted(kw)]:
+        k = _function_key(v, depth + 1) if type(v) is types.FunctionType else _value_key(v)
+        if k is None:
+            return None
+        parts.append(k)
+    return (types.FunctionType, tuple(parts), tuple(sorted(kw)))
 
 
 class Plan:
