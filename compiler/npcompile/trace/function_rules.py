@@ -5,7 +5,7 @@ import operator
 
 import numpy as np
 
-from ..dtypes import traced_dtype
+from ..dtypes import traced_array, traced_dtype
 from .. import np_base as _nb
 
 from ..graph import calls
@@ -434,12 +434,91 @@ def eye(tracer, fn, N, M=None, k=0, dtype=float, order="C", **kwargs):
 
 
 def _asarray(tracer, fn, a, dtype=None, order=None, **kwargs):
+    if type(a) in (list, tuple):
+        return _from_sequence(tracer, fn, a, dtype, order, kwargs)
     if type(a) is not _la.LazyArray:
         raise Unsupported("unsupported", "asarray of a non-array")
     copies = fn is np.array and kwargs.get("copy", True)
     if dtype is None or np.dtype(dtype) == a.dtype:
         return copy(tracer, a) if copies else a
     return astype(tracer, a, dtype)
+
+
+# np.array of a list with more items than this is left to NumPy (a break): each item is
+# a graph node
+_MAX_SEQUENCE_ITEMS = 4096
+
+
+def _from_sequence(tracer, fn, seq, dtype, order, kwargs):
+    """np.array([x, y, z]) of traced values (an ODE's right-hand side built from the
+    components of its state, a list of arrays a loop appended): each item cast to the
+    dtype NumPy picks, stacked level by level. The dtype, the shape and any error
+    (ragged lists) come from NumPy itself on stand-ins of the items."""
+    if not _holds_lazy(seq, 0):
+        raise Unsupported("unsupported", "a sequence of concrete values")
+    try:
+        if kwargs.keys() - {"copy", "like", "subok"} or order not in (None, "C", "K", "A"):
+            raise Unsupported("unsupported", f"np.{fn.__name__} with these arguments")
+        probe = _stand_ins(seq, [], 0)
+        try:
+            got = _quiet(_nb.array, probe, dtype=dtype)
+        except Exception as e:
+            raise Unsupported("error", f"np.{fn.__name__}: {e}")
+        if not traced_dtype(got.dtype):
+            raise Unsupported("unsupported", f"np.{fn.__name__} of dtype {got.dtype}")
+        out = _stacked(tracer, seq, got.dtype)
+        if out.shape != got.shape:      # NumPy saw the items another way: leave it to NumPy
+            raise Unsupported("unsupported", f"np.{fn.__name__} of this nesting")
+        return out
+    except Unsupported:
+        # NumPy's own call on the items' values (a graph break at each traced item):
+        # NumPy cannot read a traced array inside a list, and would raise where it
+        # would not on the values
+        kw = dict(kwargs, dtype=dtype) if order is None else dict(kwargs, dtype=dtype, order=order)
+        return fn(_concrete(seq), **kw)
+
+
+def _holds_lazy(seq, depth):
+    return depth < 8 and any(type(x) is _la.LazyArray or
+                             (type(x) in (list, tuple) and _holds_lazy(x, depth + 1))
+                             for x in seq)
+
+
+def _concrete(seq):
+    out = [_concrete(x) if type(x) in (list, tuple) else
+           ((lambda v: v[()] if v.ndim == 0 else v)(_nb.asarray(x))
+            if type(x) is _la.LazyArray else x) for x in seq]
+    return out if type(seq) is list else tuple(out)
+
+
+def _stand_ins(seq, leaves, depth):
+    if depth > 8 or len(leaves) + len(seq) > _MAX_SEQUENCE_ITEMS:
+        raise Unsupported("unsupported", "np.array of a deep or long sequence")
+    out = []
+    for x in seq:
+        if type(x) in (list, tuple):
+            out.append(_stand_ins(x, leaves, depth + 1))
+            continue
+        leaves.append(x)
+        if type(x) is _la.LazyArray:
+            # a 0-d item as a NumPy scalar: np.array discovers dtypes of scalars and
+            # 0-d arrays alike, and keeps the item's own dtype
+            out.append(_nb.zeros(x.shape, x.dtype) if x.ndim else x.dtype.type(0))
+        elif isinstance(x, (int, float, complex, bool, np.generic)) or traced_array(x):
+            out.append(x)
+        else:
+            raise Unsupported("unsupported", f"np.array of a sequence holding {type(x).__name__}")
+    return out
+
+
+def _stacked(tracer, seq, dtype):
+    items = []
+    for x in seq:
+        lz = _stacked(tracer, x, dtype) if type(x) in (list, tuple) else as_lazy(tracer, x)
+        items.append(lz if lz.dtype == dtype else astype(tracer, lz, dtype))
+    if not items:
+        raise Unsupported("unsupported", "np.array of an empty sequence")
+    return stack(tracer, np.stack, items)
 
 
 def _as_ordered(tracer, fn, a, dtype=None, **kwargs):
