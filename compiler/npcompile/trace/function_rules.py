@@ -308,13 +308,20 @@ def stack(tracer, fn, arrays, axis=0, out=None, **kwargs):
         r = _quiet(fn, [_nb.ones((1,) * lz.ndim, lz.dtype) for lz in lzs], **kw)
     except Exception as e:
         raise Unsupported("error", f"np.stack: {e}")
-    nd = lzs[0].ndim + 1
-    ax = axis % nd
-    base = lzs[0].shape
-    shape = base[:ax] + (len(lzs),) + base[ax:]
-    refs = [Ref(i) for i in range(len(lzs))]
-    return tracer.make(fn, (refs,), kw, tuple(lz._n for lz in lzs), np.dtype(r.dtype), shape,
-                       "stack")
+    if kwargs:
+        nd = lzs[0].ndim + 1
+        ax = axis % nd
+        base = lzs[0].shape
+        shape = base[:ax] + (len(lzs),) + base[ax:]
+        refs = [Ref(i) for i in range(len(lzs))]
+        return tracer.make(fn, (refs,), kw, tuple(lz._n for lz in lzs), np.dtype(r.dtype),
+                           shape, "stack")
+    # a concatenation of the items with the new axis inserted (views): the kernels fuse
+    # it (np.stack itself is NumPy's Python code, ~10 us a call, as a step of a loop body)
+    ax = operator.index(axis) % (lzs[0].ndim + 1)
+    key = (slice(None),) * ax + (None, Ellipsis)   # a getitem: run in C, not Python
+    return concatenate(tracer, np.concatenate, [view_rules.getitem(tracer, lz, key)
+                                                for lz in lzs], axis=ax)
 
 
 # ----- views through functions -----------------------------------------------------------
