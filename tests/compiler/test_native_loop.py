@@ -474,3 +474,33 @@ def test_float_floor_division_and_modulo_keep_numpys_signs(d):
     for g, e in zip(got, exp):     # -0.0 and 0.0 apart, which == does not tell
         assert np.array_equal(np.signbit(g), np.signbit(e))
     assert ran_native()
+
+
+def sir(beta, gamma, dt, steps, out):
+    """An epidemic model stepped in Python floats, its state stored a row at a time."""
+    S, I, R = 0.99, 0.01, 0.0
+    for t in range(steps):
+        dS = -beta * S * I
+        dI = beta * S * I - gamma * I
+        S += dt * dS
+        I += dt * dI
+        R += dt * gamma * I
+        out[t] = S, I, R
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_a_row_of_numbers_stored_at_once(dtype):
+    check(sir, 0.3, 0.1, 0.5, 40, np.zeros((40, 3), dtype))
+    assert ran_native(), summaries()
+
+
+def test_a_row_of_another_length_raises_numpys_error():
+    check(sir, 0.3, 0.1, 0.5, 40, np.zeros((40, 4)))
+    check(sir, 0.3, 0.1, 0.5, 40, np.zeros((40, 2)))
+    check(sir, 0.3, 0.1, 0.5, 50, np.zeros((40, 3)))    # t out of bounds: IndexError
+
+
+def test_a_row_into_an_array_of_other_dimensions_runs_python():
+    check(sir, 0.3, 0.1, 0.5, 4, np.zeros((4, 2, 3)))
+    assert not ran_native()

@@ -152,6 +152,10 @@ class _Scan:
                     self.expr(v, assigned)
                 for e in tgt.elts:
                     self.target(e, assigned)
+            elif isinstance(s.value, (ast.Tuple, ast.List)) and isinstance(tgt, ast.Subscript):
+                for v in s.value.elts:          # a row of numbers: out[t] = x, y, z
+                    self.expr(v, assigned)
+                self.target(tgt, assigned)
             elif _copy_of(s.value) is not None and isinstance(tgt, ast.Name):
                 src = _copy_of(s.value)
                 if self.copies.setdefault(tgt.id, src) != src:

@@ -189,6 +189,11 @@ class Nest(vectors.VectorCode):
                     ts = [self._typ(v) for v in s.value.elts]
                     for e, t in zip(tgt.elts, ts):
                         self._store_type(e, t)
+                elif _is_row(s):
+                    self._row(tgt)
+                    for v in s.value.elts:
+                        if self._typ(v) == B1:
+                            raise Unsupported("a NumPy bool stored into an array")
                 else:
                     self._store_type(tgt, self._typ(s.value))
             elif isinstance(s, ast.AugAssign):
@@ -421,6 +426,8 @@ class Nest(vectors.VectorCode):
             self._out(f"const {_CT[t]} {tmp} = {self._expr(s.value)};", depth)
             for tgt in s.targets:
                 self._store(tgt, tmp, t, depth)
+        elif isinstance(s, ast.Assign) and _is_row(s):
+            self._row_store(s.targets[0], s.value.elts, depth)
         elif isinstance(s, ast.Assign) and self._is_slice(s.targets[0]):
             self._vector_store(s.targets[0], s.value, None, depth)
         elif isinstance(s, ast.AugAssign) and self._is_slice(s.target):
@@ -463,6 +470,39 @@ class Nest(vectors.VectorCode):
             pass
         else:
             raise Unsupported(f"{type(s).__name__} statements")
+
+    def _row(self, sub):
+        """(array name, its dtype, its last axis) of `name[i, ...]` naming a whole row."""
+        name = sub.value.id
+        idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        if self.types.get(name) is not ARRAY or any(isinstance(x, ast.Slice) for x in idx):
+            raise Unsupported(f"a row of numbers stored into {name}[...]")
+        dtype, ndim, _ = self.arrays[name]
+        if len(idx) != ndim - 1:
+            raise Unsupported(f"{name} has {ndim} dimensions and a row of it is indexed by "
+                              f"{len(idx)}")
+        for e in idx:
+            self._want_int(e)
+        return name, dtype, ndim - 1
+
+    def _row_store(self, tgt, elts, depth):
+        """`out[t] = x, y, z`: the values first (Python builds the tuple), then the row's
+        elements; a row of another length stops the nest (NumPy's ValueError)."""
+        name, dtype, last = self._row(tgt)
+        self._out(f"if (n_{name}_{last} != {len(elts)}) {_FAIL};", depth)
+        vals = []
+        for v in elts:
+            t, tmp = self._typ(v), self._new()
+            self._out(f"const {_CT[t]} {tmp} = {self._expr(v)};", depth)
+            vals.append((tmp, t))
+        idx = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
+        row = self._new()
+        offset = " + ".join([f"{self._index(e, f'n_{name}_{d}')} * s_{name}_{d}"
+                             for d, e in enumerate(idx)] or ["0"])
+        self._out(f"char* {row} = a_{name} + {offset};", depth)
+        for j, (tmp, t) in enumerate(vals):
+            self._out(f"*({_CT[dtype]}*)({row} + {j} * s_{name}_{last}) = "
+                      f"{self._convert_store(tmp, t, dtype)};", depth)
 
     def _emit_copy(self, dst, src, depth):
         """`dst = src.copy()`: element by element into dst's scratch array."""
@@ -699,6 +739,10 @@ class Nest(vectors.VectorCode):
                 f"while (e) {{ if ((e & 1) && __builtin_mul_overflow({r}, base, &{r})) "
                 f"{_FAIL}; e >>= 1; if (e && __builtin_mul_overflow(base, base, &base)) "
                 f"{_FAIL}; }} {r}; }})")
+
+
+def _is_row(s):
+    return isinstance(s.value, (ast.Tuple, ast.List)) and isinstance(s.targets[0], ast.Subscript)
 
 
 def type_of_numeric(t):
