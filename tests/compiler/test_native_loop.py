@@ -504,3 +504,34 @@ def test_a_row_of_another_length_raises_numpys_error():
 def test_a_row_into_an_array_of_other_dimensions_runs_python():
     check(sir, 0.3, 0.1, 0.5, 4, np.zeros((4, 2, 3)))
     assert not ran_native()
+
+
+def knapsack(w, v, cap):
+    """0/1 knapsack by rows: each item's slice bound is read from the data."""
+    best = np.zeros(cap + 1)
+    for i in range(len(w)):
+        wi = w[i]
+        best[wi:] = np.maximum(best[wi:], best[:-wi] + v[i])
+    return best
+
+
+def test_slices_bounded_by_the_data_and_elementwise_extrema():
+    rng = np.random.default_rng(8)
+    check(knapsack, rng.integers(1, 30, 40), rng.integers(1, 100, 40), 200)
+    assert ran_native(), summaries()
+
+
+def clipped(u, lo, shifts):
+    for t in range(len(shifts)):
+        k = shifts[t]
+        u[k:] = np.minimum(u[k:] + u[:-k] * 0.5, lo)
+    return u
+
+
+def test_minimum_of_slices_keeps_numpys_nan():
+    u = make((30,), np.float64)
+    u[7] = np.nan
+    shifts = np.array([1, 3, 2, 5, 1, 4, 2, 2, 1])
+    check(clipped, u, 20.0, shifts)
+    assert ran_native(), summaries()
+    check(clipped, make((30,), np.float64), np.nan, shifts)

@@ -242,6 +242,30 @@ def rewrite(fn, runner_factory):
     return new, sites
 
 
+def _data_bounds(body):
+    """Does a slice bound or an index in the body read a name the body binds from an
+    element of an array (`wi = w[i]; best[wi:] = ...`)? Each iteration's bound is then
+    a different number: no one compiled body serves them (a graph per value), and a
+    scalar loop nest (api/native_loop.py), or the loop as written, does better."""
+    from_elements = set()
+    for s in body:
+        if isinstance(s, ast.Assign) and any(isinstance(n, ast.Subscript)
+                                             for n in ast.walk(s.value)):
+            from_elements |= {t.id for t in s.targets if isinstance(t, ast.Name)}
+    if not from_elements:
+        return False
+    for s in body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Subscript):
+                items = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+                for x in items:
+                    if isinstance(x, ast.Slice) and any(
+                            b is not None and set(_names_read(b)) & from_elements
+                            for b in (x.lower, x.upper, x.step)):
+                        return True
+    return False
+
+
 def _binds_any(node, names):
     return bool(names) and any(
         isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load) and n.id in names
@@ -351,6 +375,8 @@ class _Rewriter:
             return None
         var = loop.target.id
         if not _straight_line(loop.body):
+            return None
+        if _data_bounds(loop.body):
             return None
         index = len(self.sites)
         body, views = loop.body, []

@@ -297,6 +297,14 @@ class Nest(vectors.VectorCode):
                     raise Unsupported("np.outer of something other than two vectors")
                 return MAT
             return vectors.matmul_type(a, b)
+        if isinstance(f, ast.Attribute) and f.attr in ("minimum", "maximum") and \
+                len(e.args) == 2 and not e.keywords and \
+                self.modules.get(getattr(f.value, "id", None)) == "numpy":
+            ranks = {t for t in (self._typ(a) for a in e.args) if t in (VEC, MAT)}
+            if len(ranks) > 1:
+                raise Unsupported(f"np.{f.attr} of slices of different dimensions")
+            if ranks:                   # of slices, elementwise (scalar_nest_vectors.py)
+                return ranks.pop()
         if isinstance(f, ast.Name) and f.id == "len":
             if self.types.get(e.args[0].id) is not ARRAY:
                 raise Unsupported(f"len() of {e.args[0].id}, which is not an array")
@@ -656,11 +664,8 @@ class Nest(vectors.VectorCode):
         if name in ("abs", "absolute", "fabs") and self.modules[f.value.id] == "numpy":
             return self._abs(f"(({_CT[t]}){args[0]})", t)
         if name in ("minimum", "maximum"):
-            cmp = ">=" if name == "maximum" else "<="
-            x, y = self._new(), self._new()
-            nan = f"{x} != {x}" if is_float(t) else "false"
-            return (f"({{ const {_CT[t]} {x} = {args[0]}, {y} = {args[1]}; "
-                    f"({x} {cmp} {y} || {nan}) ? {x} : {y}; }})")
+            return vectors.extremum(args[0], args[1], _CT[t], name, self._new(), self._new(),
+                                    is_float(t))
         c = "float" if t == F4 else "double"     # NumPy's float32 functions: libm's *f
         fn = (_BINARY[name] if name in _BINARY else _UNARY[name]) + ("f" if c == "float" else "")
         self._libm(fn, len(args), c)

@@ -5,7 +5,7 @@ algebra with loops over k writes, `y[i] = (b[i] - L[i, :i] @ y[:i]) / L[i, i]`,
 
 Taken: slices with `a:b` (step 1) in one dimension (VEC) or both dimensions of a 2-D
 array (MAT) of a float64 array; elementwise + - * / of slices of one shape and numbers;
-unary minus; matrix @ vector, vector @ matrix, vector @ vector and np.dot of the same;
+unary minus; np.maximum and np.minimum of them; matrix @ vector, vector @ matrix, vector @ vector and np.dot of the same;
 np.outer of two vectors; np.sum, .sum() and np.linalg.norm of a vector; a slice as the
 target of = and += -= *= /=. As in NumPy, the right side is computed before the target
 changes: where it reads memory the target covers other than element for element, it
@@ -20,6 +20,7 @@ from .scalar_nest_types import ARRAY, F8, MAT, VEC, Unsupported
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
+_EXTREMA = ("maximum", "minimum")
 RANK = {VEC: 1, MAT: 2}
 
 
@@ -35,6 +36,25 @@ def slice_type(arrays, types, sub):
     if dtype != F8:
         raise Unsupported(f"a slice of {name}, a {dtype} array (slices take float64)")
     return VEC if sum(isinstance(x, ast.Slice) for x in idx) == 1 else MAT
+
+
+def extremum(a, b, ctype, name, x, y, floats=True):
+    """C of np.maximum / np.minimum of two numbers (x, y: fresh names). Floats as NumPy:
+    a NaN on either side is the result, and equal values give the first (-0.0 and 0.0).
+    No ordered comparison of floats is made: one that sees a NaN raises the invalid
+    flag (and LLVM, free to rewrite selects, may compare before the NaN test), which
+    stops the nest as for a warning NumPy would give, and np.maximum gives none. The
+    order is compared on the bits as integers instead (sign-magnitude made monotone)."""
+    gt = ">" if name == "maximum" else "<"
+    if not floats:
+        return f"({{ const {ctype} {x} = {a}, {y} = {b}; ({x} {gt}= {y}) ? {x} : {y}; }})"
+    it, mask = ("i64", "0x7fffffffffffffffLL") if ctype == "double" else ("i32", "0x7fffffff")
+    bits = 63 if it == "i64" else 31
+    key = lambda v: (f"(__builtin_bit_cast({it}, {v}) ^ "   # noqa: E731
+                     f"((__builtin_bit_cast({it}, {v}) >> {bits}) & {mask}))")
+    return (f"({{ const {ctype} {x} = {a}, {y} = {b}; "
+            f"({x} != {x}) ? {x} : ({y} != {y}) ? {y} : "
+            f"({x} == {y} || {key(x)} {gt} {key(y)}) ? {x} : {y}; }})")
 
 
 def matmul_type(a, b):
@@ -99,6 +119,11 @@ class VectorCode:
             if a and b:
                 self._same(a, b)
             return a or b
+        if isinstance(e, ast.Call) and e.func.attr in _EXTREMA:   # np.maximum(u, v + c)
+            a, b = self._vprep(e.args[0], prep), self._vprep(e.args[1], prep)
+            if a and b:
+                self._same(a, b)
+            return a or b
         if isinstance(e, ast.Call):       # np.outer(u, v), np.dot(M, v)
             args = [self._operand(x) for x in e.args]
             if e.func.attr == "outer":
@@ -140,6 +165,9 @@ class VectorCode:
                 raise Unsupported("an operator other than + - * / on slices")
             return (f"({self._velem(e.left, prep, ks)} {_OPS[type(e.op)]} "
                     f"{self._velem(e.right, prep, ks)})")
+        if isinstance(e, ast.Call) and e.func.attr in _EXTREMA:
+            return extremum(self._velem(e.args[0], prep, ks), self._velem(e.args[1], prep, ks),
+                            "double", e.func.attr, self._new(), self._new())
         if isinstance(e, ast.Call) and e.func.attr == "outer":
             u, v = e.args
             return f"({self._velem(u, prep, ks[:1])} * {self._velem(v, prep, ks[1:])})"
