@@ -56,6 +56,14 @@ CASES = {
     "irfft_default": lambda x: np.fft.irfft(np.fft.rfft(x[:, :4] * 1)) * 2,
     "fft2": lambda x: np.abs(np.fft.ifft2(np.fft.fft2(x * 2), s=(4, 3))) - 1,
     "fftshift": lambda x: np.fft.fftshift(x * 2, axes=0) + np.fft.ifftshift(x),
+    # methods that are their function
+    "method_cumsum": lambda x: (x * 2).cumsum(axis=0) + (x + 1).cumprod(axis=1),
+    "method_cumsum_flat": lambda x: (x * 2).cumsum() * 2,
+    "method_round": lambda x: (x * 1.37).round(1) * 2 + (x * 3).round(),
+    "method_argsort": lambda x: (x + 1).argsort(axis=0) * 1,
+    "method_diagonal": lambda x: (x * 2).diagonal(1) + 1,
+    "method_trace": lambda x: (x - 1).trace() * 2,
+    "method_take": lambda x: (x + 1).take([0, 3, -1], axis=1) * 2,
 }
 
 

@@ -491,8 +491,14 @@ if core is None:
 else:
     native.install(LazyArray, Storage, _array_ufunc)
 
-# Reductions as methods: x.sum(axis) is np.sum(x, axis).
-for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argmax", "any", "all"):
+# Reductions and other methods that are their function: x.sum(axis) is np.sum(x, axis),
+# x.cumsum() np.cumsum(x). (Not sort and partition: as methods they work in place.)
+# Only those this NumPy's ndarray has: NumPy 2 removed ndarray.ptp.
+for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argmax", "any", "all",
+              "cumsum", "cumprod", "round", "argsort", "diagonal", "ptp", "take",
+              "searchsorted", "trace", "repeat", "nonzero", "compress"):
+    if not hasattr(np.ndarray, _name):
+        continue
     def _make(fname):
         npfn = getattr(np, fname)
 
