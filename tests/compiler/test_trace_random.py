@@ -1,10 +1,12 @@
 """Random numbers join the trace (trace/random_rules.py): what is computed from them
-compiles, the stream is NumPy's own, and calls are never replayed (each draws anew)."""
+compiles, the stream is NumPy's own, and a replayed call or loop body draws anew, in
+the same order, from the generator it is handed."""
 import numpy as np
 import pytest
 
 import npcompile
 from conftest import DEVICE, check
+from npcompile.api.loop_runner import LOOP_MIN
 from test_trace_loops import COMPILED
 
 
@@ -24,7 +26,7 @@ def legacy(n):
 def walk(seed, steps, n):
     rng = np.random.default_rng(seed)
     pos = np.zeros(n)
-    for _ in range(steps):          # a body that draws: traced per iteration
+    for _ in range(steps):          # a body that draws: replayed, drawing anew
         pos += rng.standard_normal(n) * 0.1
     return pos
 
@@ -70,3 +72,83 @@ def test_outside_a_trace_numpy_is_untouched():
     g = np.random.default_rng(5)
     assert type(g) is np.random.Generator
     assert np.array_equal(g.random(3), np.random.Generator(np.random.PCG64(5)).random(3))
+
+
+def two_streams(seed, steps, n):
+    """Two draws per iteration, of different kinds, one unused after the loop; the
+    legacy global stream beside a generator's."""
+    rng = np.random.default_rng(seed)
+    x = np.zeros(n)
+    v = np.zeros(n)
+    for _ in range(steps):
+        angle = rng.uniform(0.0, 2 * np.pi, n)
+        kick = rng.normal(0.0, 0.1, size=n)
+        noise = np.random.standard_normal(n)
+        x += np.cos(angle) + kick
+        v = 0.9 * v + 0.01 * noise
+    return x, v
+
+
+def draws_unused(seed, steps, n):
+    rng = np.random.default_rng(seed)
+    x = np.ones(n)
+    for _ in range(steps):
+        rng.random(3)                  # only advances the stream
+        x = x * 0.5 + rng.random(n)
+    return x
+
+
+@pytest.mark.parametrize("steps", [LOOP_MIN, 3 * LOOP_MIN + 1])
+def test_a_body_that_draws_replays_with_numpys_stream(steps):
+    np.random.seed(5)
+    want = two_streams(2, steps, 33)
+    want_next = np.random.random()     # the global stream after the call
+    np.random.seed(5)
+    npcompile.reset()
+    got = npcompile.jit(two_streams, device=DEVICE, choose=False)(2, steps, 33)
+    assert np.random.random() == want_next
+    for g, w in zip(got, want):       # the same draws (cos may differ in its last bit)
+        g = g.get() if hasattr(g, "get") else g
+        np.testing.assert_allclose(g, w, rtol=1e-13, atol=1e-15)
+    check(draws_unused, 4, steps, 9)
+    if COMPILED and DEVICE != "cuda":
+        loops = [lp["summary"] for lp in npcompile.report()["loops"]]
+        assert any(f"{steps} iterations, one compiled body" in s for s in loops), loops
+
+
+@pytest.mark.skipif(not COMPILED or DEVICE == "cuda", reason="counts the CPU's compiles")
+def test_a_body_that_draws_compiles_once():
+    npcompile.reset()
+    npcompile.jit(walk, choose=False)(3, 10, 16)
+    short = len(npcompile.report()["compiles"])
+    npcompile.reset()
+    npcompile.jit(walk, choose=False)(3, 40, 16)
+    rep = npcompile.report()
+    assert len(rep["compiles"]) == short and not rep["fallbacks"]
+    assert any("40 iterations, one compiled body" in lp["summary"] for lp in rep["loops"])
+
+
+def draws_from_a_given_generator(rng, x, steps):
+    for _ in range(steps):
+        x = x + rng.standard_normal(x.shape)
+    return x
+
+
+def test_a_generator_handed_in_is_drawn_from_at_each_call():
+    j = npcompile.jit(draws_from_a_given_generator, device=DEVICE, choose=False)
+    for seed in (1, 2, 1):
+        want = draws_from_a_given_generator(np.random.default_rng(seed), np.zeros(5), LOOP_MIN)
+        got = j(np.random.default_rng(seed), np.zeros(5), LOOP_MIN)
+        got = got.get() if hasattr(got, "get") else got
+        np.testing.assert_array_equal(got, want)
+
+
+def draws_with_an_array_argument(seed, mu, steps):
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mu = rng.normal(mu, 0.1) * 0.5     # an array argument: traced every iteration
+    return mu
+
+
+def test_draws_with_array_arguments_are_numpys():
+    check(draws_with_an_array_argument, 3, np.linspace(0, 1, 7), LOOP_MIN + 2)

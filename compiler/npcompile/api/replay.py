@@ -79,6 +79,11 @@ def _value_key(a):
         return (t, a)
     if t is types.FunctionType:
         return _function_key(a, 0)
+    if isinstance(a, np.random.Generator):
+        # by its type alone: a plan draws from whichever generator it is handed (its
+        # draws are recorded by position, not by identity), so a new generator per
+        # call shares the plan. Any other use of it refuses replay (api/purity.py).
+        return (t,)
     return None
 
 
@@ -108,7 +113,8 @@ def _function_key(fn, depth):
 
 class Plan:
     __slots__ = ("program", "leaf_src", "writebacks", "template", "globals",
-                 "cells", "code", "defaults", "kwdefaults", "generation", "arrays", "written")
+                 "cells", "code", "defaults", "kwdefaults", "generation", "arrays", "written",
+                 "draws")
 
     def holds(self, fn, generation):
         """Are the guards on what the body read (besides its arguments) still true?"""
@@ -138,7 +144,15 @@ class Plan:
         """The call's result, or raises (the caller then traces the call instead)."""
         if self.writebacks and _overlap(values, self.arrays, self.written):
             raise _NotNow()
-        outs = self.program.run_values([values[i] for i in self.leaf_src])
+        if self.draws:
+            # the call's random draws, again and in its order, before its graph runs
+            # (nothing in the graph touches a generator: the order is the Python's)
+            drawn = [fn(*args, **kwargs) if at is None else fn(values[at], *args, **kwargs)
+                     for fn, at, args, kwargs in self.draws]
+            leaves = [values[i] if i >= 0 else drawn[-1 - i] for i in self.leaf_src]
+        else:
+            leaves = [values[i] for i in self.leaf_src]
+        outs = self.program.run_values(leaves)
         for oi, ai in self.writebacks:
             v, target = outs[oi], values[ai]
             if v is not target:
@@ -194,9 +208,15 @@ def make_plan(fn, tracer, result, watch, generation):
         if id(v) in by_value and not isinstance(v, _EXACT + (float, tuple)):
             return None  # one array passed twice: which leaf is which is ambiguous
         by_value[id(v)] = i
+    draws = _draws(tracer, by_value)
+    if isinstance(draws, str):
+        return draws
+    drawn = {id(d.value): -1 - k for k, d in enumerate(tracer.draws)}
     leaf_src = []
     for leaf in leaves:
         i = by_value.get(id(leaf.value))
+        if i is None:
+            i = drawn.get(id(leaf.value))
         if i is None:
             return "it reads an array that is not one of its arguments"
         leaf_src.append(i)
@@ -207,7 +227,7 @@ def make_plan(fn, tracer, result, watch, generation):
         if oi is None or ai is None:
             return "it writes into an array that is not one of its arguments"
         writebacks.append((oi, ai))
-    arrays = sorted({i for i in leaf_src})
+    arrays = sorted({i for i in leaf_src if i >= 0})
     written = sorted({ai for _, ai in writebacks})
     if writebacks and _overlap(values, arrays, written):
         return None  # aliased arguments: no plan from this call, and no verdict either
@@ -228,7 +248,26 @@ def make_plan(fn, tracer, result, watch, generation):
     plan.generation = generation
     plan.arrays = arrays
     plan.written = written
+    plan.draws = draws
     return plan
+
+
+def _draws(tracer, by_value):
+    """The call's random draws as a replay makes them, [(fn, argument position of the
+    generator or None, args, kwargs)], or why they cannot be made again."""
+    out = []
+    for d in tracer.draws:
+        if not d.replayable:
+            return "it draws random numbers with array arguments, or reads a draw in Python"
+        at = None
+        if d.source is not None:
+            at = by_value.get(id(d.source))
+            if at is None:
+                return "it draws random numbers from a generator that is not its argument"
+        out.append((d.fn, at, d.args, dict(d.kwargs)))
+    if out and tracer.options.get("device") == "cuda":
+        return "it draws random numbers (a replay on the GPU does not draw)"
+    return out
 
 
 def template_of(obj, out_pos, by_value, depth=0):

@@ -8,8 +8,10 @@ From the first trace on (creation.enter), np.random.default_rng returns a Genera
 subclass whose sampling methods do that when the user's own code calls them during a
 trace, and the legacy module functions (np.random.rand, normal, ...) are wrapped the
 same way. Outside a trace, or called by library code, they are NumPy's: same stream,
-same values, same types. Being npcompile code, they make a call that draws random
-numbers unreplayable (api/purity.py): every call draws anew."""
+same values, same types. Each draw is recorded on the trace (Draw): a call or a loop
+body whose draws take plain numbers replays by drawing them again, in the same order,
+from the generator it is handed (api/replay.py); one that draws from a generator it
+was not handed, or with array arguments, is traced at every call."""
 import sys
 
 import numpy as np
@@ -36,22 +38,45 @@ _LEGACY = (
 _current = None   # tracer.current, bound by patch()
 
 
-def _join(value, name, frame):
+class Draw:
+    """One draw in the user's code, as a replay makes it again: `fn(source, *args,
+    **kwargs)` for a Generator method (source: the generator drawn from), `fn(*args,
+    **kwargs)` for a legacy np.random function (source None). `value` is what it drew;
+    `replayable` says whether the arguments are plain numbers (an array argument, or a
+    sample Python goes on to read as a number, could steer the body unseen)."""
+
+    __slots__ = ("fn", "source", "args", "kwargs", "value", "replayable")
+
+    def __init__(self, fn, source, args, kwargs, value, replayable):
+        self.fn, self.source, self.args, self.kwargs = fn, source, args, kwargs
+        self.value, self.replayable = value, replayable
+
+
+def _join(value, name, frame, fn, source, args, kwargs):
     """A fresh sample array as a leaf of the running trace (else as it is)."""
     tracer = _current()
     if tracer is None or not called_by_user(frame, name):
         return value
     tracer.mark_irreversible("it drew random numbers")  # a second run would draw others
-    if not traced_array(value):
+    sample = traced_array(value)
+    tracer.draws.append(Draw(fn, source, args, kwargs, value,
+                             sample and _plain(args) and _plain(tuple(kwargs.values()))))
+    if not sample:
         return value
     return tracer.wrap_constant_array(value, name)
+
+
+def _plain(values):
+    return all(v is None or type(v) in (int, float, bool, str) or
+               (type(v) is tuple and _plain(v)) for v in values)
 
 
 def _sampler(name):
     base = getattr(np.random.Generator, name)
 
     def method(self, *args, **kwargs):
-        return _join(base(self, *args, **kwargs), name, sys._getframe(1))
+        return _join(base(self, *args, **kwargs), name, sys._getframe(1), base, self, args,
+                     kwargs)
     method.__name__ = name
     method.__doc__ = base.__doc__
     return method
@@ -82,7 +107,8 @@ def _default_rng(original):
 
 def _legacy(name, original):
     def sample(*args, **kwargs):
-        return _join(original(*args, **kwargs), name, sys._getframe(1))
+        return _join(original(*args, **kwargs), name, sys._getframe(1), original, None, args,
+                     kwargs)
     sample.__name__ = name
     sample.__wrapped__ = original
     sample.__doc__ = original.__doc__

@@ -80,6 +80,9 @@ class Tracer:
         # what the trace itself did that must not happen twice
         self.can_restart = None
         self.irreversible = None
+        # random draws made in the user's code, in order (trace/random_rules.Draw): a
+        # replay (api/replay.py) draws them again, from the same stream
+        self.draws = []
         self._outer = None
 
     # ----- activation -------------------------------------------------------
