@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from conftest import DTYPES, check, layouts, make
+from test_trace_loops import compiled_without_fallback
 
 FUNCS = ["sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argmax", "any", "all"]
 AXES = [None, 0, 1, -1, (0, 2), (1,), (0, 1, 2)]
@@ -90,3 +91,28 @@ def test_max_and_min_of_a_negation(dtype, shape):
     check(lambda v: (-v).max(axis=1), a)
     check(lambda v: (-v).min(axis=1), a)
     check(lambda v: (-v).max(axis=0), a)
+
+
+def _with_infs(n, where, value):
+    a = np.linspace(-1.0, 1.0, n)
+    a[list(where)] = value
+    return a
+
+
+INF_CASES = {
+    "overflow": (lambda a: a.sum(), np.full(10000, 1e308)),
+    "overflow_var": (lambda a: a.var(), np.array([1e200, -1e200] * 5001)),
+    "inf_mean": (lambda a: a.mean(), np.array([np.inf, 1.0] * 600)),
+    "both_infs": (lambda a: a.sum(), _with_infs(5000, [3, 4000], np.inf) * np.r_[1.0, -1.0].repeat(2500)),
+    "neg_inf_late": (lambda a: a.sum(), _with_infs(70000, [69000], -np.inf)),
+    "rows": (lambda a: a.reshape(50, -1).sum(axis=1), _with_infs(50000, [10, 20000], np.inf)),
+    "float32": (lambda a: a.sum(), np.full(3000, 3e38, np.float32)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INF_CASES))
+def test_sums_that_reach_inf_are_inf_as_in_numpy(name):
+    """Compensated sums: once the running sum is inf the compensation is not inf - inf."""
+    fn, a = INF_CASES[name]
+    check(fn, a)
+    compiled_without_fallback()

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..fusion.expr import top_reduces
 from . import cpp_ops
-from .cpp_ops import ctype, literal
+from .cpp_ops import ctype, kahan_add, literal
 
 _VAR = re.compile(r"\b[ir]\d+(?:_\d+)?\b")
 LANES = 8
@@ -384,8 +384,8 @@ class Emitter:
                     self.close_loop()
                 # blocks are added with Kahan's compensation: the sum over many blocks
                 # (and over outer reduced axes) stays within a few ulp
-                self.cur.emit(f"{{ const {AT} y = ({_pairwise([f'lane{rid}[{i}]' for i in range(L)])}) - comp{rid}; "
-                              f"const {AT} t = {acc} + y; comp{rid} = (t - {acc}) - y; {acc} = t; }}")
+                self.cur.emit(kahan_add(AT, acc, f"({_pairwise([f'lane{rid}[{i}]' for i in range(L)])})",
+                                        f"comp{rid}"))
                 self.close_loop()
             else:
                 lo, hi = bounds[v]
@@ -429,8 +429,7 @@ class Emitter:
         c = f"c{rid}"
         if AT == "double" and op == "sum":
             self.cur.emit(f"{AT} comp{rid} = 0;")
-            body = (f"{{ const {AT} y = {part}[{c}] - comp{rid}; const {AT} t = {acc} + y; "
-                    f"comp{rid} = (t - {acc}) - y; {acc} = t; }}")
+            body = kahan_add(AT, acc, f"{part}[{c}]", f"comp{rid}")
         else:
             body = self._combine(op, acc, f"{part}[{c}]", rid, [], e.dtype)
         self.open_loop(f"for (i64 {c} = 0; {c} < {chunks}; ++{c})", [c])

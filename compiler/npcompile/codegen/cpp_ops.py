@@ -205,3 +205,12 @@ def declarations(need):
             out.append(HELPERS[name].format(T=T, U=U, fmod="fmod" + suffix, floor="floor" + suffix,
                                             copysign="copysign" + suffix))
     return "\n".join(out)
+
+
+def kahan_add(ctype_, acc, term, comp):
+    """C of `acc += term` with Kahan's compensation `comp`. Once the sum is not finite
+    (an inf term, or an overflow) the compensation is 0: (t - acc) - y would be
+    inf - inf, a NaN where NumPy's sum is inf (t - t == 0 holds only for finite t; no
+    fast-math here, on either target, that would fold it)."""
+    return (f"{{ const {ctype_} y = {term} - {comp}; const {ctype_} t = {acc} + y; "
+            f"{comp} = (t - t == 0) ? (t - {acc}) - y : ({ctype_})0; {acc} = t; }}")

@@ -223,8 +223,7 @@ class CudaEmitter(Emitter):
         if kahan:
             # float64 terms: a serial run of thousands of terms per lane would lose to
             # NumPy's pairwise sum; compensated, it is exact to the last bits
-            return (f"{{ const double y = {val} - comp{rid}; const double t = {acc} + y; "
-                    f"comp{rid} = (t - {acc}) - y; {acc} = t; }}")
+            return cpp_ops.kahan_add("double", acc, val, f"comp{rid}")
         return self._combine(op, acc, val, rid, rvars, xdt)
 
     def _tiled_lanes(self, e, rid, acc, rvars, xidx, grid, kahan):
