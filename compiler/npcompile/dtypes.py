@@ -4,6 +4,8 @@ registers itself here (backends/device_array.py), so that the tracer knows it wi
 importing the backends."""
 import numpy as np
 
+# NumPy 2's promotion (NEP 50: Python numbers are weak) or NumPy 1.x's value-based casting
+NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 # dtype kinds traced: bool, signed, unsigned, float, complex. Others (object, strings,
 # datetimes) stay plain ndarrays and run in NumPy as usual.
 TRACED_KINDS = frozenset("biufc")

@@ -13,6 +13,8 @@ import operator
 
 import numpy as np
 
+from .. import np_base as _nb
+from ..dtypes import NUMPY2
 from ..graph import calls
 from ..ops import POINTWISE_UFUNCS, REDUCTIONS, UFUNC_REDUCTIONS, VIEW_LABELS
 from ..graph.layout import fake_of
@@ -64,6 +66,26 @@ def loop_dtypes(ufunc, operand_dtypes, out_dtype):
     if len(_LOOPS) < 4096:
         _LOOPS[key] = got
     return got
+
+
+def _value_based(uf, ops, args, loop, out_dtype):
+    """NumPy 1.x casts a Python number by its value: float32 compared with 16777217 (no
+    float32 holds it) runs in float64. resolve_dtypes takes the number as weak, and a
+    comparison's result (bool) does not show the loop it ran in: the loop is NumPy's
+    result_type of the operands, the number itself among them, where every input of
+    the loop has one dtype and an operand is an array (0-d operands all: another rule)."""
+    if len(set(loop)) != 1 or not any(o.kind == "const" and o.dtype is None for o in ops) or \
+            all(o.shape == () for o in ops if not (o.kind == "const" and o.dtype is None)):
+        return loop
+    vals = [a if o.kind == "const" and o.dtype is None else _nb.empty((0,), o.dtype)
+            for o, a in zip(ops, args)]
+    try:
+        common = np.result_type(*vals)
+    except TypeError:
+        return None
+    if common == loop[0]:
+        return loop
+    return loop_dtypes(uf, [common] * len(loop), out_dtype)
 
 
 class Lowering:
@@ -185,6 +207,8 @@ class Lowering:
             else:
                 dts.append(o.dtype)
         loop = loop_dtypes(uf, dts, node.dtype)
+        if loop is not None and not NUMPY2:
+            loop = _value_based(uf, ops, node.args, loop, node.dtype)
         if loop is None or not _kinds_ok(*loop):
             return None
         name = uf.__name__

@@ -14,6 +14,7 @@ from ..graph.node import Ref
 from . import lazy_array as _la, library_rules, view_rules
 from .library_rules import matmul
 from .operands import (NUMPY2, Operands, Unsupported, _quiet, as_lazy, broadcast, proto,
+                       refuse_negative_powers,
                        resolve)
 
 _NOVALUE = getattr(np, "_NoValue", None)
@@ -75,6 +76,10 @@ def _reduce(tracer, fn, label, a, kw, default_axis=None):
             del kw[k]
     lz = as_lazy(tracer, a)
     ax = kw.get("axis", default_axis)
+    if ax is not None and lz.ndim == 0:
+        # NumPy takes axis 0 (or -1) of a 0-d array for some reductions and refuses it
+        # for others: its own call says which
+        raise Unsupported("unsupported", f"{label} of a 0-d array along an axis")
     if isinstance(ax, list):
         ax = tuple(ax)
     if isinstance(ax, np.integer):
@@ -238,6 +243,8 @@ def scalar_pow(tracer, lz, exponent):
         dtype = _POW_DTYPES.get(key)
     except TypeError:  # an unhashable exponent: ask NumPy every time
         key, dtype = None, None
+    if lz.dtype.kind in "iu":
+        refuse_negative_powers(exponent)
     if dtype is None:
         try:
             dtype = np.dtype(_quiet(operator.pow, _proto_of(lz), exponent).dtype)

@@ -12,7 +12,7 @@ from . import native
 from . import rules as _rules
 from .context import current
 from .native import core
-from .operand_types import SCALAR_TYPES, Unsupported
+from .operand_types import NUMPY2, SCALAR_TYPES, Unsupported
 from .storage import Storage, view_node
 
 
@@ -37,7 +37,14 @@ else:
 class LazyArray(_LazyFields):
     __slots__ = ()
     __array_priority__ = 1000
-    __hash__ = None
+
+    def __hash__(self):
+        """A NumPy scalar is hashable (a dict key, a set member): by its value. An array
+        is not, as in NumPy."""
+        if not self._scalar:
+            raise TypeError("unhashable type: 'numpy.ndarray'")
+        v = self._force("number", "hash() of a NumPy scalar (a dict key or set member)")
+        return hash(v[()] if type(v) is np.ndarray else v)
 
     def __init__(self, storage, chain, node, scalar=False):
         self._st = storage
@@ -321,6 +328,15 @@ class LazyArray(_LazyFields):
     def __pow__(self, other):
         if isinstance(other, SCALAR_TYPES):
             return _dispatch(operator.pow, _rules.function_rules.scalar_pow, self, other)
+        if not NUMPY2 and self._n.shape == () and np.ndim(other) == 0 and \
+                type(other) in (LazyArray, np.ndarray) and \
+                np.result_type(self.dtype, other.dtype) != self.dtype:
+            # NumPy 1.x: a 0-d base and a 0-d exponent: ndarray's ** takes its fast path
+            # (square, sqrt, ...: the base's dtype) for some exponent values only, and
+            # promotes for the others. The dtype hangs on the value: read it.
+            v = other._force("value_dtype", "a 0-d exponent's value decides the result "
+                             "dtype (NumPy 1.x)") if type(other) is LazyArray else other
+            return self.__pow__(v[()])
         return self.__array_ufunc__(np.power, "__call__", self, other)
 
     def __ipow__(self, other):

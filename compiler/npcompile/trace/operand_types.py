@@ -4,8 +4,7 @@ constants, and tiny prototypes that let NumPy itself decide dtypes."""
 import numpy as np
 
 from .. import np_base as _nb
-
-NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+from ..dtypes import NUMPY2  # noqa: F401 (the rules read it here)
 
 _protos = {}
 

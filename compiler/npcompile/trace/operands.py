@@ -155,3 +155,12 @@ def _quiet(fn, *args, **kwargs):
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
             return fn(*args, **kwargs)
+
+
+def refuse_negative_powers(exponent):
+    """An integer power with a known negative exponent (a constant or an array whose
+    values the trace holds): NumPy raises ValueError at the call, used or not (a
+    kernel checks the exponents it computes; an unused result is never computed)."""
+    if (type(exponent) is np.ndarray or isinstance(exponent, (int, np.integer))) and \
+            np.any(_nb.asarray(exponent) < 0):
+        raise Unsupported("error", "integers to negative integer powers are not allowed")

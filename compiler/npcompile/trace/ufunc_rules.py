@@ -2,16 +2,31 @@
 import numpy as np
 
 from .. import np_base as _nb
+from ..dtypes import traced_dtype
+from ..graph.node import Ref
 
 from . import inplace, lazy_array as _la
 from .library_rules import matmul
-from .operands import Operands, Unsupported, broadcast, resolve
+from .operands import Operands, Unsupported, broadcast, refuse_negative_powers, resolve
 
 _dtype_cache = {}
 
 
 def _freeze_kw(kw):
     return tuple(sorted((k, v if not isinstance(v, np.dtype) else v) for k, v in kw.items()))
+
+
+def _negative_powers(ops):
+    """An integer power with a known negative exponent: NumPy raises ValueError at the
+    call, whether or not the result is used (a kernel checks exponents it computes, but
+    an unused result is never computed)."""
+    e = ops.template[1]
+    if type(e) is Ref:
+        node = ops.inputs[e.i]
+        values = node.value if node.is_leaf else None
+    else:
+        values = e
+    refuse_negative_powers(values)
 
 
 def call(tracer, ufunc, inputs, kwargs):
@@ -52,6 +67,8 @@ def call(tracer, ufunc, inputs, kwargs):
         if key is not None:
             _dtype_cache[key] = dtypes
     name = ufunc.__name__
+    if ufunc is np.power and dtypes[0].kind in "iu":
+        _negative_powers(ops)
     if out is not None:
         if shape != out.shape:
             raise Unsupported("error", f"non-broadcastable output operand with shape {out.shape}")
@@ -77,6 +94,11 @@ def _resolve(ufunc, ops, kw, out_dt):
         raise
     except Exception as e:  # NumPy refuses these types: let NumPy raise it eagerly
         raise Unsupported("error", f"np.{ufunc.__name__}: {e}")
-    if isinstance(r, tuple):
-        return tuple(np.dtype(x.dtype) for x in r)
-    return (np.dtype(r.dtype),)
+    got = r if isinstance(r, tuple) else (r,)
+    for x in got:
+        # a Python int beyond 64 bits makes NumPy 1.x compute in objects (a Python int
+        # comes back): NumPy runs it
+        if not isinstance(getattr(x, "dtype", None), np.dtype) or not traced_dtype(x.dtype):
+            raise Unsupported("unsupported", f"np.{ufunc.__name__} computes in "
+                              f"{getattr(x, 'dtype', type(x).__name__)} here")
+    return tuple(np.dtype(x.dtype) for x in got)

@@ -1,0 +1,63 @@
+"""Edge semantics that gave wrong values or internal errors (issue 16's list), against
+eager NumPy under the installed NumPy's own promotion rules: value-based casting on
+1.x, NEP 50 on 2.x."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import check
+from test_trace_loops import compiled_without_fallback
+
+
+def test_float32_against_a_python_int_float32_cannot_hold():
+    """NumPy 1.x compares in float64 (value-based casting), NumPy 2 in float32."""
+    a = np.float32([16777216, 3, -16777216])
+    for fn in (lambda x: x == 16777217, lambda x: x < 16777217, lambda x: x >= -16777217,
+               lambda x: (x * 2 == 33554434) | (x > 2**40)):
+        check(fn, a)
+        compiled_without_fallback()
+
+
+def test_a_0d_power_keeps_numpys_dtype():
+    for e in (np.array(1), np.array(2), np.array(3), np.array(0.5)):
+        check(lambda a, b: a ** b, np.array(np.float32(-0.75)), e)
+        check(lambda a, b: a ** b * 2, np.array(np.float32(1.5)), e)
+    check(lambda x: x ** np.array(2), np.array([1.5, 2.5], np.float32))
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin", "sum", "max", "mean"])
+def test_reductions_of_0d_arrays_along_an_axis(name):
+    fn = getattr(np, name)
+    check(lambda a: fn(a * 1, axis=0), np.array(3.0))
+    check(lambda a: fn(a * 1, axis=-1), np.array(3.0))
+    check(lambda a: fn(a * 1, axis=1), np.array(3.0))    # NumPy's AxisError
+
+
+def test_python_ints_beyond_64_bits():
+    check(lambda a: a[-1] + 2**70, np.arange(3))
+    check(lambda a: a[-1] & 2**70, np.arange(3))
+    check(lambda a: a * 2**70, np.arange(3))
+
+
+def test_an_unused_negative_integer_power_raises():
+    def dead(a):
+        np.power(a, [-8])
+        return a + 1
+    check(dead, np.arange(1, 4, dtype=np.int8))
+    check(lambda a: (a ** -2, a)[1] * 1, np.arange(1, 4))
+    check(lambda a: np.power(a, [2, 0, 1]) + 1, np.arange(1, 4, dtype=np.int8))
+    compiled_without_fallback()
+
+
+def test_numpy_scalars_are_hashable_arrays_are_not():
+    check(lambda a: {a.sum(): 1, a.max(): 2}, np.arange(3.0))
+    check(lambda a: len({a[0] * 2, a[1] * 2}), np.arange(3.0))
+    check(lambda a: {a * 2: 1}, np.arange(3.0))       # TypeError, as NumPy's
+
+
+def test_in_place_power_of_0d_arrays():
+    def ipow(a, b):
+        a **= b
+        return a
+    check(ipow, np.array(2.0), np.array(3.0))
+    check(ipow, np.array([2.0, 3.0]), np.array(3.0))
