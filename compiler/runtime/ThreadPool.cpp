@@ -7,6 +7,8 @@
 #include <exception>
 #include <string>
 
+#include <unistd.h>
+
 namespace npc {
 
 namespace {
@@ -62,20 +64,44 @@ struct ThreadPool::Job {
 
 ThreadPool::ThreadPool(int num_threads) { start_workers(std::max(1, num_threads)); }
 
-ThreadPool::~ThreadPool() { stop_workers(); }
+ThreadPool::~ThreadPool() {
+  if (forked())
+    abandon_workers();
+  else
+    stop_workers();
+}
+
+bool ThreadPool::forked() const { return static_cast<long>(getpid()) != owner_; }
+
+void ThreadPool::abandon_workers() {
+  // A child of fork() inherits the thread objects but not the threads: joining them
+  // would wait forever, and destroying a joinable std::thread terminates. They are
+  // moved to a vector that is never destroyed.
+  new std::vector<std::thread>(std::move(workers_));
+  workers_.clear();
+}
 
 ThreadPool& ThreadPool::global() {
-  static ThreadPool pool(env_threads());
-  return pool;
+  // Never destroyed: at exit the workers are waiting on wake_, and in a child of fork()
+  // (which has the condition variable's waiters but not their threads) destroying it
+  // waits for them forever. The process's end takes the threads.
+  static ThreadPool* pool = new ThreadPool(env_threads());
+  return *pool;
 }
 
 void ThreadPool::set_num_threads(int n) {
+  if (forked()) { // the parent's locks may be held by threads this process lacks
+    abandon_workers();
+    start_workers(std::max(1, n));
+    return;
+  }
   std::lock_guard<std::mutex> run(run_mutex_);
   stop_workers();
   start_workers(std::max(1, n));
 }
 
 void ThreadPool::start_workers(int n) {
+  owner_ = static_cast<long>(getpid());
   num_threads_.store(n);
   stop_ = false;
   workers_.reserve(n - 1);
@@ -166,7 +192,7 @@ void ThreadPool::worker_loop() {
 void ThreadPool::parallel_for(int64_t n, int64_t grain, const Body& body) {
   if (n <= 0)
     return;
-  if (t_in_parallel || num_threads() == 1 || num_chunks(n, grain) == 1) {
+  if (t_in_parallel || num_threads() == 1 || num_chunks(n, grain) == 1 || forked()) {
     // Same chunks as the parallel path, in order, on this thread.
     int64_t nchunks = num_chunks(n, grain);
     bool was = t_in_parallel;

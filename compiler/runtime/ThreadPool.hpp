@@ -61,6 +61,11 @@ private:
   std::atomic<uint64_t> published_{0};
   bool stop_ = false;
   std::vector<std::thread> workers_;
+  // the process whose workers these are: a fork()ed child (multiprocessing) has none of
+  // them, and runs every loop on its one thread
+  long owner_ = 0;
+  bool forked() const;
+  void abandon_workers();
 };
 
 } // namespace npc

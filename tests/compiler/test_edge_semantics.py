@@ -61,3 +61,15 @@ def test_in_place_power_of_0d_arrays():
         return a
     check(ipow, np.array(2.0), np.array(3.0))
     check(ipow, np.array([2.0, 3.0]), np.array(3.0))
+
+
+def test_arrays_larger_than_memory_raise_numpys_memory_error_at_once():
+    """NumPy raises MemoryError at the allocation; a fused kernel would have run over
+    10**13 elements without one (issue 16: ten minutes through SIGINT)."""
+    npcompile.reset()
+    with pytest.raises(MemoryError):
+        npcompile.jit(lambda a: (np.zeros(10**13) + a).sum())(1.0)
+    with pytest.raises(MemoryError):
+        npcompile.jit(lambda a: (a[None, :] * a[:, None]).sum())(np.ones(10**7))
+    reasons = [f["reason"] for f in npcompile.report()["fallbacks"]]
+    assert len(reasons) == 2 and all("larger than this machine's memory" in r for r in reasons)

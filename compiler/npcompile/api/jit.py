@@ -50,6 +50,8 @@ class Jitted:
             raise TypeError(f"npcompile.jit needs a function, got {type(fn).__name__}")
         functools.update_wrapper(self, fn)
         self.fn = fn
+        self.original = fn     # the user's own (self.fn may become its loop rewrite)
+        self._init_args = (device, fullgraph, dynamic, replay, choose, loops)
         self.options = check_options(device, fullgraph, dynamic)
         # what the plain-NumPy path runs (api/path_choice.py): on the GPU its results go
         # to the device, so that either path returns what device="cuda" promises
@@ -89,6 +91,18 @@ class Jitted:
                 self.fn, self.loop_sites = new, sites
             else:
                 self.loops_refusal = sites
+
+    def __reduce__(self):
+        """Pickled by reference, like the function it wraps (multiprocessing sends it so):
+        an @jit function of a module is found again by its name there; any other
+        jitted function is its wrapped function (pickled by reference too) jitted again
+        on the other side. Compiled code and records are not pickled."""
+        obj = sys.modules.get(getattr(self.original, "__module__", None) or "")
+        for part in (getattr(self.original, "__qualname__", "") or "").split("."):
+            obj = getattr(obj, part, None)
+        if obj is self:
+            return self.original.__qualname__
+        return (_rejit, (self.original, self._init_args))
 
     def _names(self, nargs):
         """Names of the positional arguments (what reports call the inputs), per count."""
@@ -315,6 +329,10 @@ def _results_on_device(fn):
 def _gpu_synchronize():
     from ..backends.device_array import synchronize
     synchronize()
+
+
+def _rejit(fn, init_args):
+    return Jitted(fn, *init_args)
 
 
 def jit(fn=None, *, device="cpu", fullgraph=False, dynamic=None, replay=None, choose=None,

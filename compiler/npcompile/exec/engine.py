@@ -1,14 +1,38 @@
 """Runs a flushed graph: cache lookup (hit, compile, recompile with reasons), execution,
 and the records every report is made from."""
-import time
-
 import os
+import time
 
 from ..ops import VIEW_LABELS
 from ..graph.cache import GraphCache
 from ..graph.signature import collect
 from ..records import SESSION
 from . import eager_timing, reference
+
+
+def _physical_memory():
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 1 << 62
+
+
+_MEMORY = _physical_memory()
+
+
+def _beyond_memory(pending):
+    """Why the graph runs in NumPy when one of its arrays is larger than this machine's
+    memory (np.zeros(10**13) + a), else None."""
+    for n in pending:
+        if n.dtype is None:
+            continue
+        size = n.dtype.itemsize
+        for d in n.shape:
+            size *= d
+        if size > _MEMORY:
+            return (f"an array of {size / 2**30:.0f} GiB ({n.label}, shape {n.shape}) is larger "
+                    f"than this machine's memory: NumPy runs the graph, and raises its error")
+    return None
 
 
 class SiteInfo:
@@ -46,6 +70,13 @@ class Engine:
         leaves, pending, entry, key, status, reasons = self.cache.lookup_graph(
             (site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"))
         nodes = leaves + pending
+        too_big = _beyond_memory(pending)
+        if too_big:
+            # NumPy allocates op by op, and raises MemoryError at the first array no
+            # memory holds; a fused kernel would run (uninterruptibly) over it
+            self.session.add("fallbacks", {"graph_id": -1, "function": site.function,
+                                           "reason": too_big})
+            return self._run_uncompiled(tracer, outputs)
         if entry is None:
             entry = self.cache.insert(key)
             program, target = self._compile(tracer, entry, leaves, pending, outputs)
