@@ -5,6 +5,7 @@
 #include "LibmvecTable.hpp"
 
 #include <llvm/ADT/StringMap.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -29,6 +30,8 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+
+#include <unistd.h>
 
 namespace npc {
 
@@ -168,7 +171,9 @@ struct CpuJit::Impl {
     tlii->addVectorizableFunctions(vec_descs);
 
     frontend = std::make_unique<ClangFrontend>(triple, cpu, features);
-    key_salt = std::string(kBackendVersion) + '\0' + triple + '\0' + cpu + '\0' + enabled_features +
+    // the LLVM that made an object is part of its key: another version's code is
+    // never loaded (its optimizations, its ABI of builtins)
+    key_salt = std::string(kBackendVersion) + '\0' + LLVM_VERSION_STRING + '\0' + triple + '\0' + cpu + '\0' + enabled_features +
                '\0' + frontend->flags() + '\0';
     for (const auto& d : vec_descs)
       key_salt += d.VectorFnName.str() + ',';
@@ -337,8 +342,8 @@ std::string CpuJit::cache_dir() {
     base = d;
   else if (const char* home = std::getenv("HOME"); home && *home)
     base = std::string(home) + "/.cache/npcompile";
-  else
-    base = "/tmp/npcompile-cache";
+  else // a folder of this user's own (DiskCache checks it is private), never a shared one
+    base = "/tmp/npcompile-cache-" + std::to_string(::geteuid());
   return base + "/v1/cpu";
 }
 

@@ -14,6 +14,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace npc {
 namespace {
 
@@ -335,6 +338,60 @@ TEST_F(CpuJitTest, HostCpu) {
   EXPECT_FALSE(cpu.empty());
   EXPECT_NE(cpu.find("+sse2"), std::string::npos) << cpu;
   EXPECT_NE(jit.target_triple().find("x86_64"), std::string::npos);
+}
+
+// ----- the disk cache's files and folder (issue 16: a FIFO or a link planted in the
+// cache hung every process compiling that kernel; a shared /tmp folder)
+
+std::string first_key() {
+  CpuJit jit;
+  return jit.compile(kPointwise, {"pointwise"}).cache_key;
+}
+
+TEST_F(CpuJitTest, CacheFolderIsPrivate) {
+  first_key();
+  struct stat st;
+  ASSERT_EQ(::stat(CpuJit::cache_dir().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat((dir_ + "/v1").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+}
+
+TEST_F(CpuJitTest, PlantedFifoIsNeitherWaitedOnNorRead) {
+  const std::string key = first_key();
+  fs::remove(cache_file(key));
+  ASSERT_EQ(::mkfifo(cache_file(key).c_str(), 0600), 0);
+  CpuJit jit;
+  CompileResult r = jit.compile(kPointwise, {"pointwise"}); // returns: no reader waits
+  EXPECT_FALSE(r.from_disk);
+  EXPECT_NE(r.diagnostics.find("ignored invalid cache file"), std::string::npos);
+  check_pointwise(r.addresses[0], 999);
+}
+
+TEST_F(CpuJitTest, PlantedLinkIsNotFollowed) {
+  const std::string key = first_key();
+  const std::string elsewhere = dir_ + "/elsewhere.o";
+  fs::rename(cache_file(key), elsewhere);
+  fs::create_symlink(elsewhere, cache_file(key));
+  CpuJit jit;
+  CompileResult r = jit.compile(kPointwise, {"pointwise"});
+  EXPECT_FALSE(r.from_disk);
+  check_pointwise(r.addresses[0], 999);
+}
+
+TEST_F(CpuJitTest, FolderOfAnotherUserTurnsTheDiskCacheOff) {
+  if (::geteuid() != 0)
+    GTEST_SKIP() << "needs root to give the folder away";
+  first_key();
+  ASSERT_EQ(::chown(CpuJit::cache_dir().c_str(), 65534, 65534), 0);
+  for (const auto& e : fs::directory_iterator(CpuJit::cache_dir()))
+    fs::remove(e.path());
+  CpuJit jit;
+  CompileResult r = jit.compile(kPointwise, {"pointwise"});
+  EXPECT_FALSE(r.from_disk);
+  EXPECT_NE(r.diagnostics.find("belongs to another user"), std::string::npos);
+  EXPECT_TRUE(fs::is_empty(CpuJit::cache_dir()));   // nothing written there either
+  check_pointwise(r.addresses[0], 999);
 }
 
 } // namespace
