@@ -32,7 +32,7 @@ DEB_PKGS := build-essential cmake pkg-config ccache git \
   python3-nbformat python3-nbconvert jupyter-notebook jupyter-console python3-numba python3-numexpr \
   python3-pil chromium xvfb
 
-.PHONY: all deps venv venv-np2 build build-asan install test test-cpp test-py test-py-np2 run bench bench-programs clean
+.PHONY: all deps venv venv-np2 build build-asan install test test-cpp test-py test-py-np2 run bench bench-programs fuzz clean
 
 all: build
 
@@ -96,8 +96,15 @@ test-py: install
 # that version's promotion rules (NEP 50), the oracle being the NumPy that runs the test.
 test-py-np2: install venv-np2
 	$(NP2PY) -c "import numpy, npcompile; print('NumPy', numpy.__version__, '+ npcompile from', npcompile.__file__)"
-	$(NP2PY) -m pytest -q -p no:cacheprovider tests/compiler tests/profiler \
+	$(NP2PY) -m pytest -q -p no:cacheprovider tests/compiler tests/profiler tests/fuzz \
 	  --ignore=tests/profiler/test_report_chromium.py --ignore=tests/profiler/test_viewer_screenshot.py
+
+# A differential fuzzing campaign (tests/fuzz/fuzz.py): random NumPy programs from fresh
+# seeds against eager NumPy, each batch in a child process (crashes and hangs are caught
+# and their seed printed). MINUTES=10 by default; FUZZ_NUMPY2=1 runs it under NumPy 2.x.
+MINUTES ?= 10
+fuzz: install
+	$(if $(FUZZ_NUMPY2),$(NP2PY),$(VPY)) tests/fuzz/fuzz.py --seconds $$(( $(MINUTES) * 60 ))
 
 test: install test-cpp test-py test-py-np2
 

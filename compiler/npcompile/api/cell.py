@@ -78,9 +78,11 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
         try:
             exec(body, namespace)
             result = eval(last, namespace) if last is not None else None
-        except BaseException:
-            finish_after_error(tracer)
+        except BaseException as e:
+            earlier = finish_after_error(tracer)
             _restore(namespace)
+            if earlier is not None and isinstance(e, Exception):
+                raise earlier from None
             raise
         finally:
             if runner is not None:   # the rewrite's own names leave with it

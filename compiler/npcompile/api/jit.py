@@ -243,7 +243,9 @@ class Jitted:
                     # user's code made of it: nothing pending lands, the call starts again
                     raise e if isinstance(e, TraceBudgetExceeded) else \
                         TraceBudgetExceeded(tracer.budget_reason) from None
-                finish_after_error(tracer)
+                earlier = finish_after_error(tracer)
+                if earlier is not None and isinstance(e, Exception):
+                    raise earlier from None
                 raise
             if tracer.restarting:       # the user's code swallowed the budget's exception
                 raise TraceBudgetExceeded(tracer.budget_reason)
@@ -293,11 +295,15 @@ class Lowered:
 
 def finish_after_error(tracer):
     """The user's code raised: what ran before the error stays done, as in eager NumPy
-    (in-place writes land in the user's arrays); a second error is not allowed to mask it."""
+    (in-place writes land in the user's arrays). An error that work still pending
+    raises (NumPy's, the graph rerun in NumPy) came earlier in the program than the
+    user's: eager NumPy would have stopped there. It is returned, for the caller to
+    raise instead of the user's."""
     try:
         tracer.flush()
-    except Exception:
-        pass
+    except Exception as e:   # noqa: BLE001 - NumPy's error from an earlier operation
+        return e
+    return None
 
 
 def replay_call(jitted, plan, values):

@@ -1,0 +1,185 @@
+"""The differential fuzzer: random programs (programs.py) run four times through
+npcompile.jit (a first call, a replayed call, a recompile at other shapes, the first
+arguments again) and compared with eager NumPy on values, dtypes, shapes, scalar
+types, raised exceptions and the arguments written in place.
+
+    python tests/fuzz/fuzz.py --seconds 600      a campaign (make fuzz MINUTES=10):
+                                                 programs run in child processes, so
+                                                 that a crash or a hang is caught and
+                                                 its seed reported
+    python tests/fuzz/fuzz.py --seeds 0 300      these seeds, in this process
+
+A failing seed prints its program; `--seeds S S+1` runs it again."""
+import argparse
+import copy
+import os
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from programs import Program  # noqa: E402
+
+# float results may differ from NumPy's in their last bits (compensated or pairwise
+# sums, libm against NumPy's SIMD functions): relative to the result's magnitude
+RTOL = {"e": 2e-3, "f": 2e-5, "d": 1e-9, "F": 2e-5, "D": 1e-9}
+
+
+# NumPy 1.x's deprecated answer to == and != of shapes that do not broadcast (a Python
+# bool, with a DeprecationWarning): npcompile raises NumPy 2's ValueError instead
+_DEPRECATED = "elementwise comparison failed"
+
+
+def run(fn, args):
+    """(result or the exception raised, whether NumPy 1.x's deprecated comparison ran)."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with np.errstate(all="ignore"):
+            try:
+                out = fn(*args)
+            except Exception as e:   # noqa: BLE001 - NumPy's error is part of the answer
+                out = e
+    return out, any(_DEPRECATED in str(w.message) for w in seen)
+
+
+def differ(exp, got, where="result", rtol=None):
+    """Why got is not exp (None when it is)."""
+    if isinstance(exp, Exception) or isinstance(got, Exception):
+        if isinstance(exp, Exception) and isinstance(got, Exception) and type(exp) is type(got):
+            return None
+        return f"{where}: NumPy gives {exp!r:.120}, npcompile {got!r:.120}"
+    if type(exp) is not type(got):
+        return f"{where}: type {type(exp).__name__} against {type(got).__name__}"
+    if isinstance(exp, tuple):
+        for i, (e, g) in enumerate(zip(exp, got)):
+            why = differ(e, g, f"{where}[{i}]", rtol)
+            if why:
+                return why
+        return None
+    if not isinstance(exp, (np.ndarray, np.generic)):
+        return None if exp == got or (exp != exp and got != got) else f"{where}: {exp!r} != {got!r}"
+    if exp.dtype != got.dtype or np.shape(exp) != np.shape(got):
+        return f"{where}: {exp.dtype}{np.shape(exp)} against {got.dtype}{np.shape(got)}"
+    e, g = np.asarray(exp), np.asarray(got)
+    if e.dtype.kind == "c":     # each part as a float array (NaN and inf per part)
+        return differ(np.ascontiguousarray(e.real), np.ascontiguousarray(g.real),
+                      where + ".real", rtol) or \
+            differ(np.ascontiguousarray(e.imag), np.ascontiguousarray(g.imag), where + ".imag", rtol)
+    if e.dtype.kind not in "fc":
+        return None if np.array_equal(e, g) else f"{where}: values differ ({_first(e, g)})"
+    finite = np.isfinite(e)
+    same_special = np.array_equal(np.isnan(e), np.isnan(g)) and \
+        np.array_equal(np.where(np.isinf(e), e, 0), np.where(np.isinf(g), g, 0))
+    if not same_special:
+        return f"{where}: NaN or inf differ ({_first(e, g)})"
+    if not finite.any():
+        return None
+    rtol = max(RTOL.get(e.dtype.char, 1e-9), rtol or 0)
+    scale = float(np.max(np.abs(e[finite])))
+    if np.all(np.abs(e[finite] - g[finite]) <= rtol * (np.abs(e[finite]) + 1e-3 * scale)):
+        return None
+    return f"{where}: values differ ({_first(e, g)})"
+
+
+def _first(e, g):
+    bad = np.argwhere(~((e == g) | (np.isnan(e) & np.isnan(g))).reshape(np.shape(e)))
+    if not len(bad):
+        return "?"
+    i = tuple(bad[0])
+    return f"at {i}: {e[i]!r} against {g[i]!r}"
+
+
+def check(seed):
+    """None, or why this seed's program differs from NumPy."""
+    import npcompile
+    p = Program(seed)
+    ns = {"np": np}
+    exec(compile(p.source, f"<fuzz {seed}>", "exec"), ns)
+    fn = ns["f"]
+    jitted = npcompile.jit(fn, choose=False)
+    # a float64 result computed through float32 or float16 steps (np.sin of int16 is
+    # float32) carries their last-bit differences
+    low = any(np.dtype(d).itemsize < 8 and np.dtype(d).kind in "biuf" for d in p.dtypes) or \
+        "float32" in p.source or "int8" in p.source
+    rtol = 2e-5 if low else None
+    for call, scale in enumerate((0, 0, 1, 0)):
+        args = p.inputs(scale)
+        a_np, a_jit = copy.deepcopy(args), copy.deepcopy(args)
+        (exp, deprecated), (got, _) = run(fn, a_np), run(jitted, a_jit)
+        if deprecated:
+            return None
+        why = differ(exp, got, rtol=rtol)
+        for k, (e, g) in enumerate(zip(a_np, a_jit)):
+            why = why or differ(e, g, f"argument {'abc'[k]} after the call", rtol)
+        if why:
+            names = ("first call", "replayed call", "recompile", "first arguments again")
+            return f"{names[call]}: {why}"
+    return None
+
+
+def report(seed, why):
+    p = Program(seed)
+    shapes = ", ".join(f"{n}: {d}{s}" for n, d, s in zip("abc", p.dtypes, p.shapes))
+    return f"seed {seed} ({shapes})\n{p.source}  -> {why}\n"
+
+
+def run_seeds(first, last):
+    bad = 0
+    for seed in range(first, last):
+        why = check(seed)
+        if why:
+            bad += 1
+            print(report(seed, why), flush=True)
+    return bad
+
+
+def campaign(seconds, start, chunk=25, timeout=300):
+    """Chunks of seeds in child processes until the time is up: a child that crashes or
+    hangs is rerun seed by seed, to name the one."""
+    t_end, seed, failures = time.time() + seconds, start, []
+    while time.time() < t_end:
+        r = _child(seed, seed + chunk, timeout)
+        if r is None:
+            for s in range(seed, seed + chunk):
+                one = _child(s, s + 1, 60)
+                if one is None:
+                    failures.append(f"seed {s}: crashed or hung\n{Program(s).source}")
+                    print(failures[-1], flush=True)
+                elif one:
+                    failures.append(one)
+        elif r:
+            failures.append(r)
+            print(r, flush=True)
+        seed += chunk
+    print(f"fuzz: {seed - start} programs from seed {start}, {len(failures)} failing")
+    return len(failures)
+
+
+def _child(first, last, timeout):
+    """The failures' report ('' when none), or None when the child crashed or hung."""
+    try:
+        r = subprocess.run([sys.executable, __file__, "--seeds", str(first), str(last)],
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if r.returncode not in (0, 1):
+        return None
+    return r.stdout.strip()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", nargs=2, type=int, metavar=("FIRST", "LAST"))
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--start", type=int, default=int(time.time()) % 10_000_000)
+    a = ap.parse_args()
+    if a.seeds:
+        sys.exit(1 if run_seeds(*a.seeds) else 0)
+    sys.exit(1 if campaign(a.seconds, a.start) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""Random NumPy programs from a small grammar, for the differential fuzzer (fuzz.py).
+
+A program is Python source of one function `f(a, b, c)` over up to three arrays: ufuncs,
+operators, reductions with axis/keepdims/dtype/ddof, views with negative steps, casts,
+in-place and masked writes, and Python numbers (large ints, NaN, inf, -0.0). Its inputs
+have shapes that broadcast against a base shape, in every dtype the tracer meets
+(float16, complex and byte-swapped included), with edge values mixed in. The same
+seed always gives the same program and inputs."""
+import random
+import zlib
+
+import numpy as np
+
+DTYPES = ["float64", "float32", "int64", "int32", "int8", "uint8", "bool", "complex128",
+          "float16", ">f8", "<i2"]
+BASES = [(), (0,), (1,), (5,), (3, 4), (2, 3, 4), (4, 1)]
+UNARY = ["np.sin", "np.exp", "np.abs", "np.sqrt", "np.negative", "np.floor", "np.log1p",
+         "np.tanh", "np.square", "np.sign", "np.isnan", "np.cos", "np.positive"]
+BINARY_UF = ["np.maximum", "np.minimum", "np.arctan2", "np.hypot", "np.add", "np.multiply",
+             "np.fmod", "np.logical_and"]
+OPS = ["+", "-", "*", "/", "//", "%", "**", "<", "==", ">=", "&", "|", "^"]
+REDUCE = ["sum", "mean", "max", "min", "std", "var", "prod", "argmax", "any", "all"]
+CONSTS = ["2", "-3", "0.5", "-0.0", "1e300", "np.nan", "np.inf", "2**40", "True", "7"]
+
+
+class Program:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        r = self.rng
+        self.base = r.choice(BASES)
+        self.dtypes = [r.choice(DTYPES) for _ in range(3)]
+        self.shapes = [self._broadcastable(self.base) for _ in range(3)]
+        self.names = ["a", "b", "c"]
+        self.lines = []
+        self.temps = []
+        n = r.randint(1, 4)
+        for i in range(n):
+            self._statement(i)
+        outs = self.temps[-2:] if self.temps else ["a"]
+        self.lines.append(f"return ({', '.join(outs)},)")
+        self.source = "def f(a, b, c):\n" + "".join(f"    {ln}\n" for ln in self.lines)
+
+    def _broadcastable(self, base):
+        r = self.rng
+        shape = list(base)
+        if shape and r.random() < 0.3:
+            shape = shape[r.randint(0, len(shape) - 1):]     # trailing dims
+        shape = [1 if (d and r.random() < 0.15) else d for d in shape]
+        return tuple(shape)
+
+    def _operand(self):
+        r = self.rng
+        pool = self.names + self.temps
+        x = r.choice(pool)
+        roll = r.random()
+        if roll < 0.1:
+            return r.choice(CONSTS)
+        if roll < 0.2:
+            return f"{x}[::-1]"
+        if roll < 0.25:
+            return f"{x}.T"
+        if roll < 0.3:
+            return f"{x}.astype(np.{r.choice(['float32', 'int32', 'float64', 'int8', 'bool'])})"
+        return x
+
+    def _expr(self, depth):
+        r = self.rng
+        if depth <= 0:
+            return self._operand()
+        k = r.random()
+        if k < 0.3:
+            return f"({self._expr(depth - 1)} {r.choice(OPS)} {self._expr(depth - 1)})"
+        if k < 0.5:
+            return f"{r.choice(UNARY)}({self._expr(depth - 1)})"
+        if k < 0.65:
+            return f"{r.choice(BINARY_UF)}({self._expr(depth - 1)}, {self._expr(depth - 1)})"
+        if k < 0.8:
+            red = r.choice(REDUCE)
+            kw = []
+            if r.random() < 0.6:
+                kw.append(f"axis={r.choice([0, -1, None])}")
+            if red not in ("argmax",) and r.random() < 0.3:
+                kw.append("keepdims=True")
+            if red in ("std", "var") and r.random() < 0.3:
+                kw.append("ddof=1")
+            if red in ("sum", "prod", "mean") and r.random() < 0.2:
+                kw.append(f"dtype=np.{r.choice(['float32', 'int64', 'float64'])}")
+            return f"np.{red}({self._expr(depth - 1)}{', ' if kw else ''}{', '.join(kw)})"
+        if k < 0.9:
+            return f"np.where({self._expr(depth - 1)} > 0, {self._expr(depth - 1)}, {self._expr(depth - 1)})"
+        return self._operand()
+
+    def _statement(self, i):
+        r = self.rng
+        k = r.random()
+        if k < 0.75 or not self.temps:
+            name = f"t{i}"
+            self.lines.append(f"{name} = {self._expr(r.randint(1, 3))}")
+            self.temps.append(name)
+        elif k < 0.88:
+            target = r.choice(self.names)
+            self.lines.append(f"{target} {r.choice(['+', '-', '*'])}= {self._expr(r.randint(0, 2))}")
+        else:
+            target = r.choice(self.names)
+            self.lines.append(f"{target}[{target} > 0] = {r.choice(CONSTS[:4])}")
+
+    def inputs(self, scale=0):
+        """The arguments (fresh arrays); scale > 0 grows each dimension above 1 (a
+        recompile with the same program)."""
+        rng = np.random.default_rng(zlib.crc32(self.source.encode()) + scale)
+        out = []
+        for dt, shape in zip(self.dtypes, self.shapes):
+            shape = tuple(d + scale if d > 1 else d for d in shape)
+            out.append(_values(rng, np.dtype(dt), shape))
+        return out
+
+
+def _values(rng, dt, shape):
+    n = int(np.prod(shape))
+    if dt.kind == "b":
+        v = rng.random(n) < 0.5
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        v = rng.integers(lo, hi + 1, n)
+        if n and rng.random() < 0.3:
+            v[rng.integers(0, n)] = rng.choice([info.min, info.max, 0])
+    else:
+        v = rng.standard_normal(n) * rng.choice([1.0, 100.0])
+        if n and rng.random() < 0.3:
+            v[rng.integers(0, n)] = rng.choice([np.nan, np.inf, -np.inf, -0.0, 0.0])
+        if dt.kind == "c":
+            v = v + 1j * rng.standard_normal(n)
+    return np.asarray(v).astype(dt).reshape(shape)
