@@ -158,6 +158,13 @@ nl::json interpreter::kernel_info_request_impl() {
 void interpreter::shutdown_request_impl() {
   // The comm manager still exists here; it will not at destruction.
   m_comm_target.reset();
+  // A clean shutdown takes the session file (the cells' source) with it.
+  try {
+    py::gil_scoped_acquire acquire;
+    py::module_::import("npcompile.report").attr("remove_session_file")();
+  } catch (py::error_already_set& e) {
+    std::cerr << "xnpcompile: the session file stays (" << e.what() << ")" << std::endl;
+  }
   xpyt::interpreter::shutdown_request_impl();
 }
 } // namespace npc

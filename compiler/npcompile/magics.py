@@ -61,7 +61,7 @@ def npcompile_cell(line, cell):
     ns = shell.user_ns if shell is not None else sys.modules["__main__"].__dict__
     filename = f"<npcompile cell {next(_cell_numbers)}>"
     from .records import SESSION
-    first = len(SESSION.traces)
+    first = SESSION.total("traces")
     # A report shows the speedup over eager NumPy: its cell pays one eager run per new graph.
     from .exec import eager_timing
     measure = eager_timing.measuring() if args.report else contextlib.nullcontext()

@@ -1,7 +1,13 @@
 """The session's records: graph breaks, recompiles, compiles, kernel runs, fallbacks.
 Every report is a view of these (npcompile.report(), explain, the notebook report)."""
+import os
 import threading
 import time
+
+# Records kept per kind, the oldest dropped first: a notebook open for a day calls its
+# functions millions of times (a replayed call adds a trace and its kernels' records).
+# NPC_MAX_RECORDS changes it; totals are kept whole (Session.total).
+MAX_RECORDS = int(os.environ.get("NPC_MAX_RECORDS", "20000") or 20000)
 
 
 class Session:
@@ -22,11 +28,21 @@ class Session:
         with self._lock:
             for k in self.KINDS:
                 setattr(self, k, [])
+            self._totals = dict.fromkeys(self.KINDS, 0)
+
+    def total(self, kind):
+        """Records of this kind ever added (the kept ones are the last MAX_RECORDS)."""
+        return self._totals[kind]
 
     def add(self, kind, record):
         if "ts_us" not in record:
             record["ts_us"] = (time.perf_counter() - self.start) * 1e6
-        getattr(self, kind).append(record)  # one append is atomic under the GIL
+        records = getattr(self, kind)
+        records.append(record)  # one append is atomic under the GIL
+        self._totals[kind] += 1
+        if len(records) > MAX_RECORDS + MAX_RECORDS // 4:   # trimmed now and then
+            with self._lock:
+                del records[:len(records) - MAX_RECORDS]
         for sink in self.sinks:
             try:
                 sink(kind, record)

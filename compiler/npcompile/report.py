@@ -4,6 +4,7 @@ kernel) the session file npcompile-viewer follows."""
 import os
 import re
 import sys
+import time
 
 from .records import SESSION
 
@@ -60,7 +61,7 @@ def mime_bundle(since_trace=None, last=True):
     prof = _require()
     SESSION.settle()
     if since_trace is not None:
-        n = max(1, len(SESSION.traces) - since_trace)
+        n = max(1, SESSION.total("traces") - since_trace)
     else:
         n = 1 if last else None
     return prof.mime_bundle(n)
@@ -140,6 +141,39 @@ class SessionAutosave:
 
 
 _autosave = [None]
+# session files of this user untouched for longer than this are removed when a kernel
+# starts (a kernel that was killed never removed its own; a live one rewrites its file
+# after every traced cell)
+STALE_SESSION_DAYS = 7
+
+
+def remove_session_file():
+    """The kernel's clean shutdown: its session file goes with it."""
+    saver = _autosave[0]
+    if saver is not None:
+        try:
+            os.remove(saver.path)
+        except OSError:
+            pass
+
+
+def _remove_stale(directory, keep):
+    now = time.time()
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith("npcompile-session-") and name.endswith(".json")):
+            continue
+        path = os.path.join(directory, name)
+        try:
+            st = os.lstat(path)
+            if path != keep and now - st.st_mtime > STALE_SESSION_DAYS * 86400 and \
+                    st.st_uid == os.geteuid():
+                os.remove(path)
+        except OSError:
+            pass
 
 
 def autosave_session(shell, name=None):
@@ -149,6 +183,7 @@ def autosave_session(shell, name=None):
     asked. Returns the file's path."""
     from jupyter_core.paths import jupyter_runtime_dir
     saver = SessionAutosave(jupyter_runtime_dir(), name or os.getpid())
+    _remove_stale(saver.directory, saver.path)
     if _autosave[0] is not None:
         shell.events.unregister("post_run_cell", _autosave[0])
     shell.events.register("post_run_cell", saver)

@@ -1,6 +1,7 @@
 #include "npc/prof/session.hpp"
 
 #include <atomic>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -21,15 +22,33 @@ Session& Session::global() {
   return *s;
 }
 
+namespace {
+// Events kept, the oldest dropped first (NPC_MAX_EVENTS): a day-long notebook records
+// millions, and every report and session file reads them all.
+std::size_t max_events() {
+  static const std::size_t n = [] {
+    if (const char* s = std::getenv("NPC_MAX_EVENTS")) {
+      char* end = nullptr;
+      const long long v = std::strtoll(s, &end, 10);
+      if (end != s && v > 0)
+        return static_cast<std::size_t>(v);
+    }
+    return std::size_t{200000};
+  }();
+  return n;
+}
+} // namespace
+
 void Session::record(EventData data) {
-  Event e{now_us(), current_thread_id(), std::move(data)};
-  std::lock_guard lock(mu_);
-  events_.push_back(std::move(e));
+  append(Event{now_us(), current_thread_id(), std::move(data)});
 }
 
 void Session::append(Event e) {
   std::lock_guard lock(mu_);
   events_.push_back(std::move(e));
+  const std::size_t cap = max_events();
+  if (events_.size() > cap + cap / 4) // trimmed now and then: amortized O(1) per event
+    events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(events_.size() - cap));
 }
 
 std::vector<Event> Session::snapshot() const {

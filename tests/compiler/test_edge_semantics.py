@@ -73,3 +73,19 @@ def test_arrays_larger_than_memory_raise_numpys_memory_error_at_once():
         npcompile.jit(lambda a: (a[None, :] * a[:, None]).sum())(np.ones(10**7))
     reasons = [f["reason"] for f in npcompile.report()["fallbacks"]]
     assert len(reasons) == 2 and all("larger than this machine's memory" in r for r in reasons)
+
+
+def test_a_dead_integer_power_of_run_time_exponents_raises_first():
+    """Eager NumPy raises at `a ** e` (a negative exponent) before the later error; the
+    power is computed even though nothing reads it (fuzzer seeds 516 and 5562452)."""
+    def dead(a, e):
+        a ** e
+        return a + 1
+
+    def before_a_type_error(a, e, c):
+        t = (a - 1) - (a ** e)
+        return t ^ (np.inf | c)
+    e = np.array([2, -1, 3], dtype=np.int8)
+    check(dead, np.arange(1, 4, dtype=np.int32), e)
+    check(dead, np.arange(1, 4, dtype=np.int32), np.abs(e))
+    check(before_a_type_error, np.arange(1, 4, dtype=np.int32), e, np.ones(3, ">f8"))

@@ -87,3 +87,22 @@ def test_nothing_is_written_outside_the_kernel(tmp_path):
                          timeout=120, check=True)
     assert out.stdout.strip() == "12.0"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_session_file_is_private_and_goes_with_a_clean_shutdown(runtime):
+    """It holds the cells' source: 0600, like the connection file; the kernel's shutdown
+    removes it, and a new kernel removes files left by killed ones after some days."""
+    stale = runtime / "npcompile-session-killed.json"
+    stale.write_text("{}")
+    old = os.path.getmtime(stale) - (report.STALE_SESSION_DAYS + 1) * 86400
+    os.utime(stale, (old, old))
+    recent = runtime / "npcompile-session-other-kernel.json"
+    recent.write_text("{}")
+    shell = Shell()
+    path = report.autosave_session(shell, "private-1")
+    assert not stale.exists() and recent.exists()
+    _halve_if_positive(np.arange(5.0))
+    shell.events.trigger("post_run_cell", None)
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    report.remove_session_file()
+    assert not os.path.exists(path)

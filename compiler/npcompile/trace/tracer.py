@@ -51,6 +51,10 @@ class Tracer:
         self.options = options    # dict: device, fullgraph, dynamic
         self.engine = engine      # runs a flushed graph (graph/engine.py)
         self.lazies = []          # weak refs to the LazyArrays made since the last flush
+        # results computed at the next flush even when nothing reads them: operations
+        # whose values can make NumPy raise (an integer power with a negative exponent),
+        # as eager NumPy raises whether the result is used or not
+        self.must_run = []
         self._settled = {}        # id(storage) -> weak refs to lazies settled on it
         self._settled_size = 0    # len(_settled) after its last clean-up
         self._dirty = {}          # id(storage) -> storage written since the last flush
@@ -395,6 +399,7 @@ class Tracer:
             self.flush_index += 1
         # Computed: from here on nothing can fail half-way, so the bookkeeping moves on.
         self.lazies = new[n_new:]  # (nothing records while the engine runs; kept anyway)
+        self.must_run = []
         if dirty:
             self._dirty = {}
             for sid in dirty:

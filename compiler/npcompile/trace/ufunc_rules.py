@@ -75,8 +75,15 @@ def call(tracer, ufunc, inputs, kwargs):
         inplace.write_ufunc(tracer, out, ufunc, ops, kw)
         return out
     if ufunc.nout == 1:
-        return tracer.make(ufunc, tuple(ops.template), kw or None, tuple(ops.inputs), dtypes[0],
-                           shape, name, scalar=ops.all_zero_d)
+        checked = ufunc is np.power and dtypes[0].kind in "iu" and type(ops.template[1]) is Ref
+        # an integer power of exponents known only at run time: computed even if unused
+        # (its kernel reports a negative exponent, and NumPy raises); its node is not
+        # plain ({} for kwargs), so the C++ recorder does not learn to make it unseen
+        result = tracer.make(ufunc, tuple(ops.template), kw or ({} if checked else None),
+                             tuple(ops.inputs), dtypes[0], shape, name, scalar=ops.all_zero_d)
+        if checked:
+            tracer.must_run.append(result)
+        return result
     return tracer.make_multi(ufunc, tuple(ops.template), kw or None, tuple(ops.inputs), dtypes,
                              shape, name)
 
