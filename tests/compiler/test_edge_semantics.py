@@ -46,6 +46,7 @@ def test_an_unused_negative_integer_power_raises():
     check(dead, np.arange(1, 4, dtype=np.int8))
     check(lambda a: (a ** -2, a)[1] * 1, np.arange(1, 4))
     check(lambda a: np.power(a, [2, 0, 1]) + 1, np.arange(1, 4, dtype=np.int8))
+    check(lambda b: (b ** -3, b)[1] * 1, np.array([True, False]))   # bool ** int: integers
     compiled_without_fallback()
 
 

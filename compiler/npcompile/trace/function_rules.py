@@ -243,7 +243,7 @@ def scalar_pow(tracer, lz, exponent):
         dtype = _POW_DTYPES.get(key)
     except TypeError:  # an unhashable exponent: ask NumPy every time
         key, dtype = None, None
-    if lz.dtype.kind in "iu":
+    if lz.dtype.kind in "biu":      # bool ** int is an integer power too
         refuse_negative_powers(exponent)
     if dtype is None:
         try:
