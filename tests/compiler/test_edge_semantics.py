@@ -90,3 +90,18 @@ def test_a_dead_integer_power_of_run_time_exponents_raises_first():
     check(dead, np.arange(1, 4, dtype=np.int32), e)
     check(dead, np.arange(1, 4, dtype=np.int32), np.abs(e))
     check(before_a_type_error, np.arange(1, 4, dtype=np.int32), e, np.ones(3, ">f8"))
+
+
+def test_writes_before_an_error_land_as_eagerly():
+    """NumPy raises at the power; the in-place writes before it happened (fuzzer seeds
+    9000838, 7000330): they land in the caller's arrays, and the error is NumPy's."""
+    def masked_then_power(b, e):
+        b[b > 0] = 0.5
+        c = b[::-1] ** e
+        return c + 1
+
+    def add_then_power(c, e):
+        c += c[::-1]
+        return c ** e
+    check(masked_then_power, np.arange(-3, 3, dtype=np.int16), np.array([1, -1, 2, 1, 1, 1]))
+    check(add_then_power, np.arange(-3, 3, dtype=np.int32), np.array([1, -1, 2, 1, 1, 1]))

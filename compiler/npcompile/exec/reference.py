@@ -13,7 +13,13 @@ def execute(pending, outputs):
     for n in pending:
         ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
         kwargs = substitute(n.kwargs, ins) if n.kwargs else {}
-        vals[id(n)] = n.fn(*substitute(n.args, ins), **kwargs)
+        try:
+            vals[id(n)] = n.fn(*substitute(n.args, ins), **kwargs)
+        except Exception as e:
+            # NumPy's error, raised here as eagerly: what ran before it stays computed
+            # (the tracer lands the in-place writes that came first)
+            e.npc_partial = vals
+            raise
         for i in n.inputs:  # free intermediates as soon as their last reader ran
             k = id(i)
             uses[k] -= 1

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..dtypes import traceable, traced_dtype
 from ..errors import GraphBreakError
+from ..graph import calls
 from ..graph.node import Node, Ref
 from . import (budget, composite_rules, creation, function_rules, inplace, library_rules, rules,
                ufunc_rules, view_rules)
@@ -43,6 +44,24 @@ def is_traceable(value):
     """An ndarray or a DeviceArray (GPU data enters a trace as a leaf too) of a traced
     dtype."""
     return traceable(value)
+
+
+def _land_writes_before(pending, computed):
+    """NumPy raised at an operation of the graph: the in-place writes into the user's
+    arrays that came before it land, as they had eagerly. Each written storage's latest
+    version that was computed (following its chain of updates back) is copied in."""
+    if not computed:
+        return
+    for st in pending:
+        if st.target is None:
+            continue
+        node = st.base
+        while not node.is_leaf and id(node) not in computed and \
+                node.fn in (calls.update, calls.update_reusing) and node.inputs:
+            node = node.inputs[0]
+        value = computed.get(id(node)) if not node.is_leaf else None
+        if value is not None and value is not st.target:
+            np.copyto(st.target, value, casting="unsafe")
 
 
 class Tracer:
@@ -393,7 +412,11 @@ class Tracer:
             # A view decided on an assumed layout needs NumPy's own layouts to settle:
             # those graphs run on the reference path (see storage.guessed).
             exact = any(st.guessed for st in pending)
-            values = self.engine.run(self, outputs, exact_layout=exact)
+            try:
+                values = self.engine.run(self, outputs, exact_layout=exact)
+            except Exception as e:
+                _land_writes_before(pending, getattr(e, "npc_partial", None))
+                raise
             for node, value in zip(outputs, values):
                 node.make_concrete(value)
             self.flush_index += 1
