@@ -44,6 +44,8 @@ class LazyArray(_LazyFields):
         if not self._scalar:
             raise TypeError("unhashable type: 'numpy.ndarray'")
         v = self._force("number", "hash() of a NumPy scalar (a dict key or set member)")
+        if type(v) is not np.ndarray and hasattr(v, "get"):    # a GPU 0-d array
+            v = v.get()
         return hash(v[()] if type(v) is np.ndarray else v)
 
     def __init__(self, storage, chain, node, scalar=False):
