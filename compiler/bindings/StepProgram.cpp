@@ -1,6 +1,7 @@
 #include "StepProgram.hpp"
 
 #include "BufferPool.hpp"
+#include "Interrupt.hpp"
 #include "KernelLauncher.hpp"
 #include "ThreadPool.hpp"
 
@@ -183,14 +184,25 @@ void StepProgram::run_kernel(const Kernel& k, py::list& vals, std::vector<int64_
   auto& pool = ThreadPool::global();
   // waking the workers costs microseconds: small kernels run here, with the GIL held
   const bool threaded = pool.num_threads() > 1 && k.n_outer >= 2 * k.grain;
+  // Ctrl-C stops a long kernel (runtime/Interrupt.hpp): watched for those of more than a
+  // few grains of rows, or split in chunks (a watch costs two sigaction calls)
+  std::optional<InterruptWatch> watch;
+  if (k.n_outer >= 8 * k.grain || k.part_address)
+    watch.emplace();
   {
     std::optional<py::gil_scoped_release> release;
     if (threaded || k.part_address)
       release.emplace();
     if (k.part_address)
       KernelLauncher::run(pool, k.part_address, bufs.data(), params.data(), k.chunks, 1);
-    if (!k.empty)
+    if (!k.empty && !(watch && interrupt_requested().load()))
       KernelLauncher::run(pool, k.address, bufs.data(), params.data(), k.n_outer, k.grain);
+  }
+  if (watch && watch->active() && interrupt_requested().exchange(false)) {
+    // stopped half-way: the outputs are dropped, and Python's handler makes the error
+    if (PyErr_CheckSignals() == 0)
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
   }
   if (flag)
     // a float->int cast out of range / of NaN, or a negative integer power: the engine

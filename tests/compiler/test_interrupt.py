@@ -1,0 +1,52 @@
+"""Ctrl-C stops a long compiled kernel (issue 16): SIGINT during a fused kernel of
+seconds raises KeyboardInterrupt within a second, and the process goes on working."""
+import subprocess
+import sys
+
+import pytest
+
+from test_trace_loops import COMPILED, DEVICE
+
+_LONG_KERNEL = """
+import time
+import numpy as np, npcompile
+def heavy(x):
+    y = x
+    for _ in range(80):
+        y = np.sin(y) * 1.0001 + 0.1
+    return y.sum()
+j = npcompile.jit(heavy, choose=False)
+j(np.ones(1000))                                  # compiled before the long call
+x = np.linspace(0, 1, 40_000_000)
+print("ready", flush=True)      # the parent sends SIGINT 0.5 s from now
+t0 = time.time()
+try:
+    j(x)
+    print("finished", time.time() - t0)
+except KeyboardInterrupt:
+    print("interrupted", time.time() - t0)
+print("usable", bool(np.isclose(j(np.ones(4)), heavy(np.ones(4)), rtol=1e-12)))
+"""
+
+
+@pytest.mark.skipif(not COMPILED or DEVICE == "cuda", reason="a CPU kernel is interrupted")
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_stops_a_long_kernel(threads):
+    import os
+    import signal
+    import time
+    env = dict(os.environ, NPC_NUM_THREADS=threads)
+    # from outside, as a terminal's Ctrl-C: a timer thread of the child would need the
+    # GIL, which a kernel on one thread holds
+    child = subprocess.Popen([sys.executable, "-c", _LONG_KERNEL], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env)
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=300)
+    assert child.returncode == 0, err
+    lines = out.split("\n")
+    what, seconds = lines[0].split()
+    assert what == "interrupted", out                # 80 sines of 4e7 values: seconds
+    assert float(seconds) < 1.5, out                 # the signal came at 0.5 s
+    assert lines[1] == "usable True", out
