@@ -49,6 +49,14 @@ void interpreter::load_npcompile() {
     py::module_::import("npcompile");
     magics = py::module_::import("npcompile.magics").attr("MAGICS");
     m_npcompile_loaded = true;
+    try { // without the CPU backend there is no compiled kernel to stop
+      auto address = py::module_::import("npcompile._native")
+                         .attr("cpu")
+                         .attr("interrupt_flag_address")()
+                         .cast<std::uintptr_t>();
+      m_interrupts.set_kernel_stop_flag(reinterpret_cast<std::atomic<bool>*>(address));
+    } catch (py::error_already_set&) {
+    }
   } catch (py::error_already_set& e) {
     std::cerr << "xnpcompile: cannot import the npcompile Python package (" << e.what()
               << "); running as a plain Python kernel without npcompile's magics." << std::endl;

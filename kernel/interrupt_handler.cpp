@@ -80,6 +80,8 @@ void interrupt_handler::run() {
         continue; // idle: nothing to interrupt
       }
       PyErr_SetInterrupt(); // async-signal-safe, needs no GIL
+      if (auto* flag = m_stop_flag.load())
+        flag->store(true); // a compiled kernel running with the GIL released stops too
       pthread_kill(m_main_thread, SIGUSR2);
     }
     // Tripped from a thread other than the main one, the signal does not set

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -25,6 +26,11 @@ public:
   void begin_cell();
   void end_cell();
 
+  // npcompile's flag that stops a running compiled kernel (its CPU runtime's
+  // interrupt_requested()): raised with each interrupt, since SIGINT never reaches the
+  // handler npcompile chains in front of Python's here.
+  void set_kernel_stop_flag(std::atomic<bool>* flag) { m_stop_flag.store(flag); }
+
 private:
   void run();
 
@@ -33,5 +39,6 @@ private:
   bool m_busy = false;
   bool m_stop = false;
   std::thread m_thread;
+  std::atomic<std::atomic<bool>*> m_stop_flag{nullptr};
 };
 } // namespace npc

@@ -5,6 +5,7 @@
 #include "CpuJit.hpp"
 #include "KernelLauncher.hpp"
 #include "StepProgram.hpp"
+#include "Interrupt.hpp"
 #include "ThreadPool.hpp"
 
 #include <pybind11/numpy.h>
@@ -120,6 +121,10 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
   m.def("pool_cached_bytes", [] { return npc::BufferPool::global().cached_bytes(); });
   m.def("pool_clear", [] { npc::BufferPool::global().clear(); });
   m.def("num_threads", [] { return npc::ThreadPool::global().num_threads(); });
+  // For a host that takes SIGINT itself (the Jupyter kernel's sigwait thread): the
+  // address of the flag that stops a running kernel (runtime/Interrupt.hpp).
+  m.def("interrupt_flag_address",
+        [] { return reinterpret_cast<std::uintptr_t>(&npc::interrupt_requested()); });
   m.def(
       "set_num_threads",
       [](int n) {

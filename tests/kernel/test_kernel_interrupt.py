@@ -30,7 +30,19 @@ def interrupt_cell(km, kc, code):
     "while True:\n    pass",
     "import time\ntime.sleep(60)",
     "import numpy as np\nwhile True:\n    np.sqrt(np.arange(1000.0)).sum()",
-], ids=["busy-loop", "sleep", "numpy-loop"])
+    # one compiled kernel of seconds (80 fused sines of 4e7 values): it stops between
+    # grains of rows, through the flag the kernel's interrupt thread raises
+    "import numpy as np, npcompile\n"
+    "def heavy(x):\n"
+    "    for _ in range(80):\n"
+    "        x = np.sin(x) * 1.0001 + 0.1\n"
+    "    return x.sum()\n"
+    "j = npcompile.jit(heavy, choose=False)\n"
+    "j(np.ones(1000))\n"
+    "x = np.linspace(0, 1, 40_000_000)\n"
+    "while True:\n"
+    "    j(x)",
+], ids=["busy-loop", "sleep", "numpy-loop", "compiled-kernel"])
 def test_interrupt_stops_cell_quickly(km, kc, code):
     content, latency = interrupt_cell(km, kc, code)
     print(f"interrupt latency {code.splitlines()[-1].strip()!r}: {latency * 1000:.1f} ms")
