@@ -105,3 +105,14 @@ def test_writes_before_an_error_land_as_eagerly():
         return c ** e
     check(masked_then_power, np.arange(-3, 3, dtype=np.int16), np.array([1, -1, 2, 1, 1, 1]))
     check(add_then_power, np.arange(-3, 3, dtype=np.int32), np.array([1, -1, 2, 1, 1, 1]))
+
+
+def test_an_unused_gather_with_known_indices_out_of_bounds_raises():
+    """NumPy raises IndexError at the call; the gather's result is never read (fuzzer
+    seed 4002757)."""
+    def dead(a):
+        a.ravel()[[0, 2, -1]]
+        return a * 2
+    check(dead, np.ones(1, np.complex128))
+    check(dead, np.ones(3))
+    check(lambda a: a[[0, -4]] + 1, np.ones(3))

@@ -21,6 +21,11 @@ BINARY_UF = ["np.maximum", "np.minimum", "np.arctan2", "np.hypot", "np.add", "np
 OPS = ["+", "-", "*", "/", "//", "%", "**", "<", "==", ">=", "&", "|", "^"]
 REDUCE = ["sum", "mean", "max", "min", "std", "var", "prod", "argmax", "any", "all"]
 CONSTS = ["2", "-3", "0.5", "-0.0", "1e300", "np.nan", "np.inf", "2**40", "True", "7"]
+# library calls and gathers ({x}: an operand)
+LIBRARY = ["np.sort({x}, axis=-1)", "np.cumsum({x})", "np.argsort({x}, axis=0)",
+           "np.take({x}, [0, -1, 1])", "{x}.ravel()[[0, 2, -1]]", "np.flip({x})",
+           "np.roll({x}, 2)", "np.diff({x}, axis=-1)", "np.median({x})",
+           "np.clip({x}, -1, 1)", "np.round({x} * 3.3, 1)", "np.concatenate([{x}, {x}])"]
 
 
 class Program:
@@ -93,6 +98,15 @@ class Program:
     def _statement(self, i):
         r = self.rng
         k = r.random()
+        if k < 0.12:
+            self._loop(i)
+            return
+        if k < 0.2:
+            name = f"t{i}"
+            x = r.choice(self.names + self.temps)
+            self.lines.append(f"{name} = {r.choice(LIBRARY).format(x=x)}")
+            self.temps.append(name)
+            return
         if k < 0.75 or not self.temps:
             name = f"t{i}"
             self.lines.append(f"{name} = {self._expr(r.randint(1, 3))}")
@@ -103,6 +117,36 @@ class Program:
         else:
             target = r.choice(self.names)
             self.lines.append(f"{target}[{target} > 0] = {r.choice(CONSTS[:4])}")
+
+    def _loop(self, i):
+        """A Python loop over range(n) (n at least 8: the runner's minimum, so its body
+        compiles once): a carried array, an in-place update, or an index by the loop
+        variable, the forms api/loop_rewrite.py takes over."""
+        r = self.rng
+        n = r.choice([8, 9, 13])
+        target = r.choice(self.names)
+        form = r.randint(0, 3)
+        if form == 0:        # a carried value rebound each iteration
+            name = f"t{i}"
+            self.lines.append(f"{name} = {target} * 1")
+            self.lines.append(f"for _ in range({n}):")
+            self.lines.append(f"    {name} = {name} * 0.5 + {self._expr(1).replace(name, target)}")
+            self.temps.append(name)
+        elif form == 1:      # an in-place update of an argument
+            self.lines.append(f"for _ in range({n}):")
+            self.lines.append(f"    {target} {r.choice(['+', '-', '*'])}= {r.choice(CONSTS[:4])}")
+        elif form == 2:      # a row per iteration, read by the loop variable
+            name = f"t{i}"
+            self.lines.append(f"{name} = np.zeros(({n},) + np.shape({target}))")
+            self.lines.append(f"for k in range({n}):")
+            self.lines.append(f"    {name}[k] = {target} * k + {r.choice(CONSTS[:4])}")
+            self.temps.append(name)
+        else:                # a scalar accumulator over the loop
+            name = f"t{i}"
+            self.lines.append(f"{name} = 0.0")
+            self.lines.append(f"for k in range({n}):")
+            self.lines.append(f"    {name} += np.sum({target}) * k")
+            self.temps.append(name)
 
     def inputs(self, scale=0):
         """The arguments (fresh arrays); scale > 0 grows each dimension above 1 (a

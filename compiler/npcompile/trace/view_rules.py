@@ -85,13 +85,16 @@ def gather(tracer, lz, items):
     template, inputs, protos = [], [lz._n], []
     for x in items:
         if _index_array(x):
-            ix = x if type(x) is _la.LazyArray else tracer.wrap_constant_array(_nb.asarray(x))
+            known = None if type(x) is _la.LazyArray else _nb.asarray(x)
+            ix = x if known is None else tracer.wrap_constant_array(known)
             if ix.dtype.kind not in "iu" or (type(x) is list and ix.ndim != 1):
                 raise Unsupported("unsupported", "advanced indexing with a non-integer "
                                                  "or nested index")
             template.append(Ref(len(inputs)))
             inputs.append(ix._n)
-            protos.append(_nb.zeros(ix.shape, np.intp))
+            # indices known now are checked now: NumPy raises IndexError at the call,
+            # whether or not the result is used (a gather nobody reads never runs)
+            protos.append(known if known is not None else _nb.zeros(ix.shape, np.intp))
         elif _basic_item(x):
             template.append(int(x) if isinstance(x, np.integer) else x)
             protos.append(template[-1])
