@@ -23,6 +23,10 @@ def test_a_0d_power_keeps_numpys_dtype():
         check(lambda a, b: a ** b, np.array(np.float32(-0.75)), e)
         check(lambda a, b: a ** b * 2, np.array(np.float32(1.5)), e)
     check(lambda x: x ** np.array(2), np.array([1.5, 2.5], np.float32))
+    # an exponent made in the trace (fuzzer seed 5001368): bool ** 2 is np.square's
+    # int8 under NumPy 1.x, bool ** 3 np.power's int64
+    for v in ([1, 5, 2], [1, 5, 9, 0]):
+        check(lambda b, c: (b > 0) ** np.argmax(c), np.array([1, -1, 2]), np.array(v))
 
 
 @pytest.mark.parametrize("name", ["argmax", "argmin", "sum", "max", "mean"])

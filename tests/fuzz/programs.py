@@ -107,6 +107,15 @@ class Program:
             self.lines.append(f"{name} = {r.choice(LIBRARY).format(x=x)}")
             self.temps.append(name)
             return
+        if k < 0.27:        # aliasing: a view of an argument written from another
+            target = r.choice(self.names)
+            self.lines.append(r.choice([
+                f"{target}[1:] {r.choice(['+', '-', '*'])}= {target}[:-1]",
+                f"{target}[::2] = {self._expr(1)}",
+                f"np.add({target}, {self._expr(1)}, out={target})",
+                f"{target}[...] = {target}[::-1]",
+            ]))
+            return
         if k < 0.75 or not self.temps:
             name = f"t{i}"
             self.lines.append(f"{name} = {self._expr(r.randint(1, 3))}")

@@ -330,12 +330,11 @@ class LazyArray(_LazyFields):
     def __pow__(self, other):
         if isinstance(other, SCALAR_TYPES):
             return _dispatch(operator.pow, _rules.function_rules.scalar_pow, self, other)
-        if not NUMPY2 and self._n.shape == () and np.ndim(other) == 0 and \
-                type(other) in (LazyArray, np.ndarray) and \
-                np.result_type(self.dtype, other.dtype) != self.dtype:
-            # NumPy 1.x: a 0-d base and a 0-d exponent: ndarray's ** takes its fast path
-            # (square, sqrt, ...: the base's dtype) for some exponent values only, and
-            # promotes for the others. The dtype hangs on the value: read it.
+        if not NUMPY2 and np.ndim(other) == 0 and type(other) in (LazyArray, np.ndarray) and \
+                _fast_power_differs(self, other.dtype):
+            # NumPy 1.x: ndarray's ** takes its fast path (square, sqrt, ...) for some
+            # values of a 0-d exponent only, and np.power's promotion for the others:
+            # where their dtypes differ, the dtype hangs on the value: read it.
             v = other._force("value_dtype", "a 0-d exponent's value decides the result "
                              "dtype (NumPy 1.x)") if type(other) is LazyArray else other
             return self.__pow__(v[()])
@@ -358,6 +357,17 @@ class LazyArray(_LazyFields):
                 v **= other
             return self
         return self.__array_ufunc__(np.power, "__call__", self, other, out=(self,))
+
+
+def _fast_power_differs(base, exponent_dtype):
+    """Would ndarray's fast path of ** (NumPy 1.x) give another dtype than np.power for a
+    0-d exponent of this dtype? A 0-d base: promotion is by types alone, the fast path
+    keeps the base's. An array: np.square of bool is int8 where np.power gives int64."""
+    if base._n.shape == ():
+        return np.result_type(base.dtype, exponent_dtype) != base.dtype
+    with np.errstate(all="ignore"):
+        x = _nb.zeros((1,), base.dtype)
+        return np.square(x).dtype != np.power(x, _nb.zeros((), exponent_dtype)).dtype
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
