@@ -22,6 +22,17 @@ def traced_dtype(dt):
         (kind not in _FLOAT_SIZES or dt.itemsize in _FLOAT_SIZES[kind])
 
 
+def untraced_reason(dt):
+    """Why arrays of this dtype are not traced, in words (None when they are)."""
+    if traced_dtype(dt):
+        return None
+    if dt.kind not in TRACED_KINDS:
+        return f"{dt} arrays are not numbers the kernels compute"
+    if not dt.isnative:
+        return "its bytes are in non-native order"
+    return f"kernels do not compute {dt} (NumPy's own precision is kept)"
+
+
 def traced_array(value):
     """An ndarray of a traced dtype."""
     return type(value) is np.ndarray and traced_dtype(value.dtype)

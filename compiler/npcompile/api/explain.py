@@ -1,5 +1,8 @@
 """npcompile.explain(fn)(*args): what tracing saw (graphs, breaks with lines and hints,
 captured operations), without changing what fn computes."""
+import numpy as np
+
+from ..dtypes import untraced_reason
 from .jit import Jitted
 from .purity import Watch
 from .replay import arg_key
@@ -47,10 +50,19 @@ def explain(fn):
         key, values = arg_key(args, kwargs)
         watch = Watch(jitted.fn, values) if jitted.replay and key is not None else None
         result, tracer = jitted.trace_call(args, kwargs, watch)
-        plan = tracer.plan if key is not None else \
-            "an argument is neither an array nor a number, string or tuple of them"
+        plan = tracer.plan if key is not None else _undescribed(jitted, args, kwargs)
         return Explanation(tracer, result, last_trace_report(), replay_note(jitted, plan))
     return run
+
+
+def _undescribed(jitted, args, kwargs):
+    """Why the arguments have no replay key, in words."""
+    names = jitted._names(len(args)) + list(kwargs)
+    for name, a in zip(names, list(args) + list(kwargs.values())):
+        if isinstance(a, np.ndarray) and untraced_reason(a.dtype):
+            return f"the argument {name} is an array of dtype {a.dtype}, not traced: " \
+                   f"{untraced_reason(a.dtype)}"
+    return "an argument is neither an array nor a number, string or tuple of them"
 
 
 def replay_note(jitted, plan):

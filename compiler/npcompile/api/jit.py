@@ -7,7 +7,10 @@ import sys
 import time
 import types
 
+import numpy as np
+
 from ..exec.engine import ENGINE, SiteInfo, record_kernel_times
+from ..dtypes import untraced_reason
 from ..records import SESSION
 from ..trace.breaks import user_frame
 from ..trace.budget import TraceBudgetExceeded
@@ -91,6 +94,20 @@ class Jitted:
                 self.fn, self.loop_sites = new, sites
             else:
                 self.loops_refusal = sites
+
+    def _report_untraced(self, args, names, function):
+        """An array argument whose dtype is not traced (byte-swapped, float16, strings)
+        runs in NumPy: said once per argument and dtype, as a fallback, not silently."""
+        for a, name in zip(args, names):
+            if type(a) is np.ndarray and not is_traceable(a):
+                seen = self.__dict__.setdefault("_untraced_seen", set())
+                why = untraced_reason(a.dtype)
+                if why and (name, a.dtype) not in seen:
+                    seen.add((name, a.dtype))
+                    SESSION.add("fallbacks", {
+                        "graph_id": -1, "function": function,
+                        "reason": f"the argument {name} ({a.dtype}) is not traced: {why}; "
+                                  f"what is computed from it runs in NumPy"})
 
     def __reduce__(self):
         """Pickled by reference, like the function it wraps (multiprocessing sends it so):
@@ -228,6 +245,7 @@ class Jitted:
         with tracer:
             names = self._names(len(args))
             wargs = [tracer.wrap_input(a, n) if is_traceable(a) else a for a, n in zip(args, names)]
+            self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:
                 wargs[i]._scalar = True
             wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) else v
