@@ -120,3 +120,13 @@ def test_an_unused_gather_with_known_indices_out_of_bounds_raises():
     check(dead, np.ones(1, np.complex128))
     check(dead, np.ones(3))
     check(lambda a: a[[0, -4]] + 1, np.ones(3))
+
+
+@pytest.mark.parametrize("bounds", [(-1, 1), (-1, 300), (2, 300), (0, 1)])
+def test_clip_bounds_an_integer_dtype_cannot_hold(bounds):
+    """np.clip(uint8, -1, 1): cast to uint8, -1 would be 255 and every 0 would become 1
+    (fuzzer seed 8000403). NumPy's own clip decides such bounds."""
+    lo, hi = bounds
+    check(lambda b: np.clip(b, lo, hi) * 1, np.array([0, 5, 200], np.uint8))
+    check(lambda b: np.clip(b, lo, hi) * 1, np.array([-100, 0, 5], np.int8))
+    check(lambda b: np.clip(b * 1, lo, hi), np.array(0, np.uint8))

@@ -117,6 +117,13 @@ class Lowering:
             ops = self._operands(node, ins)
             if ops is None or node.dtype.kind not in "iuf":
                 return None
+            if node.dtype.kind in "iu" and any(
+                    o is not None and o.kind == "const" and isinstance(o.op, (int, np.integer))
+                    and not np.iinfo(node.dtype).min <= o.op <= np.iinfo(node.dtype).max
+                    for o in ops[1:]):
+                # a bound no element of the dtype can hold (np.clip(uint8, -1, 1)): cast,
+                # -1 would become 255; NumPy's own clip handles it
+                return None
             x, lo, hi = (self._cast(o, node.dtype) if o is not None else None for o in ops)
             if x is None:
                 return None
