@@ -59,9 +59,9 @@ def _undescribed(jitted, args, kwargs):
     """Why the arguments have no replay key, in words."""
     names = jitted._names(len(args)) + list(kwargs)
     for name, a in zip(names, list(args) + list(kwargs.values())):
-        if isinstance(a, np.ndarray) and untraced_reason(a.dtype):
-            return f"the argument {name} is an array of dtype {a.dtype}, not traced: " \
-                   f"{untraced_reason(a.dtype)}"
+        why = untraced_reason(a.dtype) if isinstance(a, np.ndarray) else None
+        if why:
+            return f"the argument {name} is an array of dtype {a.dtype}, not traced: {why}"
     return "an argument is neither an array nor a number, string or tuple of them"
 
 

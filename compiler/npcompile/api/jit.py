@@ -71,6 +71,7 @@ class Jitted:
         self._plans = {}        # argument key -> replay.Plan
         self._over_budget = {}  # argument key -> ENGINE.generation: plain NumPy (no chooser)
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
+        self._untraced_seen = set()  # (argument name, dtype) of untraced arrays reported
         try:
             self._params = list(inspect.signature(fn).parameters.values())
         except (TypeError, ValueError):
@@ -100,10 +101,9 @@ class Jitted:
         runs in NumPy: said once per argument and dtype, as a fallback, not silently."""
         for a, name in zip(args, names):
             if type(a) is np.ndarray and not is_traceable(a):
-                seen = self.__dict__.setdefault("_untraced_seen", set())
                 why = untraced_reason(a.dtype)
-                if why and (name, a.dtype) not in seen:
-                    seen.add((name, a.dtype))
+                if why and (name, a.dtype) not in self._untraced_seen:
+                    self._untraced_seen.add((name, a.dtype))
                     SESSION.add("fallbacks", {
                         "graph_id": -1, "function": function,
                         "reason": f"the argument {name} ({a.dtype}) is not traced: {why}; "

@@ -114,13 +114,10 @@ class VectorCode:
             return self._vprep(e.operand, prep)
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
             return self._matmul_prep(e.left, e.right, prep)
-        if isinstance(e, ast.BinOp):
-            a, b = self._vprep(e.left, prep), self._vprep(e.right, prep)
-            if a and b:
-                self._same(a, b)
-            return a or b
-        if isinstance(e, ast.Call) and e.func.attr in _EXTREMA:   # np.maximum(u, v + c)
-            a, b = self._vprep(e.args[0], prep), self._vprep(e.args[1], prep)
+        if isinstance(e, ast.BinOp) or (isinstance(e, ast.Call) and e.func.attr in _EXTREMA):
+            # elementwise of two operands: u * v + c, np.maximum(u, v + c)
+            left, right = (e.left, e.right) if isinstance(e, ast.BinOp) else e.args
+            a, b = self._vprep(left, prep), self._vprep(right, prep)
             if a and b:
                 self._same(a, b)
             return a or b

@@ -70,7 +70,11 @@ class Engine:
         leaves, pending, entry, key, status, reasons = self.cache.lookup_graph(
             (site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"))
         nodes = leaves + pending
-        too_big = _beyond_memory(pending)
+        resized = entry is not None and entry.compiled is not None and \
+            entry.compiled.signature != entry.compiled.shapes_of(nodes)
+        # checked where kernels are built for these sizes, not on every run of a cached
+        # program (its sizes passed when it was built)
+        too_big = _beyond_memory(pending) if entry is None or resized else None
         if too_big:
             # NumPy allocates op by op, and raises MemoryError at the first array no
             # memory holds; a fused kernel would run (uninterruptibly) over it
@@ -104,7 +108,7 @@ class Engine:
                     "graph_id": entry.graph_id, "function": site.function,
                     "filename": site.filename, "lineno": site.lineno,
                     "reason": "; ".join(reasons), "reasons": reasons})
-        elif entry.compiled is not None and entry.compiled.signature != entry.compiled.shapes_of(nodes):
+        elif resized:
             # a dynamic dimension changed: kernels are specialized to sizes, so rebuild
             # (the JIT's cache makes a size seen before cheap)
             entry.compiled, _ = self._compile(tracer, entry, leaves, pending, outputs)
