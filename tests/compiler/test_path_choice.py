@@ -137,3 +137,28 @@ def test_reset_begins_the_measurements_again():
     j(a, b)                      # compiles again: the compiled path, whatever was chosen
     assert len(npcompile.report()["traces"]) == traces + 1
     assert npcompile.report()["compiles"]
+
+
+def test_rechecks_back_off_while_the_choice_stays_clear():
+    """Each recheck that confirms a clear choice doubles the wait before the next (up to
+    RECHECK_MAX calls), so a compiled path far slower than NumPy stops costing a share
+    of every call; a close call keeps rechecking every RECHECK calls."""
+    from npcompile.records import Session
+
+    def rechecks(compiled_s, numpy_s, calls):
+        chooser = path_choice.PathChooser(Session(), "f")
+        other = []
+        for i in range(calls):
+            path = chooser.next_path("k")
+            st = chooser._states["k"]
+            if st.choice is not None and path != st.choice:
+                other.append(i)
+            chooser.record("k", path, compiled_s if path == "compiled" else numpy_s)
+        return other
+
+    clear = rechecks(0.003, 0.001, 4000)
+    gaps = [b - a for a, b in zip(clear, clear[1:])]
+    assert gaps == sorted(gaps) and gaps[0] == 2 * path_choice.RECHECK
+    assert max(gaps) == path_choice.RECHECK_MAX
+    close = rechecks(0.00105, 0.001, 1000)
+    assert {b - a for a, b in zip(close, close[1:])} == {path_choice.RECHECK}
