@@ -296,6 +296,57 @@ py::tuple StepProgram::run(const py::list& leaves, bool timed) {
   return py::make_tuple(outs, timed ? py::object(times) : py::object(py::none()));
 }
 
+py::tuple StepProgram::run_loop(py::list& leaves, int64_t count, int64_t timed,
+                                const std::vector<std::pair<int64_t, int64_t>>& feeds,
+                                const std::vector<std::pair<int64_t, int64_t>>& writes) {
+  const auto n = static_cast<int64_t>(py::len(leaves));
+  const auto n_out = static_cast<int64_t>(outputs_.size());
+  for (const auto* pairs : {&feeds, &writes})
+    for (const auto& fw : *pairs)
+      if (fw.first < 0 || fw.first >= n_out || fw.second < 0 || fw.second >= n)
+        throw py::value_error("StepProgram.run_loop: output or leaf out of range");
+  py::object outs = py::none();
+  py::list times;
+  for (int64_t it = 0; it < count; ++it) {
+    // Ctrl-C between iterations: the flag (the kernel's sigwait thread, a chained
+    // handler) or Python's own pending signal
+    if (interrupt_requested().exchange(false)) {
+      if (PyErr_CheckSignals() == 0)
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    }
+    if (PyErr_CheckSignals() != 0)
+      throw py::error_already_set();
+    py::list got;
+    try {
+      py::tuple r = run(leaves, it < timed);
+      got = r[0].cast<py::list>();
+      if (it < timed)
+        for (auto t : r[1].cast<py::list>())
+          times.append(t);
+    } catch (py::error_already_set& e) {
+      if (e.matches(PyExc_KeyboardInterrupt) || e.matches(PyExc_MemoryError))
+        throw;
+      return py::make_tuple(it, py::none(), times);
+    } catch (const std::runtime_error&) {
+      return py::make_tuple(it, py::none(), times);
+    }
+    for (const auto& [o, l] : writes) {
+      PyObject* v = PyList_GET_ITEM(got.ptr(), o);
+      PyObject* target = PyList_GET_ITEM(leaves.ptr(), l);
+      if (v != target && PyObject_SetItem(target, Py_Ellipsis, v) < 0)
+        throw py::error_already_set();
+    }
+    for (const auto& [o, l] : feeds) {
+      PyObject* v = PyList_GET_ITEM(got.ptr(), o);
+      Py_INCREF(v);
+      PyList_SetItem(leaves.ptr(), l, v);
+    }
+    outs = std::move(got);
+  }
+  return py::make_tuple(count, outs, times);
+}
+
 void bind_step_program(py::module_& m) {
   py::class_<StepProgram>(m, "StepProgram",
                           "A compiled graph's steps run in C++ (kernels, views, in-place "
@@ -338,7 +389,9 @@ void bind_step_program(py::module_& m) {
       .def("add_call", &StepProgram::add_call, py::arg("slot"), py::arg("fn"))
       .def("set_scalarize", &StepProgram::set_scalarize, py::arg("fn"))
       .def("set_releases", &StepProgram::set_releases, py::arg("releases"))
-      .def("run", &StepProgram::run, py::arg("leaves"), py::arg("timed"));
+      .def("run", &StepProgram::run, py::arg("leaves"), py::arg("timed"))
+      .def("run_loop", &StepProgram::run_loop, py::arg("leaves"), py::arg("count"), py::arg("timed"),
+           py::arg("feeds"), py::arg("writes"));
 }
 
 } // namespace npc

@@ -56,6 +56,18 @@ public:
 
   // (outputs, [(kernel name, ms)] when timed else None)
   pybind11::tuple run(const pybind11::list& leaves, bool timed);
+  // The program run `count` times as a loop body, the first `timed` of them timed.
+  // `leaves` (the caller's
+  // list) holds each run's inputs: after a run, outputs are copied into leaves
+  // (writes: (output, leaf), `leaf[...] = output`, an in-place update of a caller's
+  // array) and then replace leaves (feeds). (runs completed, the last run's outputs);
+  // a run that raises (values NumPy must handle, a changed layout) ends the loop with
+  // its error cleared, its leaves as they were before it, and outputs None; Ctrl-C
+  // raises. A Python loop around run() cost 2-3 us per iteration of list building and
+  // bookkeeping, more than a small body's kernels.
+  pybind11::tuple run_loop(pybind11::list& leaves, int64_t count, int64_t timed,
+                           const std::vector<std::pair<int64_t, int64_t>>& feeds,
+                           const std::vector<std::pair<int64_t, int64_t>>& writes);
 
 private:
   enum class Kind { Kernel, GetItem, SetItem, Call };

@@ -111,6 +111,25 @@ def test_writes_before_an_error_land_as_eagerly():
     check(add_then_power, np.arange(-3, 3, dtype=np.int32), np.array([1, -1, 2, 1, 1, 1]))
 
 
+def test_writes_before_an_error_land_once():
+    """The graph that raised is not run again when the call ends on that error: the
+    writes landed once (fuzzer seed 9102803: b came out 78 higher, not 39, and the
+    second run, from the landed values, raised nothing)."""
+    def steps_then_power(a, b):
+        for _ in range(13):
+            b -= -3
+        a *= 2 ** b          # a negative power first, then uint8 *= int64 (same_kind)
+        return a
+    args = [np.array([43, 89, 89, 93, 54], np.uint8), np.array([78, -11, 77, -56, 56])]
+    eager = [a.copy() for a in args]
+    with pytest.raises(ValueError):
+        steps_then_power(*eager)
+    with pytest.raises(ValueError):
+        npcompile.jit(steps_then_power, choose=False)(*args)
+    for got, exp in zip(args, eager):
+        np.testing.assert_array_equal(got, exp)
+
+
 def test_an_unused_gather_with_known_indices_out_of_bounds_raises():
     """NumPy raises IndexError at the call; the gather's result is never read (fuzzer
     seed 4002757)."""

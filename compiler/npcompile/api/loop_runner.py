@@ -27,7 +27,7 @@ from ..trace.tracer import concretize, current, is_traceable
 from . import native_loop
 from .loop_rewrite import IndexedSite
 from .purity import Watch
-from .replay import arg_key, _NotNow
+from .replay import _NotNow, _overlap, arg_key, build, loop_feeds
 
 # Below this many iterations the loop is traced into the surrounding graph as written:
 # a short loop fuses with the code around it, and costs little to compile.
@@ -68,8 +68,8 @@ class LoopRunner:
             if any(not _is_array(args[j]) for j in carry) or _lazy_inside(args):
                 return it[-1], tuple(_as_written(site, args, carry, 1, n, it))
         state, lazies = _take_over(tracer, site, args)
-        done, out, graphs = self._replayed(site, state, carry, it[peeled:])
-        self._report(site, n, graphs, done + peeled, peeled)
+        done, out, graphs, native = self._replayed(site, state, carry, it[peeled:])
+        self._report(site, n, graphs, done + peeled, peeled, native)
         if done < n - peeled:
             # the body could not be replayed: the rest of the loop is traced as written
             # into the surrounding graph, from the values it has reached
@@ -85,22 +85,31 @@ class LoopRunner:
         return native_loop.run(self.sites[index], args, self.owner._site_name)
 
     def _replayed(self, site, state, carry, values):
-        """(iterations run, the last one's values, graph ids of the body) by calling the
-        compiled body for the loop values `values`; stops early (fewer than all) where a
+        """(iterations run, the last one's values, graph ids of the body, how many of them
+        ran in one C++ loop) by calling the compiled body for the loop values `values`;
+        stops early (fewer than all) where a
         call had to be traced and made no plan to replay, or an index view failed."""
         return _on_its_own(lambda: self._iterations(site, state, carry, values))
 
     def _iterations(self, site, state, carry, values):
-        out, graphs, traced, n = (), [], 0, len(values)
+        out, graphs, traced, n, native = (), [], 0, len(values), 0
         replay = _Replays()
         indexed = isinstance(site, IndexedSite)
         names = site.call_names if indexed else site.params
-        for i in range(n):
+        i = 0
+        while i < n:
+            if not indexed and i < n - 1 and replay.fast is not None:
+                # the body's plan is settled: the iterations before the last run in C++
+                done, _ = replay.run_many(self._jits(site)[0], state, carry, n - 1 - i)
+                if done:
+                    i += done
+                    native += done
+                    continue
             if indexed:
                 try:
                     args = site.call_args(values[i], state)
                 except Exception:   # NumPy's error, raised where the loop as written does
-                    return i, (), graphs
+                    return i, (), graphs, native
             else:
                 args = state
             scalars = _scalars(names, site.carry, args)
@@ -111,7 +120,7 @@ class LoopRunner:
                 if jit is step:
                     traced += 1
                     if traced > 2:
-                        return i, (), graphs   # traced twice and still no plan: stop
+                        return i, (), graphs, native   # traced twice, still no plan
                 out = _traced(jit, args, scalars)
                 if not graphs:
                     graphs = list(jit.last_graph_ids)
@@ -120,7 +129,8 @@ class LoopRunner:
             if i < n - 1:
                 for j, v in zip(carry, out):
                     state[j] = v
-        return n, out, graphs
+            i += 1
+        return n, out, graphs, native
 
     def whiles(self, index, args):
         """A `while` loop (WhileSite): its values after it, () when the body never ran,
@@ -213,7 +223,7 @@ class LoopRunner:
             got = self.jits[(site.index, scalars)] = tuple(got)
         return got
 
-    def _report(self, site, n, graphs, done, peeled=0):
+    def _report(self, site, n, graphs, done, peeled=0, native=0):
         how = "body" if done == n else "unrolled"
         key = (site.index, n, how)
         if key in self.reported:
@@ -224,6 +234,7 @@ class LoopRunner:
                 f" (graph {graphs[0]})" if len(graphs) == 1 else
                 f" ({len(graphs)} graphs: its graph breaks)" if graphs else
                 " (nothing compiled: no NumPy work in it)") + (
+                f", {native} of them in one C++ loop" if native else "") + (
                 "; the first iteration was traced as written (it made a carried number "
                 "an array)" if peeled else "")
         else:
@@ -308,22 +319,32 @@ class _Replays:
     again (its guards are still checked: a while loop's test is user code): each
     iteration cost about 30 us of Python, several times a small body's kernels."""
 
-    __slots__ = ("last", "fast")
+    __slots__ = ("last", "fast", "checked")
 
     def __init__(self):
         self.last = None    # (jit, plan) of the iteration before
         self.fast = None    # (jit, plan) run without a key
+        self.checked = None  # the arrays the fast plan last found not to overlap
 
     def __call__(self, jit, args, scalars):
         fast = self.fast
         if fast is not None and fast[0] is jit and not scalars and \
                 fast[1].holds(jit.fn, ENGINE.generation):   # a while test may run anything
+            plan = fast[1]
+            # the same array objects as the iteration before (a body updating its
+            # arrays in place) need no overlap check again: 3 may_share_memory calls
+            # per iteration were a third of a small body's cost
+            mine = [args[i] for i in plan.overlap_positions] if plan.writebacks else None
+            seen = self.checked
+            same = seen is not None and len(seen) == len(mine) and \
+                all(a is b for a, b in zip(mine, seen))
             try:
-                out = fast[1].run(args)
+                out = plan.run(args, checked=same)
             except Exception:   # aliased views now (_NotNow): described and tried again
-                self.fast = None
+                self.fast = self.checked = None
             else:
-                jit.record_replay(fast[1])
+                self.checked = mine
+                jit.record_replay(plan)
                 return out, True
         key, values = arg_key(tuple(_with_scalars(args, scalars)), None)
         plan = jit._plans.get(key) if key is not None else None
@@ -340,6 +361,26 @@ class _Replays:
                 return out, True
         self.last = None
         return None, False
+
+
+    def run_many(self, jit, state, carry, count):
+        """Up to `count` iterations of the settled plan in C++ (replay.loop_feeds says
+        whether it can), `state` moved on with them: (iterations run, what the last
+        returned); (0, None) where they run one call each. A run that fails (values NumPy
+        must handle) ends them early: that iteration goes the usual way, traced."""
+        fast = self.fast
+        if fast is None or fast[0] is not jit or not fast[1].holds(jit.fn, ENGINE.generation):
+            return 0, None
+        plan = fast[1]
+        spec = loop_feeds(plan, carry)
+        if spec is None or (plan.writebacks and _overlap(state, plan.arrays, plan.written)):
+            return 0, None
+        leaves = [state[i] for i in plan.leaf_src]
+        done, outs = plan.program.run_loop(leaves, count, *spec)
+        jit.record_replay(plan)     # the kernel times of its timed runs
+        for _, leaf in spec[0]:
+            state[plan.leaf_src[leaf]] = leaves[leaf]
+        return done, (build(plan.template, outs, state) if outs is not None else None)
 
 
 def _traced(jit, state, scalars):

@@ -114,7 +114,7 @@ def _function_key(fn, depth):
 class Plan:
     __slots__ = ("program", "leaf_src", "writebacks", "template", "globals",
                  "cells", "code", "defaults", "kwdefaults", "generation", "arrays", "written",
-                 "draws")
+                 "draws", "overlap_positions")
 
     def holds(self, fn, generation):
         """Are the guards on what the body read (besides its arguments) still true?"""
@@ -140,9 +140,11 @@ class Plan:
             return False
         return True
 
-    def run(self, values):
-        """The call's result, or raises (the caller then traces the call instead)."""
-        if self.writebacks and _overlap(values, self.arrays, self.written):
+    def run(self, values, checked=False):
+        """The call's result, or raises (the caller then traces the call instead).
+        checked: these very arrays were found not to overlap before (a loop handing
+        its body the same arrays at every iteration)."""
+        if self.writebacks and not checked and _overlap(values, self.arrays, self.written):
             raise _NotNow()
         if self.draws:
             # the call's random draws, again and in its order, before its graph runs
@@ -156,8 +158,43 @@ class Plan:
         for oi, ai in self.writebacks:
             v, target = outs[oi], values[ai]
             if v is not target:
-                np.copyto(target, v, casting="unsafe")
+                if type(v) is np.ndarray and v.shape == target.shape and \
+                        type(target) is np.ndarray:
+                    target[...] = v     # an unsafe cast too, without copyto's dispatch
+                else:
+                    np.copyto(target, v, casting="unsafe")
         return build(self.template, outs, values)
+
+
+def loop_feeds(plan, carry):
+    """How a loop body's plan runs as a native loop (backends/cpu.py run_loop): its
+    (feeds, writes) as pairs (output, leaf), or None where it cannot. The body returns
+    its carried values as a tuple (carry: their argument positions, in order); each
+    must be an output as it is (fed to the leaf that reads that argument next time),
+    or the argument itself, unchanged (an array updated in place). Random draws are
+    made in Python, and in-place writes with fed arrays could start to overlap: such
+    plans, and programs without run_loop (the GPU's), run one call per iteration."""
+    if plan.draws or not hasattr(plan.program, "run_loop"):
+        return None
+    t = plan.template
+    if t[0] != 3 or len(t[1]) != len(carry):
+        return None
+    leaf_of = {src: leaf for leaf, src in enumerate(plan.leaf_src)}
+    feeds = []
+    for item, pos in zip(t[1], carry):
+        if item[0] == 1 and item[1] == pos and not item[2]:
+            continue
+        if item[0] != 0 or item[2] or pos not in leaf_of:
+            return None     # (a value the body does not read: kept by Python)
+        feeds.append((item[1], leaf_of[pos]))
+    writes = []
+    for oi, ai in plan.writebacks:
+        if ai not in leaf_of:
+            return None
+        writes.append((oi, leaf_of[ai]))
+    if writes and feeds:
+        return None
+    return feeds, writes
 
 
 class _NotNow(Exception):
@@ -248,6 +285,7 @@ def make_plan(fn, tracer, result, watch, generation):
     plan.generation = generation
     plan.arrays = arrays
     plan.written = written
+    plan.overlap_positions = sorted(set(arrays) | set(written))
     plan.draws = draws
     return plan
 

@@ -120,6 +120,16 @@ class Program(ProgramBase):
             ck.part_address, ck.address = _ADDRESSES[ck.kernel.name]
             ck.part_itemsizes = [NUMPY_OF_CTYPE[t].itemsize for t in ck.kernel.part_types]
 
+    def run_loop(self, leaves, count, feeds, writes):
+        """The program as a loop body, `count` runs in C++ (StepProgram.run_loop, which
+        updates the list `leaves`): (runs completed, the last one's outputs or None).
+        The runs are timed as that many calls of run_values would be."""
+        timed = self.timing.leading_timed(count)
+        done, outs, times = self.native.run_loop(leaves, count, timed, feeds, writes)
+        self.last_timings = times
+        self.timing.ran(len(times))
+        return done, outs
+
     def run_values(self, leaf_values):
         """Run on this call's leaf values (the graph's inputs, in graph order)."""
         outs, times = self.native.run(list(leaf_values), self.timing.timed())

@@ -35,6 +35,13 @@ class KernelTiming:
         n = self.calls
         return self.runs < TIMED_RUNS or n & (n - 1) == 0
 
+    def leading_timed(self, count):
+        """How many of the next `count` calls, run as one loop, are timed: those before
+        TIMED_RUNS kernel runs (the powers of two after it are left out)."""
+        timed = max(0, min(count, TIMED_RUNS - self.runs))
+        self.calls += count
+        return timed
+
     def ran(self, n):
         self.runs += n
 

@@ -88,6 +88,26 @@ def _value_based(uf, ops, args, loop, out_dtype):
     return loop_dtypes(uf, [common] * len(loop), out_dtype)
 
 
+def _whole(key, shape):
+    """Does this key select the whole array, as the same shape (`x[:]`, `x[...]`)?"""
+    if key is calls.NOKEY or key is Ellipsis:
+        return True
+    if type(key) is slice:
+        key = (key,)
+    if type(key) is not tuple or len(key) > len(shape):
+        return False
+    return all(type(k) is slice and k == slice(None) or k is Ellipsis for k in key) and \
+        sum(k is Ellipsis for k in key) <= 1
+
+
+class _Call:
+    """A ufunc call as _ufunc reads a node: its function, arguments and result."""
+    __slots__ = ("fn", "args", "kwargs", "shape", "dtype")
+
+    def __init__(self, fn, args, shape, dtype):
+        self.fn, self.args, self.kwargs, self.shape, self.dtype = fn, args, None, shape, dtype
+
+
 class Lowering:
     """Graph nodes -> Expr, given the Exprs of their inputs."""
 
@@ -132,6 +152,8 @@ class Lowering:
             if hi is not None:
                 x = Expr("pw", "minimum", [x, hi], node.shape, node.dtype, node=node)
             return x
+        if fn is calls.update:
+            return self._update(node, ins)
         if fn is calls.astype:
             # float->int is compiled checked: a value whose truncation does not fit (or
             # NaN) makes the kernel report it, and the graph reruns in NumPy (C leaves
@@ -235,6 +257,63 @@ class Lowering:
         e = Expr("pw", "true_divide" if name == "divide" else name, cast, node.shape,
                  node.dtype, node=node)
         return e
+
+    def _update(self, node, ins):
+        """A write to the whole of an array (`y += a * x`, `np.add(a, b, out=y)`, `x[:] =
+        v`, `x.fill(0)`) is the array's next value computed pointwise: it fuses with what
+        computes its operands and with its readers, where as a NumPy step it cut the
+        kernel in two and cost a step of its own per loop iteration (a leapfrog step
+        `v += dt * a; x += dt * v` was 4 steps, 5.5x slower than NumPy on 100 elements).
+        Writes to part of an array (a key, a view chain) stay NumPy's."""
+        _, chain, key, fn, kw, c_order = node.args[:6]
+        if chain or kw or not _whole(key, node.shape):
+            return None
+        base = node.inputs[0]
+        if not c_order and base.is_leaf and not getattr(
+                getattr(base, "value", None), "flags", np.ones(1).flags).c_contiguous:
+            return None   # the caller's array in another layout: the version keeps it
+        ops = self._operands_of(node.args[6:], ins)
+        if ops is None:
+            return None
+        if fn is None:    # assignment: NumPy's unsafe cast of the value, broadcast
+            if len(ops) != 1:
+                return None
+            v = self._cast(ops[0], node.dtype)
+            if v.kind == "const":
+                return Expr("const", v.op, [], node.shape, node.dtype, node=node)
+            if v.shape != node.shape:
+                return None
+            return Expr("cast", None, [v], node.shape, node.dtype, node=node)
+        if not isinstance(fn, np.ufunc) or fn.nout != 1 or fn.nin != len(ops) or \
+                fn.__name__ not in POINTWISE_UFUNCS:
+            return None
+        args = node.args[6:]
+        dts = [(type(a) if not isinstance(a, bool) else bool) if o.kind == "const" and
+               o.dtype is None else o.dtype for o, a in zip(ops, args)]
+        if all(o.kind == "const" and o.dtype is None for o in ops):
+            return None   # out= decides the loop of Python numbers alone
+        try:   # the loop NumPy runs: out= does not choose it, the result is cast
+            natural = np.dtype(fn.resolve_dtypes(tuple(dts) + (None,))[-1])
+        except Exception:
+            return None
+        pseudo = _Call(fn, args, node.shape, natural)
+        e = self._ufunc(pseudo, fn, {i: ins[i] for i in range(len(ins))})
+        if e is None:
+            return None
+        e.node = node     # its line, in the kernel's comments
+        return self._cast(e, node.dtype) if e.dtype != node.dtype else e
+
+    def _operands_of(self, args, ins):
+        out = []
+        for a in args:
+            if type(a) is Ref:
+                out.append(ins[a.i])
+            elif isinstance(a, (bool, int, float, np.generic)):
+                out.append(Expr("const", a, [], (), np.asarray(a).dtype
+                                if isinstance(a, np.generic) else None))
+            else:
+                return None
+        return out
 
     def _pow(self, node, ins):
         x = ins[0]

@@ -358,6 +358,18 @@ class Tracer:
             return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
         return self.rewrap(array)
 
+    def _abandon(self, pending):
+        """A flush that raised NumPy's error is not run again: the user's arrays hold
+        what eager NumPy wrote before the error (landed above), and a later flush (the
+        error's own, as the call ends) ran the writes once more from those arrays
+        (`b -= -3` thirteen times, then a negative power: b came out 78 higher, not 39)."""
+        for st in pending:
+            if st.target is not None:
+                st.base = Node.leaf(st.target, st.name or "input")
+                st.settle()
+                self._dirty.pop(id(st), None)
+        self.must_run = []
+
     def note_write(self, st):
         """An in-place write made a new version of st (inplace._write): the next flush
         computes it (and writes it back into st.target) even if no lazy array is left."""
@@ -416,6 +428,7 @@ class Tracer:
                 values = self.engine.run(self, outputs, exact_layout=exact)
             except Exception as e:
                 _land_writes_before(pending, getattr(e, "npc_partial", None))
+                self._abandon(pending)
                 raise
             for node, value in zip(outputs, values):
                 node.make_concrete(value)

@@ -1,0 +1,131 @@
+"""A loop whose compiled body has settled runs its iterations in one C++ loop
+(StepProgram.run_loop): against eager NumPy on values, dtypes, in-place arguments and
+errors raised part-way, and the C++ loop really ran (the report says how many
+iterations it took)."""
+import copy
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import DEVICE, check, make
+from test_trace_loops import COMPILED
+
+CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
+                         reason="the C++ loop drives the CPU's compiled kernels")
+
+
+def relax(x, n):
+    for _ in range(n):
+        x = x * 0.5 + 1.0
+    return x
+
+
+def leapfrog(x, v, n, dt):
+    for _ in range(n):
+        v -= dt * x          # in place: the caller's arrays move with the loop
+        x += dt * v
+    return x, v
+
+
+def mixed(a, b, n):
+    for _ in range(n):
+        a = a * 3 % 1001
+        b += a / 7           # int carried and fed, float written in place
+    return a, b
+
+
+def swap(a, b, n):
+    for _ in range(n):
+        a, b = b, a + b      # a carried value handed on as it is: one call per iteration
+    return a, b
+
+
+def powers(x, n):
+    for _ in range(n):
+        x += 1
+        y = 2 ** (12 - x)    # negative integer powers raise from the 12th iteration
+    return x, y
+
+
+def _in_cpp(rep):
+    return [l["summary"] for l in rep["loops"] if "in one C++ loop" in l["summary"]]
+
+
+@CPU
+@pytest.mark.parametrize("n", [8, 9, 40, 300])
+def test_a_settled_body_runs_in_one_cpp_loop(n):
+    check(relax, make((50,), np.float64), n)
+    check(leapfrog, make((7, 3), np.float64), make((7, 3), np.float64, seed=1), n, 0.01)
+    check(leapfrog, make((6,), np.float32), make((6,), np.float32, seed=1), n, 0.01)
+    npcompile.reset()
+    npcompile.jit(relax, choose=False)(make((50,), np.float64), n)
+    rep = npcompile.report()
+    assert not rep["fallbacks"] and len(rep["compiles"]) == 1
+    got = _in_cpp(rep)
+    assert len(got) == 1 and f"{n} iterations, one compiled body" in got[0], rep["loops"]
+    ran = int(got[0].split(", ")[-1].split()[0])
+    assert n - 5 <= ran < n
+
+
+@CPU
+def test_fed_and_written_values_together_and_swaps_stay_exact():
+    check(mixed, make((5,), np.int64), make((5,), np.float64), 30)
+    check(swap, make((4,), np.int64), make((4,), np.int64, seed=1), 30)
+
+
+@CPU
+def test_an_error_part_way_is_numpys_with_the_writes_before_it():
+    x = np.zeros(4, np.int64)
+    ref = x.copy()
+    with pytest.raises(ValueError):
+        powers(ref, 30)
+    j = npcompile.jit(powers, choose=False)
+    with pytest.raises(ValueError):
+        j(x, 30)
+    np.testing.assert_array_equal(x, ref)   # 13 increments landed, as in NumPy
+    # the compiled body and its C++ loop went on working for arguments that do not raise
+    a, b = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    assert [r.tolist() for r in j(a, 10)] == [r.tolist() for r in powers(b, 10)]
+    np.testing.assert_array_equal(a, b)
+
+
+_LONG_LOOP = """
+import time
+import numpy as np, npcompile
+def spin(x, n):
+    for _ in range(n):
+        x = x * 0.5 + 1.0
+    return x
+j = npcompile.jit(spin, choose=False)
+j(np.ones(8), 20)
+print("ready", flush=True)
+t0 = time.time()
+try:
+    j(np.ones(8), 10**9)
+    print("finished", time.time() - t0)
+except KeyboardInterrupt:
+    print("interrupted", time.time() - t0)
+print("usable", bool(np.allclose(j(np.ones(8), 20), spin(np.ones(8), 20))))
+"""
+
+
+@CPU
+def test_ctrl_c_stops_the_cpp_loop():
+    child = subprocess.Popen([sys.executable, "-c", _LONG_LOOP], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=300)
+    assert child.returncode == 0, err
+    lines = out.split("\n")
+    what, seconds = lines[0].split()
+    assert what == "interrupted", out
+    assert float(seconds) < 1.5, out
+    assert lines[1] == "usable True", out
