@@ -296,17 +296,54 @@ py::tuple StepProgram::run(const py::list& leaves, bool timed) {
   return py::make_tuple(outs, timed ? py::object(times) : py::object(py::none()));
 }
 
-py::tuple StepProgram::run_loop(py::list& leaves, int64_t count, int64_t timed,
+namespace {
+
+// The bytes an array argument may touch, [low, high), as np.may_share_memory's bounds
+// test sees them; an empty range for anything else
+std::pair<intptr_t, intptr_t> bounds(PyObject* a, int64_t itemsize) {
+  if (itemsize <= 0 || !is_exact_ndarray(a))
+    return {0, 0};
+  auto* p = proxy(a);
+  intptr_t lo = reinterpret_cast<intptr_t>(p->data), hi = lo + itemsize;
+  for (int d = 0; d < p->nd; ++d) {
+    if (p->dimensions[d] == 0)
+      return {0, 0};
+    const intptr_t span = static_cast<intptr_t>(p->strides[d]) * (p->dimensions[d] - 1);
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi};
+}
+
+} // namespace
+
+py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf_src,
+                                int64_t count, int64_t timed,
                                 const std::vector<std::pair<int64_t, int64_t>>& feeds,
-                                const std::vector<std::pair<int64_t, int64_t>>& writes) {
-  const auto n = static_cast<int64_t>(py::len(leaves));
+                                const std::vector<std::pair<int64_t, int64_t>>& writes,
+                                const py::object& views, const std::vector<int64_t>& view_pos,
+                                const std::vector<std::pair<int64_t, int64_t>>& overlaps,
+                                const std::vector<int64_t>& itemsizes) {
+  const auto n = static_cast<int64_t>(py::len(args));
   const auto n_out = static_cast<int64_t>(outputs_.size());
+  auto bad = [&](int64_t arg) { return arg < 0 || arg >= n; };
   for (const auto* pairs : {&feeds, &writes})
-    for (const auto& fw : *pairs)
-      if (fw.first < 0 || fw.first >= n_out || fw.second < 0 || fw.second >= n)
-        throw py::value_error("StepProgram.run_loop: output or leaf out of range");
+    for (const auto& [o, a] : *pairs)
+      if (o < 0 || o >= n_out || bad(a))
+        throw py::value_error("StepProgram.run_loop: output or argument out of range");
+  for (const auto& [a, b] : overlaps)
+    if (bad(a) || bad(b))
+      throw py::value_error("StepProgram.run_loop: overlap pair out of range");
+  for (auto a : leaf_src)
+    if (bad(a))
+      throw py::value_error("StepProgram.run_loop: leaf out of range");
+  for (auto a : view_pos)
+    if (bad(a))
+      throw py::value_error("StepProgram.run_loop: view out of range");
+  if (static_cast<int64_t>(itemsizes.size()) != n)
+    throw py::value_error("StepProgram.run_loop: one itemsize per argument");
   py::object outs = py::none();
   py::list times;
+  const auto stop = [&](int64_t it) { return py::make_tuple(it, py::none(), times); };
   for (int64_t it = 0; it < count; ++it) {
     // Ctrl-C between iterations: the flag (the kernel's sigwait thread, a chained
     // handler) or Python's own pending signal
@@ -317,6 +354,31 @@ py::tuple StepProgram::run_loop(py::list& leaves, int64_t count, int64_t timed,
     }
     if (PyErr_CheckSignals() != 0)
       throw py::error_already_set();
+    if (!views.is_none()) {
+      py::object got = views(it);
+      if (got.is_none())
+        return stop(it);
+      auto seq = py::reinterpret_borrow<py::sequence>(got);
+      if (static_cast<size_t>(py::len(seq)) != view_pos.size())
+        throw py::value_error("StepProgram.run_loop: views() gave the wrong number of values");
+      for (size_t m = 0; m < view_pos.size(); ++m) {
+        py::object v = seq[m];
+        PyList_SetItem(args.ptr(), view_pos[m], v.release().ptr());
+      }
+    }
+    for (const auto& [a, b] : overlaps) {
+      const auto ra = bounds(PyList_GET_ITEM(args.ptr(), a), itemsizes[a]);
+      const auto rb = bounds(PyList_GET_ITEM(args.ptr(), b), itemsizes[b]);
+      if (ra.first < ra.second && rb.first < rb.second && ra.first < rb.second &&
+          rb.first < ra.second)
+        return stop(it);
+    }
+    py::list leaves(leaf_src.size());
+    for (size_t l = 0; l < leaf_src.size(); ++l) {
+      PyObject* v = PyList_GET_ITEM(args.ptr(), leaf_src[l]);
+      Py_INCREF(v);
+      PyList_SET_ITEM(leaves.ptr(), l, v);
+    }
     py::list got;
     try {
       py::tuple r = run(leaves, it < timed);
@@ -327,20 +389,20 @@ py::tuple StepProgram::run_loop(py::list& leaves, int64_t count, int64_t timed,
     } catch (py::error_already_set& e) {
       if (e.matches(PyExc_KeyboardInterrupt) || e.matches(PyExc_MemoryError))
         throw;
-      return py::make_tuple(it, py::none(), times);
+      return stop(it);
     } catch (const std::runtime_error&) {
-      return py::make_tuple(it, py::none(), times);
+      return stop(it);
     }
-    for (const auto& [o, l] : writes) {
+    for (const auto& [o, a] : writes) {
       PyObject* v = PyList_GET_ITEM(got.ptr(), o);
-      PyObject* target = PyList_GET_ITEM(leaves.ptr(), l);
+      PyObject* target = PyList_GET_ITEM(args.ptr(), a);
       if (v != target && PyObject_SetItem(target, Py_Ellipsis, v) < 0)
         throw py::error_already_set();
     }
-    for (const auto& [o, l] : feeds) {
+    for (const auto& [o, a] : feeds) {
       PyObject* v = PyList_GET_ITEM(got.ptr(), o);
       Py_INCREF(v);
-      PyList_SetItem(leaves.ptr(), l, v);
+      PyList_SetItem(args.ptr(), a, v);
     }
     outs = std::move(got);
   }
@@ -390,8 +452,9 @@ void bind_step_program(py::module_& m) {
       .def("set_scalarize", &StepProgram::set_scalarize, py::arg("fn"))
       .def("set_releases", &StepProgram::set_releases, py::arg("releases"))
       .def("run", &StepProgram::run, py::arg("leaves"), py::arg("timed"))
-      .def("run_loop", &StepProgram::run_loop, py::arg("leaves"), py::arg("count"), py::arg("timed"),
-           py::arg("feeds"), py::arg("writes"));
+      .def("run_loop", &StepProgram::run_loop, py::arg("args"), py::arg("leaf_src"),
+           py::arg("count"), py::arg("timed"), py::arg("feeds"), py::arg("writes"),
+           py::arg("views"), py::arg("view_pos"), py::arg("overlaps"), py::arg("itemsizes"));
 }
 
 } // namespace npc

@@ -56,18 +56,26 @@ public:
 
   // (outputs, [(kernel name, ms)] when timed else None)
   pybind11::tuple run(const pybind11::list& leaves, bool timed);
-  // The program run `count` times as a loop body, the first `timed` of them timed.
-  // `leaves` (the caller's
-  // list) holds each run's inputs: after a run, outputs are copied into leaves
-  // (writes: (output, leaf), `leaf[...] = output`, an in-place update of a caller's
-  // array) and then replace leaves (feeds). (runs completed, the last run's outputs);
-  // a run that raises (values NumPy must handle, a changed layout) ends the loop with
-  // its error cleared, its leaves as they were before it, and outputs None; Ctrl-C
-  // raises. A Python loop around run() cost 2-3 us per iteration of list building and
-  // bookkeeping, more than a small body's kernels.
-  pybind11::tuple run_loop(pybind11::list& leaves, int64_t count, int64_t timed,
+  // The program run `count` times as a loop body, the first `timed` runs timed.
+  // `args` (the caller's list, updated in place) holds the body's arguments; the
+  // leaves of each run are args[leaf_src[...]]. Before a run, `views(k)` (k: the run's
+  // number; none when None) gives the arguments at view_pos (an indexed loop's `y[t]`,
+  // `x[t - 1]`), and no written argument may overlap another it is paired with in
+  // `overlaps` (memory bounds; itemsizes per argument). After a run, outputs are copied
+  // into arguments (writes: (output, arg), `arg[...] = output`, an in-place update of
+  // a caller's array) and then replace arguments (feeds: (output, arg)).
+  // (runs completed, the last run's outputs, [(kernel, ms)] of the timed runs). A run
+  // that raises (values NumPy must handle, a changed layout), views() returning None
+  // or overlapping arguments end the loop before that run, its error cleared and the
+  // outputs None; Ctrl-C raises. A Python loop around run() cost 2-3 us per
+  // iteration of list building and bookkeeping, more than a small body's kernels.
+  pybind11::tuple run_loop(pybind11::list& args, const std::vector<int64_t>& leaf_src,
+                           int64_t count, int64_t timed,
                            const std::vector<std::pair<int64_t, int64_t>>& feeds,
-                           const std::vector<std::pair<int64_t, int64_t>>& writes);
+                           const std::vector<std::pair<int64_t, int64_t>>& writes,
+                           const pybind11::object& views, const std::vector<int64_t>& view_pos,
+                           const std::vector<std::pair<int64_t, int64_t>>& overlaps,
+                           const std::vector<int64_t>& itemsizes);
 
 private:
   enum class Kind { Kernel, GetItem, SetItem, Call };

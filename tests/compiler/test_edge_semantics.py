@@ -149,3 +149,17 @@ def test_clip_bounds_an_integer_dtype_cannot_hold(bounds):
     check(lambda b: np.clip(b, lo, hi) * 1, np.array([0, 5, 200], np.uint8))
     check(lambda b: np.clip(b, lo, hi) * 1, np.array([-100, 0, 5], np.int8))
     check(lambda b: np.clip(b * 1, lo, hi), np.array(0, np.uint8))
+
+
+def test_argsort_and_sort_of_a_0d_array():
+    """np.argsort of a 0-d array is [0] whatever the axis; np.sort along an axis raises
+    NumPy's AxisError (fuzzer seed 9300796)."""
+    def order(a, c):
+        t = np.argsort(a, axis=0)
+        return np.where(np.sin(t[::-1]) > 0, a, c % t[::-1]), t + t
+
+    def sorted_along(a):
+        return np.sort(a * 2, axis=0)
+    check(order, np.array(3, np.int32), np.array(2.5, np.float32))
+    check(sorted_along, np.array(3.0))
+    check(lambda a: np.sort(a + 1, axis=None), np.array(3.0))

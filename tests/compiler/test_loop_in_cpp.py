@@ -53,6 +53,24 @@ def powers(x, n):
     return x, y
 
 
+def ema(x, y, a):
+    for t in range(1, x.shape[0]):
+        y[t] = a * x[t] + (1 - a) * y[t - 1]     # views made per iteration in C++'s loop
+    return y
+
+
+def rows(A, n):
+    for k in range(n):
+        A[k + 1] = A[k + 1] - 0.5 * A[k]
+    return A
+
+
+def shifted(y, n):
+    for t in range(n):
+        y[t + 1] = y[t + 1] + y[t]      # written y[t+1] is read as y[t] next time
+    return y
+
+
 def _in_cpp(rep):
     return [l["summary"] for l in rep["loops"] if "in one C++ loop" in l["summary"]]
 
@@ -77,6 +95,29 @@ def test_a_settled_body_runs_in_one_cpp_loop(n):
 def test_fed_and_written_values_together_and_swaps_stay_exact():
     check(mixed, make((5,), np.int64), make((5,), np.float64), 30)
     check(swap, make((4,), np.int64), make((4,), np.int64, seed=1), 30)
+
+
+@CPU
+@pytest.mark.parametrize("n", [8, 30])
+def test_indexed_loops_make_their_views_per_iteration(n):
+    check(ema, make((n + 1, 5), np.float64), np.zeros((n + 1, 5)), 0.1)
+    check(ema, make((n + 1,), np.float32), make((n + 1,), np.float32, seed=2), 0.25)
+    check(rows, make((n + 1, 4), np.float64), n)
+    check(shifted, make((n + 1, 3), np.int64), n)
+    npcompile.reset()
+    npcompile.jit(ema, choose=False)(make((n + 1, 5), np.float64), np.zeros((n + 1, 5)), 0.1)
+    assert _in_cpp(npcompile.report()), npcompile.report()["loops"]
+
+
+@CPU
+def test_an_index_out_of_range_part_way_is_numpys_error():
+    A = make((10, 4), np.float64)
+    ref = A.copy()
+    with pytest.raises(IndexError):
+        rows(ref, 20)
+    with pytest.raises(IndexError):
+        npcompile.jit(rows, choose=False)(A, 20)
+    np.testing.assert_array_equal(A, ref)
 
 
 @CPU

@@ -98,9 +98,9 @@ class LoopRunner:
         names = site.call_names if indexed else site.params
         i = 0
         while i < n:
-            if not indexed and i < n - 1 and replay.fast is not None:
+            if i < n - 1 and replay.fast is not None:
                 # the body's plan is settled: the iterations before the last run in C++
-                done, _ = replay.run_many(self._jits(site)[0], state, carry, n - 1 - i)
+                done = replay.run_many(self._jits(site)[0], site, state, carry, values[i:])
                 if done:
                     i += done
                     native += done
@@ -363,24 +363,56 @@ class _Replays:
         return None, False
 
 
-    def run_many(self, jit, state, carry, count):
-        """Up to `count` iterations of the settled plan in C++ (replay.loop_feeds says
-        whether it can), `state` moved on with them: (iterations run, what the last
-        returned); (0, None) where they run one call each. A run that fails (values NumPy
-        must handle) ends them early: that iteration goes the usual way, traced."""
+    def run_many(self, jit, site, state, carry, values):
+        """The iterations over loop values `values` but the last, in C++, with the
+        settled plan (replay.loop_feeds says whether it can), `state` moved on with
+        them: how many ran; 0 where they run one call each. An indexed loop's views
+        (`y[t]`) are made per iteration by site.views; written arguments are checked for
+        overlap per iteration where they can change. A run that fails (values NumPy must
+        handle, overlapping views) ends them early: that iteration goes the usual way."""
         fast = self.fast
         if fast is None or fast[0] is not jit or not fast[1].holds(jit.fn, ENGINE.generation):
-            return 0, None
+            return 0
         plan = fast[1]
-        spec = loop_feeds(plan, carry)
-        if spec is None or (plan.writebacks and _overlap(state, plan.arrays, plan.written)):
-            return 0, None
-        leaves = [state[i] for i in plan.leaf_src]
-        done, outs = plan.program.run_loop(leaves, count, *spec)
+        indexed = isinstance(site, IndexedSite)
+        at = site.body_at if indexed else range(len(state))
+        where = {j: p for p, j in enumerate(at)}     # state position -> argument position
+        spec = loop_feeds(plan, [where.get(j) for j in carry])
+        if spec is None:
+            return 0
+        feeds, writes = spec
+        views, view_pos, overlaps, itemsizes = None, (), [], None
+        args = [state[j] for j in at]
+        if indexed:
+            fixed = [state[j] for j in site.view_at]
+            view_pos = range(len(args), len(site.call_names))
+            args += [None] * len(view_pos)
+            make = site.views
+
+            def views(k):
+                try:
+                    return make(values[k], *fixed)
+                except Exception:   # NumPy's IndexError: raised where the loop does
+                    return None
+        if writes:
+            if indexed or feeds:   # written arrays may change: checked at every run
+                w = plan.written
+                overlaps = [(a, b) for a in w for b in plan.arrays if b != a] + \
+                    [(a, b) for a in w for b in w if b > a]
+                itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0) if v is not None
+                             else 0 for v in args]
+                if indexed:
+                    probe = site.call_args(values[0], state)
+                    itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0)
+                                 for v in probe]
+            elif _overlap(args, plan.arrays, plan.written):
+                return 0
+        done, outs = plan.program.run_loop(args, plan.leaf_src, len(values) - 1, feeds,
+                                           writes, views, view_pos, overlaps, itemsizes)
         jit.record_replay(plan)     # the kernel times of its timed runs
-        for _, leaf in spec[0]:
-            state[plan.leaf_src[leaf]] = leaves[leaf]
-        return done, (build(plan.template, outs, state) if outs is not None else None)
+        for j in carry:
+            state[j] = args[where[j]]
+        return done
 
 
 def _traced(jit, state, scalars):

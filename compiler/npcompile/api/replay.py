@@ -167,34 +167,26 @@ class Plan:
 
 
 def loop_feeds(plan, carry):
-    """How a loop body's plan runs as a native loop (backends/cpu.py run_loop): its
-    (feeds, writes) as pairs (output, leaf), or None where it cannot. The body returns
-    its carried values as a tuple (carry: their argument positions, in order); each
-    must be an output as it is (fed to the leaf that reads that argument next time),
-    or the argument itself, unchanged (an array updated in place). Random draws are
-    made in Python, and in-place writes with fed arrays could start to overlap: such
-    plans, and programs without run_loop (the GPU's), run one call per iteration."""
+    """How a loop body's plan runs as a C++ loop (backends/cpu.py run_loop): its
+    (feeds, writes) as pairs (output, argument position), or None where it cannot. The
+    body returns its carried values as a tuple (carry: their argument positions, in
+    order); each must be an output as it is (fed to that argument next time), or the
+    argument itself, unchanged (an array updated in place). Random draws are made in
+    Python: such plans, and programs without run_loop (the GPU's), run one call per
+    iteration."""
     if plan.draws or not hasattr(plan.program, "run_loop"):
         return None
     t = plan.template
-    if t[0] != 3 or len(t[1]) != len(carry):
+    if t[0] != 3 or len(t[1]) != len(carry) or None in carry:
         return None
-    leaf_of = {src: leaf for leaf, src in enumerate(plan.leaf_src)}
     feeds = []
     for item, pos in zip(t[1], carry):
         if item[0] == 1 and item[1] == pos and not item[2]:
             continue
-        if item[0] != 0 or item[2] or pos not in leaf_of:
-            return None     # (a value the body does not read: kept by Python)
-        feeds.append((item[1], leaf_of[pos]))
-    writes = []
-    for oi, ai in plan.writebacks:
-        if ai not in leaf_of:
+        if item[0] != 0 or item[2]:
             return None
-        writes.append((oi, leaf_of[ai]))
-    if writes and feeds:
-        return None
-    return feeds, writes
+        feeds.append((item[1], pos))
+    return feeds, list(plan.writebacks)
 
 
 class _NotNow(Exception):

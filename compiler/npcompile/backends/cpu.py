@@ -120,12 +120,15 @@ class Program(ProgramBase):
             ck.part_address, ck.address = _ADDRESSES[ck.kernel.name]
             ck.part_itemsizes = [NUMPY_OF_CTYPE[t].itemsize for t in ck.kernel.part_types]
 
-    def run_loop(self, leaves, count, feeds, writes):
+    def run_loop(self, args, leaf_src, count, feeds, writes, views=None, view_pos=(),
+                 overlaps=(), itemsizes=None):
         """The program as a loop body, `count` runs in C++ (StepProgram.run_loop, which
-        updates the list `leaves`): (runs completed, the last one's outputs or None).
-        The runs are timed as that many calls of run_values would be."""
+        updates the argument list `args`): (runs completed, the last one's outputs or
+        None). The runs are timed as that many calls of run_values would be."""
         timed = self.timing.leading_timed(count)
-        done, outs, times = self.native.run_loop(leaves, count, timed, feeds, writes)
+        done, outs, times = self.native.run_loop(
+            args, list(leaf_src), count, timed, feeds, writes, views, list(view_pos),
+            list(overlaps), itemsizes if itemsizes is not None else [0] * len(args))
         self.last_timings = times
         self.timing.ran(len(times))
         return done, outs

@@ -132,9 +132,18 @@ def _reduced(b, a="a", keep="keepdims"):
 
 
 def _along(b):
-    """np.sort / np.argsort: a's shape, flattened when axis is None."""
+    """np.sort: a's shape, flattened when axis is None."""
     shape = _shape(b, "a")
+    if not shape and b.get("axis") is not None:
+        _axis(b.get("axis"), 0, "sort")     # NumPy's AxisError
     return (int(np.prod(shape)),) if b.get("axis") is None else shape
+
+
+def _argsort(b):
+    """np.argsort: as np.sort, but a 0-d array's order is [0] whatever the axis
+    (fuzzer seed 9300796: a 0-d result made t1[::-1] an IndexError)."""
+    shape = _shape(b, "a")
+    return (1,) if not shape else _along(b)
 
 
 def _quantiles(b):
@@ -279,7 +288,7 @@ def _broadcast(*names):
 _REFUSED = {"out": None, "overwrite_input": False, "returned": False, "overwrite_a": False}
 
 SHAPES = {
-    np.sort: _along, np.argsort: _along,
+    np.sort: _along, np.argsort: _argsort,
     np.median: _reduced, np.nanmedian: _reduced, np.ptp: _reduced, np.average: _reduced,
     np.nansum: _reduced, np.nanprod: _reduced, np.nanmean: _reduced, np.nanmax: _reduced,
     np.nanmin: _reduced, np.nanstd: _reduced, np.nanvar: _reduced,
