@@ -162,3 +162,24 @@ def test_rechecks_back_off_while_the_choice_stays_clear():
     assert max(gaps) == path_choice.RECHECK_MAX
     close = rechecks(0.00105, 0.001, 1000)
     assert {b - a for a, b in zip(close, close[1:])} == {path_choice.RECHECK}
+
+
+def _smooth(x, weights):
+    y = x.copy()
+    for i in range(1, len(x)):      # reads i: unrolled past the op budget
+        y[i] = weights[0] * y[i - 1] + weights[1] * x[i]
+    return y
+
+
+def test_arguments_without_a_replay_key_still_get_a_path():
+    """A plain list argument has no replay key (api/replay.arg_key); the path choice
+    keys it by type and size instead, so a call past the op budget runs as plain NumPy
+    from then on, where every call was traced to the budget again (150x NumPy)."""
+    x = np.random.default_rng(0).standard_normal(3000)
+    j = npcompile.jit(_smooth, choose=True)
+    np.testing.assert_allclose(j(x, [0.9, 0.1]), _smooth(x, [0.9, 0.1]))
+    assert [c.get("budget") for c in npcompile.report()["path_choices"]] == [True]
+    traces = len(npcompile.report()["traces"])
+    for w in ([0.9, 0.1], [0.5, 0.5]):
+        np.testing.assert_allclose(j(x, w), _smooth(x, w))
+    assert len(npcompile.report()["traces"]) == traces     # no trace: NumPy, settled

@@ -20,7 +20,7 @@ from . import loop_rewrite, path_choice
 from .loop_runner import LoopRunner
 from .path_choice import PathChooser
 from .purity import Watch, closure_guards
-from .replay import arg_key, make_plan
+from .replay import arg_key, choice_key, make_plan
 
 DEVICES = ("cpu", "cuda")
 
@@ -143,9 +143,7 @@ class Jitted:
             return self.fn(*args, **kwargs)
         if self.chooser is None:
             return self._compiled_call(args, kwargs)
-        key, _ = arg_key(args, kwargs)
-        if key is None:  # arguments that cannot be described: no basis to compare calls
-            return self._compiled_call(args, kwargs)
+        key = choice_key(args, kwargs)
         generation = ENGINE.generation
         path = self.chooser.next_path(key, generation)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
@@ -195,11 +193,10 @@ class Jitted:
             key = arg_key(args, kwargs)[0]
         SESSION.add("path_choices", {"function": self._site_name, "choice": "numpy",
                                      "reason": reason, "budget": True})
-        if key is None:
-            return
         if self.chooser is not None:
-            self.chooser.settle(key, ENGINE.generation)
-        else:
+            self.chooser.settle(choice_key(args, kwargs) if key is None else key,
+                                ENGINE.generation)
+        elif key is not None:
             self._over_budget[key] = ENGINE.generation
 
     def record_replay(self, plan):
