@@ -383,6 +383,9 @@ class _Replays:
         feeds, writes = spec
         views, view_pos, overlaps, itemsizes = None, (), [], None
         args = [state[j] for j in at]
+        n_args = len(site.call_names) if indexed else len(args)
+        if plan.consts and n_args != plan.n_values:
+            return 0
         if indexed:
             fixed = [state[j] for j in site.view_at]
             view_pos = range(len(args), len(site.call_names))
@@ -407,6 +410,9 @@ class _Replays:
                                  for v in probe]
             elif _overlap(args, plan.arrays, plan.written):
                 return 0
+        args += plan.consts         # after the arguments, where leaf_src finds them
+        if itemsizes is not None:
+            itemsizes += [0] * len(plan.consts)
         done, outs = plan.program.run_loop(args, plan.leaf_src, len(values) - 1, feeds,
                                            writes, views, view_pos, overlaps, itemsizes)
         jit.record_replay(plan)     # the kernel times of its timed runs

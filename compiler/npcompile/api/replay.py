@@ -138,7 +138,7 @@ def _function_key(fn, depth):
 class Plan:
     __slots__ = ("program", "leaf_src", "writebacks", "template", "globals",
                  "cells", "code", "defaults", "kwdefaults", "generation", "arrays", "written",
-                 "draws", "overlap_positions")
+                 "draws", "overlap_positions", "consts", "n_values")
 
     def holds(self, fn, generation):
         """Are the guards on what the body read (besides its arguments) still true?"""
@@ -170,6 +170,8 @@ class Plan:
         its body the same arrays at every iteration)."""
         if self.writebacks and not checked and _overlap(values, self.arrays, self.written):
             raise _NotNow()
+        if self.consts:
+            values = list(values) + self.consts
         if self.draws:
             # the call's random draws, again and in its order, before its graph runs
             # (nothing in the graph touches a generator: the order is the Python's)
@@ -265,11 +267,16 @@ def make_plan(fn, tracer, result, watch, generation):
     if isinstance(draws, str):
         return draws
     drawn = {id(d.value): -1 - k for k, d in enumerate(tracer.draws)}
-    leaf_src = []
+    leaf_src, consts = [], []
     for leaf in leaves:
         i = by_value.get(id(leaf.value))
         if i is None:
             i = drawn.get(id(leaf.value))
+        if i is None and _made_in_call(tracer, leaf.value, values):
+            # made by the call from Python values: the same for every call with this
+            # key, kept in the plan after the arguments (`values + consts`)
+            i = len(values) + len(consts)
+            consts.append(leaf.value)
         if i is None:
             return "it reads an array that is not one of its arguments"
         leaf_src.append(i)
@@ -280,7 +287,7 @@ def make_plan(fn, tracer, result, watch, generation):
         if oi is None or ai is None:
             return "it writes into an array that is not one of its arguments"
         writebacks.append((oi, ai))
-    arrays = sorted({i for i in leaf_src if i >= 0})
+    arrays = sorted({i for i in leaf_src if 0 <= i < len(values)})   # the arguments read
     written = sorted({ai for _, ai in writebacks})
     if writebacks and _overlap(values, arrays, written):
         return None  # aliased arguments: no plan from this call, and no verdict either
@@ -303,7 +310,30 @@ def make_plan(fn, tracer, result, watch, generation):
     plan.written = written
     plan.overlap_positions = sorted(set(arrays) | set(written))
     plan.draws = draws
+    plan.consts = consts
+    plan.n_values = len(values)
     return plan
+
+
+# the largest array a plan keeps as a constant: a literal matrix or a mask is small;
+# anything larger is better handed in as an argument
+MAX_CONSTANT_ELEMENTS = 1 << 16
+_RANDOM = (np.random.Generator, np.random.BitGenerator, np.random.RandomState)
+
+
+def _made_in_call(tracer, value, values):
+    """Was this leaf made during the call from what its key and guards fix? Arrays the
+    trace made (tracer.made), and small NumPy arrays the Python body made with NumPy
+    directly (`np.array([[1, dt], [0, 1]])`, which no trace rule sees): the watch
+    refuses a call reading an array from a global, a closure or a default (mutable),
+    value reads have their own record, and arrays inside containers have no key, so
+    what is left was computed from the key's scalars and Python constants. Not in a
+    call that draws random numbers: a draw the trace did not record (a generator's
+    method it has no rule for) would be replayed as a constant."""
+    if tracer.made.get(id(value)) is value:
+        return True
+    return type(value) is np.ndarray and value.size <= MAX_CONSTANT_ELEMENTS and \
+        not tracer.draws and not any(isinstance(v, _RANDOM) for v in values)
 
 
 def _draws(tracer, by_value):

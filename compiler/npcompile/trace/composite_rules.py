@@ -275,8 +275,8 @@ def _triangle(keep_upper):
         n, c = x.shape[-2:]
         rows = np.arange(n)[:, None] + k
         cols = np.arange(c)[None, :]
-        keep = (cols >= rows) if keep_upper else (cols <= rows)
-        return np.where(keep, x, np.zeros((), x.dtype))
+        keep = tracer.made_here((cols >= rows) if keep_upper else (cols <= rows))
+        return np.where(keep, x, tracer.made_here(np.zeros((), x.dtype)))
     return rule
 
 
@@ -300,8 +300,8 @@ def diag(tracer, fn, v, k=0):
     n = x.shape[0] + abs(k)
     line = pad(tracer, np.pad, x, (0, abs(k))) if k else x
     along = line[:, None] if k >= 0 else line[None, :]
-    on = (np.arange(n)[None, :] - np.arange(n)[:, None]) == k
-    return np.where(on, along, np.zeros((), x.dtype))
+    on = tracer.made_here((np.arange(n)[None, :] - np.arange(n)[:, None]) == k)
+    return np.where(on, along, tracer.made_here(np.zeros((), x.dtype)))
 
 
 def diagflat(tracer, fn, v, k=0):

@@ -489,7 +489,10 @@ def _from_sequence(tracer, fn, seq, dtype, order, kwargs):
         # NumPy cannot read a traced array inside a list, and would raise where it
         # would not on the values
         kw = dict(kwargs, dtype=dtype) if order is None else dict(kwargs, dtype=dtype, order=order)
-        return fn(_concrete(seq), **kw)
+        out = fn(_concrete(seq), **kw)
+        # of Python values alone (a literal matrix, `[[1, dt], [0, 1]]`): a constant
+        # of the call's key, which a replay keeps (read items made a break, no plan)
+        return tracer.made_here(out) if not _holds_lazy(seq, 0) else out
 
 
 def _holds_lazy(seq, depth):

@@ -106,6 +106,10 @@ class Tracer:
         # random draws made in the user's code, in order (trace/random_rules.Draw): a
         # replay (api/replay.py) draws them again, from the same stream
         self.draws = []
+        # arrays the trace itself made from Python values (np.array of a literal list,
+        # masks of np.triu/np.diag): id -> array (held: ids stay unique). A replay plan
+        # keeps them as constants: they are the same for any call with the same key
+        self.made = {}
         self._outer = None
 
     # ----- activation -------------------------------------------------------
@@ -133,6 +137,12 @@ class Tracer:
             other.aliased = st.aliased = True
         self._add_target(st, owner)
         return self._register(_la.LazyArray(st, (), st.base))
+
+    def made_here(self, array):
+        """`array`, made by the trace from Python values alone (see self.made)."""
+        if type(array) is np.ndarray and len(self.made) < 1024:
+            self.made[id(array)] = array
+        return array
 
     def wrap_constant_array(self, array, name=None):
         """An ndarray met during tracing (a global, a closure): traced as a leaf too. The
