@@ -437,7 +437,7 @@ class _Rewriter:
                 [ast.Return(ast.Tuple([e for _, e in views], ast.Load()))], loop))
             for name, returned in ((f"__npc_ostep_{index}", carry),
                                    (f"__npc_obody_{index}", binds)):
-                self.body_defs.append(_function(name, params + [var], copy.deepcopy(
+                self.body_defs.append(self._body_function(name, params + [var], copy.deepcopy(
                     written) + [_returning(returned + sunk)], loop))
             body_params = body_params + view_names
         else:
@@ -447,8 +447,8 @@ class _Rewriter:
         # and read after the loop runs once, as in the unrolled graph); the last hands
         # back everything read after the loop
         for name, returned in ((f"__npc_step_{index}", carry), (f"__npc_body_{index}", binds)):
-            self.body_defs.append(_function(name, body_params, copy.deepcopy(body) +
-                                            [_returning(returned + sunk)], loop))
+            self.body_defs.append(self._body_function(name, body_params, copy.deepcopy(body) +
+                                                      [_returning(returned + sunk)], loop))
         return self._replacement(loop, index, var, params, binds,
                                  sinks=sinks.targets if sinks else ())
 
@@ -463,6 +463,23 @@ class _Rewriter:
         sinks.source = [_function(f"__npc_sink_{index}_{k}", [target, value], stmts, loop)
                         for k, ((target, *stmts), value) in enumerate(zip(python, sunk))]
         return body, sinks, sunk
+
+    def _body_function(self, name, params, stmts, loop):
+        """A body function (statements it owns), its min(a, b) and max(a, b) calls made
+        pick(min, a, b) (api/loop_picks.py: a traced select where that is exact). The
+        helper is a default argument: the function stays no closure, and a cell's body
+        (made before its runner exists) keeps the builtins' calls."""
+        fn_def = _function(name, params, stmts, loop)
+        if self.fdef is None or self.locals & set(_PICKS):
+            return fn_def
+        swap = _Picks()
+        swap.visit(fn_def)
+        if swap.made:
+            fn_def.args.args.append(ast.arg(arg="__npc_pick"))
+            fn_def.args.defaults = [ast.Attribute(ast.Name("__npc_loop__", ast.Load()), "pick",
+                                                  ast.Load())]
+            ast.fix_missing_locations(fn_def)
+        return fn_def
 
     def _add_site(self, site, sinks):
         """A rewritten loop's site, with its sinks' Python part among the functions made."""
@@ -521,8 +538,8 @@ class _Rewriter:
              binds + sunk),
             (f"__npc_wcount_{index}", counters, copy.deepcopy(counting), counters))
         for name, fn_args, stmts, returned in made:
-            self.body_defs.append(_function(name, fn_args, stmts + [_returning(returned)],
-                                            loop))
+            self.body_defs.append(self._body_function(name, fn_args, stmts +
+                                                      [_returning(returned)], loop))
         self.body_defs.append(_function(f"__npc_wcond_{index}", params,
                                         [ast.Return(copy.deepcopy(loop.test))], loop))
         args, r = f"__npc_args_{index}", f"__npc_r_{index}"
@@ -594,7 +611,7 @@ class _Rewriter:
         index = len(self.sites)
         self.sites.append(ExitSite(index, loop.lineno, self._text(loop), var, params, made,
                                    renames, test_reads, binds))
-        self.body_defs.append(_function(f"__npc_xbody_{index}", params,
+        self.body_defs.append(self._body_function(f"__npc_xbody_{index}", params,
                                         copy.deepcopy(pre) + [_returning(made)], loop))
         self.body_defs.append(_function(f"__npc_xtest_{index}", test_reads,
                                         [ast.Return(copy.deepcopy(check.test))], loop))
@@ -652,6 +669,24 @@ class _Rewriter:
         ast.copy_location(original.iter, loop)
         stmts[-1].body = [original]
         return stmts
+
+
+_PICKS = ("min", "max")
+
+
+class _Picks(ast.NodeTransformer):
+    """min(a, b) -> __npc_pick(min, a, b), and max alike (two positional arguments)."""
+    made = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in _PICKS and len(node.args) == 2 and \
+                not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+            self.made = True
+            return ast.copy_location(ast.Call(ast.Name("__npc_pick", ast.Load()),
+                                              [f] + node.args, []), node)
+        return node
 
 
 def _straight_line(nodes):

@@ -24,7 +24,7 @@ from ..exec.engine import ENGINE
 from ..graph.node import contains
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current, is_traceable
-from . import loop_sinks, native_loop
+from . import loop_picks, loop_sinks, native_loop
 from .loop_rewrite import IndexedSite
 from .purity import Watch
 from .replay import _NotNow, _overlap, arg_key, build, loop_feeds
@@ -37,6 +37,9 @@ LOOP_MIN = 8
 class LoopRunner:
     """The `__npc_loop__` of one rewritten function: (index, iterable, argument tuple)
     -> None (run the original loop) or (last loop value, values the body bound)."""
+
+    # what the body functions call for min(a, b) and max(a, b) (a default argument)
+    pick = staticmethod(loop_picks.pick)
 
     def __init__(self, sites, owner, jit_class):
         self.sites = sites
