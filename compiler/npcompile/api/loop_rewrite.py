@@ -50,7 +50,7 @@ import os
 import textwrap
 import types
 
-from . import native_loop
+from . import loop_sinks, native_loop
 
 # a function that looks at its own namespace sees every name a loop body binds
 _INTROSPECTION = frozenset(("locals", "vars", "eval", "exec"))
@@ -77,10 +77,12 @@ class LoopSite:
         self.carry = [b for b in binds if b in params]   # what the next iteration reads
         self.step = None        # the body returning self.carry (every iteration but the last)
         self.body = None        # the body returning self.binds (the last iteration)
+        self.sinks = None       # statements whose Python part runs beside the body (Sinks)
 
     def attach(self, funcs):
         self.step = funcs[f"__npc_step_{self.index}"]
         self.body = funcs[f"__npc_body_{self.index}"]
+        _attach_sinks(self, funcs)
 
 
 class IndexedSite(LoopSite):
@@ -130,6 +132,7 @@ class ExitSite:
         self.binds = binds            # names bound in the loop that are read after it
         self.carry = [m for m in made if m in params] + [t for t, _ in renames if t in params]
         self.step = self.body = self.test = None
+        self.sinks = None
 
     def attach(self, funcs):
         self.body = funcs[f"__npc_xbody_{self.index}"]
@@ -159,11 +162,19 @@ class WhileSite:
         self.bind_at = [(k, params.index(b)) for k, b in enumerate(binds) if b in params]
         self.body = self.cond = self.count = None
         self.step = None          # one body for every iteration (LoopSite has two)
+        self.sinks = None
 
     def attach(self, funcs):
         self.body = funcs[f"__npc_wbody_{self.index}"]
         self.cond = funcs[f"__npc_wcond_{self.index}"]
         self.count = funcs[f"__npc_wcount_{self.index}"]
+        _attach_sinks(self, funcs)
+
+
+def _attach_sinks(site, funcs):
+    if site.sinks is not None:
+        site.sinks.fns = [funcs[f"__npc_sink_{site.index}_{k}"]
+                          for k in range(site.sinks.count)]
 
 
 # sites whose body functions are made by the rewrite (a NativeSite renders its own)
@@ -379,7 +390,8 @@ class _Rewriter:
         if _data_bounds(loop.body):
             return None
         index = len(self.sites)
-        body, views = loop.body, []
+        body, sinks, sunk = self._sinks(loop.body, index, loop, var)
+        written, views = body, []   # the body as written, its sinks split off
         if any(var in _reads(s) for s in body):
             got = _index_views(body, var, index)
             if got is None:
@@ -418,26 +430,63 @@ class _Rewriter:
                     if name != var and name in self.locals and name not in view_params:
                         view_params.append(name)
             params = body_params + [p for p in view_params if p not in body_params]
-            self.sites.append(IndexedSite(index, loop.lineno, text, var, params, binds,
-                                          body_params, view_names, view_params))
+            self._add_site(IndexedSite(index, loop.lineno, text, var, params, binds,
+                                       body_params, view_names, view_params), sinks)
             self.body_defs.append(_function(
                 f"__npc_views_{index}", [var] + view_params,
                 [ast.Return(ast.Tuple([e for _, e in views], ast.Load()))], loop))
             for name, returned in ((f"__npc_ostep_{index}", carry),
                                    (f"__npc_obody_{index}", binds)):
-                self.body_defs.append(_function(name, params + [var], copy.deepcopy(
-                    loop.body) + [_returning(returned)], loop))
+                self.body_defs.append(self._body_function(name, params + [var], copy.deepcopy(
+                    written) + [_returning(returned + sunk)], loop))
             body_params = body_params + view_names
         else:
-            self.sites.append(LoopSite(index, loop.lineno, text, var, params, binds))
+            self._add_site(LoopSite(index, loop.lineno, text, var, params, binds), sinks)
         # two functions of the body: every iteration but the last hands back only what
         # the next one reads (the rest is dead: a convergence check computed per sweep
         # and read after the loop runs once, as in the unrolled graph); the last hands
         # back everything read after the loop
         for name, returned in ((f"__npc_step_{index}", carry), (f"__npc_body_{index}", binds)):
-            self.body_defs.append(_function(name, body_params, copy.deepcopy(body) +
-                                            [_returning(returned)], loop))
-        return self._replacement(loop, index, var, params, binds)
+            self.body_defs.append(self._body_function(name, body_params, copy.deepcopy(body) +
+                                                      [_returning(returned + sunk)], loop))
+        return self._replacement(loop, index, var, params, binds,
+                                 sinks=sinks.targets if sinks else ())
+
+    def _sinks(self, stmts, index, loop, var=None, also_read=()):
+        """(the body with its sinks' graph parts in place, Sinks or None, the names of
+        the values it hands them): api/loop_sinks.py. Their Python part is made here."""
+        got = loop_sinks.extract(stmts, index, self.locals, var, also_read)
+        if got is None:
+            return stmts, None, []
+        body, python, sinks = got
+        sunk = loop_sinks.value_names(index, sinks)
+        sinks.source = [_function(f"__npc_sink_{index}_{k}", [target, value], stmts, loop)
+                        for k, ((target, *stmts), value) in enumerate(zip(python, sunk))]
+        return body, sinks, sunk
+
+    def _body_function(self, name, params, stmts, loop):
+        """A body function (statements it owns), its min(a, b) and max(a, b) calls made
+        pick(min, a, b) (api/loop_picks.py: a traced select where that is exact). The
+        helper is a default argument: the function stays no closure, and a cell's body
+        (made before its runner exists) keeps the builtins' calls."""
+        fn_def = _function(name, params, stmts, loop)
+        if self.fdef is None or self.locals & set(_PICKS):
+            return fn_def
+        swap = _Picks()
+        swap.visit(fn_def)
+        if swap.made:
+            fn_def.args.args.append(ast.arg(arg="__npc_pick"))
+            fn_def.args.defaults = [ast.Attribute(ast.Name("__npc_loop__", ast.Load()), "pick",
+                                                  ast.Load())]
+            ast.fix_missing_locations(fn_def)
+        return fn_def
+
+    def _add_site(self, site, sinks):
+        """A rewritten loop's site, with its sinks' Python part among the functions made."""
+        site.sinks = sinks
+        self.sites.append(site)
+        if sinks is not None:
+            self.body_defs.extend(sinks.source)
 
     def _while(self, loop):
         """`while COND: BODY` with a straight-line body: api/loop_runner.py evaluates
@@ -446,18 +495,21 @@ class _Rewriter:
             return None
         if not _straight_line(loop.body) or not _straight_line([loop.test]):
             return None
-        reads_of = [_reads(s) for s in loop.body]
+        index = len(self.sites)
+        written, sinks, sunk = self._sinks(loop.body, index, loop,
+                                           also_read=_names_read(loop.test))
+        reads_of = [_reads(s) for s in written]
         counters = []
-        for k, s in enumerate(loop.body):
+        for k, s in enumerate(written):
             if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name) and \
                     isinstance(s.op, (ast.Add, ast.Sub)) and isinstance(s.value, ast.Constant) \
                     and type(s.value.value) is int:
                 name = s.target.id
-                others = [j for j in range(len(loop.body)) if j != k]
-                if not any(name in reads_of[j] or name in (_binds(loop.body[j]) or [])
+                others = [j for j in range(len(written)) if j != k]
+                if not any(name in reads_of[j] or name in (_binds(written[j]) or [])
                            for j in others) and name not in counters:
                     counters.append(name)
-        body = [s for s in loop.body if not (isinstance(s, ast.AugAssign) and
+        body = [s for s in written if not (isinstance(s, ast.AugAssign) and
                                               isinstance(s.target, ast.Name) and
                                               s.target.id in counters)]
         params, binds = [], []
@@ -478,21 +530,23 @@ class _Rewriter:
             return None
         outside = _loaded_outside(self.fdef, loop)
         binds = [b for b in binds if b in params or b in outside]
-        index = len(self.sites)
         text = self._text(loop)
-        self.sites.append(WhileSite(index, loop.lineno, text, params, binds, counters))
-        counting = [s for s in loop.body if s not in body]
+        self._add_site(WhileSite(index, loop.lineno, text, params, binds, counters), sinks)
+        counting = [s for s in written if s not in body]
         made = (
-            (f"__npc_wbody_{index}", self.sites[-1].body_params, copy.deepcopy(body), binds),
+            (f"__npc_wbody_{index}", self.sites[-1].body_params, copy.deepcopy(body),
+             binds + sunk),
             (f"__npc_wcount_{index}", counters, copy.deepcopy(counting), counters))
-        for name, args, stmts, returned in made:
-            self.body_defs.append(_function(name, args, stmts + [_returning(returned)], loop))
+        for name, fn_args, stmts, returned in made:
+            self.body_defs.append(self._body_function(name, fn_args, stmts +
+                                                      [_returning(returned)], loop))
         self.body_defs.append(_function(f"__npc_wcond_{index}", params,
                                         [ast.Return(copy.deepcopy(loop.test))], loop))
         args, r = f"__npc_args_{index}", f"__npc_r_{index}"
-        names = binds + counters
+        targets = sinks.targets if sinks else []
+        names = binds + counters + targets
         template = (
-            f"try:\n    {args} = ({''.join(p + ', ' for p in params)})\n"
+            f"try:\n    {args} = ({''.join(p + ', ' for p in params + targets)})\n"
             f"except NameError:\n    {args} = None\n"
             f"{r} = __npc_loop__.whiles({index}, {args})\n"
             f"if {r} is None:\n    pass\n"
@@ -557,7 +611,7 @@ class _Rewriter:
         index = len(self.sites)
         self.sites.append(ExitSite(index, loop.lineno, self._text(loop), var, params, made,
                                    renames, test_reads, binds))
-        self.body_defs.append(_function(f"__npc_xbody_{index}", params,
+        self.body_defs.append(self._body_function(f"__npc_xbody_{index}", params,
                                         copy.deepcopy(pre) + [_returning(made)], loop))
         self.body_defs.append(_function(f"__npc_xtest_{index}", test_reads,
                                         [ast.Return(copy.deepcopy(check.test))], loop))
@@ -591,9 +645,11 @@ class _Rewriter:
         return stmts
 
     @staticmethod
-    def _replacement(loop, index, var, params, binds, runner="__npc_loop__"):
+    def _replacement(loop, index, var, params, binds, runner="__npc_loop__", sinks=()):
         """The glue around a `for` loop; with an exit test (runner .exits), its result's
-        third item says whether the test held (an `if` the caller fills in, last)."""
+        third item says whether the test held (an `if` the caller fills in, last). The
+        sinks' targets go in after the parameters and come back after the binds."""
+        params, binds = list(params) + list(sinks), list(binds) + list(sinks)
         exits = runner != "__npc_loop__"
         it, args, r = f"__npc_it_{index}", f"__npc_args_{index}", f"__npc_r_{index}"
         template = (
@@ -613,6 +669,24 @@ class _Rewriter:
         ast.copy_location(original.iter, loop)
         stmts[-1].body = [original]
         return stmts
+
+
+_PICKS = ("min", "max")
+
+
+class _Picks(ast.NodeTransformer):
+    """min(a, b) -> __npc_pick(min, a, b), and max alike (two positional arguments)."""
+    made = False
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in _PICKS and len(node.args) == 2 and \
+                not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+            self.made = True
+            return ast.copy_location(ast.Call(ast.Name("__npc_pick", ast.Load()),
+                                              [f] + node.args, []), node)
+        return node
 
 
 def _straight_line(nodes):

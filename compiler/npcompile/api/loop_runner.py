@@ -24,7 +24,7 @@ from ..exec.engine import ENGINE
 from ..graph.node import contains
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current, is_traceable
-from . import native_loop
+from . import loop_picks, loop_sinks, native_loop
 from .loop_rewrite import IndexedSite
 from .purity import Watch
 from .replay import _NotNow, _overlap, arg_key, build, loop_feeds
@@ -38,6 +38,9 @@ class LoopRunner:
     """The `__npc_loop__` of one rewritten function: (index, iterable, argument tuple)
     -> None (run the original loop) or (last loop value, values the body bound)."""
 
+    # what the body functions call for min(a, b) and max(a, b) (a default argument)
+    pick = staticmethod(loop_picks.pick)
+
     def __init__(self, sites, owner, jit_class):
         self.sites = sites
         self.owner = owner      # the outer Jitted (or cell): its device and name
@@ -50,6 +53,9 @@ class LoopRunner:
         if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
             return None
         site = self.sites[index]
+        args, fed = loop_sinks.feed(site.sinks, args)
+        if fed is None:
+            return None         # a sink's target is not a list or a number
         carry = [site.params.index(c) for c in site.carry]
         if _lazy_inside(args):
             return None         # lazy arrays inside a container: traced as written
@@ -63,42 +69,47 @@ class LoopRunner:
             # run the compiled body. One that stays a number (`t += dt`) would make a
             # graph per value: the whole loop is traced as written.
             args = list(args)
-            _as_written(site, args, carry, 0, 1, it)
+            _as_written(site, args, carry, 0, 1, it, fed)
             peeled = 1
             if any(not _is_array(args[j]) for j in carry) or _lazy_inside(args):
-                return it[-1], tuple(_as_written(site, args, carry, 1, n, it))
-        state, lazies = _take_over(tracer, site, args)
-        done, out, graphs, native = self._replayed(site, state, carry, it[peeled:])
+                return it[-1], tuple(_as_written(site, args, carry, 1, n, it, fed)) + \
+                    fed.result()
+        state, lazies = _take_over(tracer, site, args, fed)
+        done, out, graphs, native = self._replayed(site, state, carry, it[peeled:], fed)
         self._report(site, n, graphs, done + peeled, peeled, native)
         if done < n - peeled:
             # the body could not be replayed: the rest of the loop is traced as written
             # into the surrounding graph, from the values it has reached
             values = [_rejoin(tracer, v, lazies, name) for v, name in zip(state, site.params)]
             rest = it[peeled:]
-            return it[-1], tuple(_as_written(site, values, carry, done, len(rest), rest))
+            return it[-1], tuple(_as_written(site, values, carry, done, len(rest), rest,
+                                             fed)) + fed.result()
         # what the loop leaves behind goes on being traced: an array the body was given
         # is that traced array again, any other joins the trace as a leaf
-        return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
+        return it[-1], tuple(_rejoin(tracer, v, lazies, name)
+                             for v, name in zip(out, site.binds)) + fed.result()
 
     def native(self, index, args):
         """A loop nest of scalar code (api/native_loop.py): what it bound, or None."""
         return native_loop.run(self.sites[index], args, self.owner._site_name)
 
-    def _replayed(self, site, state, carry, values):
+    def _replayed(self, site, state, carry, values, fed):
         """(iterations run, the last one's values, graph ids of the body, how many of them
         ran in one C++ loop) by calling the compiled body for the loop values `values`;
         stops early (fewer than all) where a
         call had to be traced and made no plan to replay, or an index view failed."""
-        return _on_its_own(lambda: self._iterations(site, state, carry, values))
+        return _on_its_own(lambda: self._iterations(site, state, carry, values, fed))
 
-    def _iterations(self, site, state, carry, values):
+    def _iterations(self, site, state, carry, values, fed):
         out, graphs, traced, n, native = (), [], 0, len(values), 0
         replay = _Replays()
         indexed = isinstance(site, IndexedSite)
         names = site.call_names if indexed else site.params
         i = 0
         while i < n:
-            if i < n - 1 and replay.fast is not None:
+            if i < n - 1 and replay.fast is not None and site.sinks is None:
+                # (a body with sinks hands Python values at every iteration: one call
+                # each, below)
                 # the body's plan is settled: the iterations before the last run in C++
                 done = replay.run_many(self._jits(site)[0], site, state, carry, values[i:])
                 if done:
@@ -121,9 +132,10 @@ class LoopRunner:
                     traced += 1
                     if traced > 2:
                         return i, (), graphs, native   # traced twice, still no plan
-                out = _traced(jit, args, scalars)
+                out = _traced(jit, args, scalars, fed)
                 if not graphs:
                     graphs = list(jit.last_graph_ids)
+            out = fed.take(out, {names[j] for j in scalars})
             out = _as_scalars(names, site.carry, out,
                               site.carry if i < n - 1 else site.binds, scalars)
             if i < n - 1:
@@ -139,25 +151,26 @@ class LoopRunner:
         if tracer is None or args is None:
             return None
         site = self.sites[index]
-        if _lazy_inside(args):
+        args, fed = loop_sinks.feed(site.sinks, args)
+        if fed is None or _lazy_inside(args):
             return None
         values, last, n = list(args), (), 0
         if any(not _carries(values, site, name) for name in site.carry):
             # a carried Python number (`err = np.inf` before `err = np.max(...)`): the
             # first iteration runs as written; one that stays a number, all of them
             while site.cond(*values):
-                last = _step(site, values, site.body(*_body_args(site, values)))
+                last = _step(site, values, _written(site.body, _body_args(site, values), fed))
                 n += 1
                 if all(_carries(values, site, name) for name in site.carry):
                     break
             else:
-                return _bound(site, values, last, n, tracer, {})
-        state, lazies = _take_over(tracer, site, values)
-        ran, out, graphs = _on_its_own(lambda: self._while_iterations(site, state))
+                return _bound(site, values, last, n, tracer, {}, fed)
+        state, lazies = _take_over(tracer, site, values, fed)
+        ran, out, graphs = _on_its_own(lambda: self._while_iterations(site, state, fed))
         if ran:
             self._report(site, n + ran, graphs, n + ran, 1 if n else 0)
         return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
-                      tracer, lazies)
+                      tracer, lazies, fed)
 
     def exits(self, index, it, args):
         """A `for` loop with a convergence test (ExitSite): (the loop variable's last
@@ -168,40 +181,44 @@ class LoopRunner:
         site = self.sites[index]
         if _lazy_inside(args) or any(not _carries(args, site, name) for name in site.carry):
             return None   # a carried Python number: a graph per value, traced as written
-        state, lazies = _take_over(tracer, site, args)
-        i, env, graphs, hit = _on_its_own(lambda: self._exit_iterations(site, state, len(it)))
+        fed = loop_sinks.Fed(None, [])     # (an exit loop has no sinks)
+        state, lazies = _take_over(tracer, site, args, fed)
+        i, env, graphs, hit = _on_its_own(lambda: self._exit_iterations(site, state, len(it),
+                                                                        fed))
         self._report(site, i + 1, graphs, i + 1)
         return it[i], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds), hit
 
-    def _exit_iterations(self, site, state, n):
+    def _exit_iterations(self, site, state, n, fed):
         env, graphs, replay = dict(zip(site.params, state)), [], _Replays()
         for i in range(n):
             out, graphs = self._body_once(site, site.params, [env[p] for p in site.params],
-                                          site.made, graphs, replay)
+                                          site.made, graphs, replay, fed)
             env.update(zip(site.made, out))
             if site.test(*[env[name] for name in site.test_reads]):
                 return i, env, graphs, True
             env.update({target: env[source] for target, source in site.renames})
         return n - 1, env, graphs, False
 
-    def _while_iterations(self, site, state):
+    def _while_iterations(self, site, state, fed):
         out, graphs, n, replay = (), [], 0, _Replays()
         while site.cond(*state):
             out, graphs = self._body_once(site, site.body_params, _body_args(site, state),
-                                          site.binds, graphs, replay)
+                                          site.binds, graphs, replay, fed)
             out = _step(site, state, out)
             n += 1
         return n, out, graphs
 
-    def _body_once(self, site, names, args, returned, graphs, replay):
+    def _body_once(self, site, names, args, returned, graphs, replay, fed):
         """One run of a while or exit loop's body (one body for every iteration): what it
-        returned (scalars as NumPy has them), and the graphs of its first trace."""
+        returned (scalars as NumPy has them; its sinks' values to Python), and the graphs
+        of its first trace."""
         scalars = _scalars(names, site.carry, args)
         jit = self._jits(site, scalars)[0]
         out, replayed = replay(jit, args, scalars)
         if not replayed:
-            out = _traced(jit, args, scalars)
+            out = _traced(jit, args, scalars, fed)
             graphs = graphs or list(jit.last_graph_ids)
+        out = fed.take(out, {names[j] for j in scalars})
         return _as_scalars(names, site.carry, out, returned, scalars), graphs
 
     def _jits(self, site, scalars=()):
@@ -265,9 +282,10 @@ def _lazy_inside(args):
     return any(type(a) is not LazyArray and _holds_lazy(a) for a in args)
 
 
-def _take_over(tracer, site, args):
+def _take_over(tracer, site, args, fed):
     """The loop's values made concrete, for a body compiled on its own: (state, the lazy
-    array each concrete value came from)."""
+    array each concrete value came from; the sinks' targets concrete too, and an array
+    handed to them that came from a lazy array is that lazy array again)."""
     tracer.flush()
     tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
     # the call's next run must run this loop again: no replay of the call as a whole
@@ -275,7 +293,10 @@ def _take_over(tracer, site, args):
     # only the lazy arrays themselves become their values: a list the body appends to
     # must stay the caller's list
     state = [concretize(a) if type(a) is LazyArray else a for a in args]
-    return state, {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
+    lazies = {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
+    fed.lazies = lazies
+    fed.targets = [concretize(t) if type(t) is LazyArray else t for t in fed.targets]
+    return state, lazies
 
 
 def _on_its_own(run):
@@ -421,8 +442,23 @@ class _Replays:
         return done
 
 
-def _traced(jit, state, scalars):
-    return jit.call_body(_with_scalars(state, scalars))
+def _traced(jit, state, scalars, fed):
+    try:
+        return jit.call_body(_with_scalars(state, scalars))
+    except BaseException as e:
+        fed.after_error(e, jit.fn)
+        raise
+
+
+def _written(fn, args, fed):
+    """A body function's call traced as written into the surrounding graph: what it
+    returns for the loop, its sinks' values gone to Python."""
+    try:
+        out = fn(*args)
+    except BaseException as e:
+        fed.after_error(e, fn)
+        raise
+    return fed.take(out)
 
 
 def _as_scalars(params, carry, out, names, scalars):
@@ -452,7 +488,7 @@ def _body_args(site, values):
     return [values[i] for i in site.body_at]
 
 
-def _bound(site, values, last, n, tracer, lazies):
+def _bound(site, values, last, n, tracer, lazies, fed):
     """What a while loop leaves bound: () when its body never ran (nothing rebinds)."""
     if n == 0:
         return ()
@@ -460,10 +496,10 @@ def _bound(site, values, last, n, tracer, lazies):
            for b, v in zip(site.binds, last)]
     got += [values[site.params.index(c)] for c in site.counters]
     return tuple(_rejoin(tracer, v, lazies, name)
-                 for v, name in zip(got, site.binds + site.counters))
+                 for v, name in zip(got, site.binds + site.counters)) + fed.result()
 
 
-def _as_written(site, values, carry, start, stop, it):
+def _as_written(site, values, carry, start, stop, it, fed):
     """Iterations start..stop-1 of the loop over `it` traced as written into the
     surrounding graph (`values`, the body's arguments, move on with them): what the last
     one binds."""
@@ -471,9 +507,10 @@ def _as_written(site, values, carry, start, stop, it):
     indexed = isinstance(site, IndexedSite)
     for i in range(start, stop):
         if indexed:
-            out = (site.ostep if i < n - 1 else site.obody)(*values, it[i])
+            out = _written(site.ostep if i < n - 1 else site.obody, list(values) + [it[i]],
+                           fed)
         else:
-            out = (site.step if i < n - 1 else site.body)(*values)
+            out = _written(site.step if i < n - 1 else site.body, values, fed)
         if i < n - 1:
             for j, v in zip(carry, out):
                 values[j] = v
