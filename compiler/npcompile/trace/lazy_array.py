@@ -294,6 +294,24 @@ class LazyArray(_LazyFields):
     def T(self):
         return self.__array_function__(np.transpose, (LazyArray,), (self,), {})
 
+    @property
+    def real(self):
+        return self.__array_function__(np.real, (LazyArray,), (self,), {})
+
+    @real.setter
+    def real(self, value):
+        self.real[...] = value
+
+    @property
+    def imag(self):
+        return self.__array_function__(np.imag, (LazyArray,), (self,), {})
+
+    @imag.setter
+    def imag(self, value):
+        if self.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
+
     def swapaxes(self, a, b):
         return self.__array_function__(np.swapaxes, (LazyArray,), (self, a, b), {})
 
