@@ -316,6 +316,14 @@ for _name in ("round", "round_"):     # aliases of np.around in some versions
         SHAPES.setdefault(getattr(np, _name), _same("a"))
 
 
+def declare(shapes):
+    """Library calls whose shape rules live with their kin in another file
+    (numeric_library.py): joined to SHAPES, and their entries of the table of captured
+    functions."""
+    SHAPES.update(shapes)
+    return {fn: library_call for fn in shapes}
+
+
 _SIGNATURES = {}   # fn -> inspect.Signature: asked on every traced call, made once
 
 
@@ -371,31 +379,39 @@ def _as_call(sig, arguments):
 
 
 # a probe at the arrays' own shapes (constant stand-ins, no memory) costs as much as the
-# call: tried only where one element per array was refused, and for calls this small
+# call: tried only where smaller stand-ins were refused, and for calls this small
 _PROBE_FULL_MAX = 1 << 16
+# the stand-ins' sizes tried in turn, per axis: one element; at most three (np.cross's
+# vectors of 3, np.gradient's 3 points for edge_order=2; axes that broadcast together
+# still do, min(n, 3) of equal sizes being equal); the arrays' own (None)
+_PROBE_SIZES = (1, 3, None)
 
 
 def _quiet_probe(fn, sig, given, inputs):
     """fn on stand-ins (ones where inexact, zeros where integer, so that an index is
     valid and a 1x1 matrix is not singular): NumPy's result dtypes and scalar boxing.
-    One element per array first; at the arrays' shapes where that is refused (a
-    constant index list past one element)."""
+    One element per array first; then small ones; at the arrays' shapes where those are
+    refused (a constant index list past one element). Shapes come from SHAPES' rules,
+    which check what small stand-ins would let pass."""
 
-    def stand_in(v, full):
+    def stand_in(v, most):
         if type(v) is _la.LazyArray or type(v) is np.ndarray:
             dt = v.dtype
             one = (_nb.ones if dt.kind in "fc" else _nb.zeros)((), dt)
-            return np.broadcast_to(one, v.shape) if full else one.reshape((1,) * v.ndim)
+            if most == 1:
+                return one.reshape((1,) * v.ndim)
+            return np.broadcast_to(one, v.shape if most is None else
+                                   tuple(min(d, most) for d in v.shape))
         if isinstance(v, (list, tuple)) and any(type(x) is _la.LazyArray for x in v):
-            return type(v)(stand_in(x, full) for x in v)
+            return type(v)(stand_in(x, most) for x in v)
         return v
     sizes = sum(int(np.prod(lz.shape)) for lz in inputs)
-    for full in (False, True):
-        args, kw = _as_call(sig, {k: stand_in(v, full) for k, v in given.items()})
+    for most in _PROBE_SIZES:
+        args, kw = _as_call(sig, {k: stand_in(v, most) for k, v in given.items()})
         try:
             return _quiet(fn, *args, **kw)
         except Exception as e:
-            if full or sizes > _PROBE_FULL_MAX:
+            if most is None or (most == _PROBE_SIZES[-2] and sizes > _PROBE_FULL_MAX):
                 raise Unsupported("unsupported", f"np.{fn.__name__}: {e}")
 
 

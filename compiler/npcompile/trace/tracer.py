@@ -16,7 +16,7 @@ from ..errors import GraphBreakError
 from ..graph import calls
 from ..graph.node import Node, Ref
 from . import (budget, complex_parts, composite_rules, creation, function_rules, inplace,
-               library_rules, rules, ufunc_rules, view_rules)
+               library_rules, numeric_library, rules, ufunc_rules, view_rules)
 from .breaks import BreakRecord, user_frame, user_site
 from .operand_types import Unsupported
 from .context import _set_current, current  # noqa: F401 (current: re-exported)
@@ -25,11 +25,13 @@ from . import lazy_array as _la
 from .lazy_array import concretize  # noqa: F401 (re-exported)
 
 # what lazy arrays call (trace/rules.py); the functions composed of views and
-# concatenations, and the complex parts, join the table of captured functions
+# concatenations, the complex parts and the numeric helpers join the table of captured
+# functions
 rules.wire(function_rules=function_rules, inplace=inplace, library_rules=library_rules,
            ufunc_rules=ufunc_rules, view_rules=view_rules)
 function_rules.TABLE.update(composite_rules.TABLE)
 function_rules.TABLE.update(complex_parts.TABLE)
+function_rules.TABLE.update(numeric_library.TABLE)
 
 
 def _refuse_untraced(dtype, label):
