@@ -148,3 +148,20 @@ def test_what_stays_a_break():
         np.median(x.copy(), overwrite_input=True)
         return np.histogram(x * 1, bins="auto")[0]
     check(into, a)
+
+
+def test_stacks_of_matrices_keep_their_leading_axes():
+    """qr, svd, eigh and eigvalsh of a stack of matrices: the declared shapes (what
+    .shape says while tracing) have the stack's axes too; they were dropped."""
+    s = make((3, 4, 4), np.float64)
+    s = s + s.transpose(0, 2, 1)
+    for f in (lambda x: [m.shape for m in np.linalg.qr(x[:, :, :3] * 1)],
+              lambda x: [m.shape for m in np.linalg.qr(x * 1, mode="complete")],
+              lambda x: [m.shape for m in np.linalg.svd(x[:, :3] * 1)],
+              lambda x: np.linalg.svd(x * 1, full_matrices=False)[0].sum(axis=0),
+              lambda x: np.linalg.svd(x * 1, compute_uv=False).shape,
+              lambda x: np.linalg.eigh(x * 1)[0].sum(axis=0),
+              lambda x: np.linalg.eigvalsh(x * 1).shape):
+        npcompile.reset()
+        check(f, s)
+        assert npcompile.report()["graph_breaks"] == []

@@ -232,27 +232,30 @@ def _trace(b):
     return tuple(d for i, d in enumerate(shape) if i not in drop)
 
 
+# the linalg functions work on stacks of matrices: the leading axes are the stack's
+
 def _qr(b):
-    m, n = _shape(b, "a")[-2:]
+    batch, (m, n) = _shape(b, "a")[:-2], _shape(b, "a")[-2:]
     k, mode = min(m, n), b.get("mode", "reduced")
     if mode == "reduced":
-        return [(m, k), (k, n)]
+        return [batch + (m, k), batch + (k, n)]
     if mode == "complete":
-        return [(m, m), (m, n)]
+        return [batch + (m, m), batch + (m, n)]
     raise Unsupported("unsupported", f"np.linalg.qr(mode={mode!r})")
 
 
 def _svd(b):
-    m, n = _shape(b, "a")[-2:]
+    batch, (m, n) = _shape(b, "a")[:-2], _shape(b, "a")[-2:]
     k = min(m, n)
     if not b.get("compute_uv", True):
-        return (k,)
-    return [(m, m), (k,), (n, n)] if b.get("full_matrices", True) else [(m, k), (k,), (k, n)]
+        return batch + (k,)
+    shapes = [(m, m), (k,), (n, n)] if b.get("full_matrices", True) else [(m, k), (k,), (k, n)]
+    return [batch + s for s in shapes]
 
 
 def _eigh(b):
-    n = _shape(b, "a")[-1]
-    return [(n,), (n, n)]
+    shape = _shape(b, "a")
+    return [shape[:-1], shape]
 
 
 def _fft(length):
@@ -301,7 +304,7 @@ SHAPES = {
     np.meshgrid: _meshgrid, np.histogram: _histogram,
     np.cov: _covariance, np.corrcoef: _covariance,
     np.linalg.cholesky: _same("a"), np.linalg.qr: _qr, np.linalg.svd: _svd,
-    np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[-1:],
+    np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[:-1],
     np.linalg.det: lambda b: _shape(b, "a")[:-2], np.linalg.pinv: lambda b: _shape(
         b, "a")[:-2] + _shape(b, "a")[:-3:-1],
     np.linalg.matrix_power: _same("a"),
