@@ -25,13 +25,14 @@ from . import lazy_array as _la
 from .lazy_array import concretize  # noqa: F401 (re-exported)
 
 # what lazy arrays call (trace/rules.py); the functions composed of views and
-# concatenations, the complex parts and the numeric helpers join the table of captured
-# functions
+# concatenations, the complex parts, the numeric helpers and the in-place
+# np.fill_diagonal join the table of captured functions
 rules.wire(function_rules=function_rules, inplace=inplace, library_rules=library_rules,
            ufunc_rules=ufunc_rules, view_rules=view_rules)
 function_rules.TABLE.update(composite_rules.TABLE)
 function_rules.TABLE.update(complex_parts.TABLE)
 function_rules.TABLE.update(numeric_library.TABLE)
+function_rules.TABLE.update(inplace.TABLE)
 
 
 def _refuse_untraced(dtype, label):
