@@ -146,6 +146,36 @@ def _argsort(b):
     return (1,) if not shape else _along(b)
 
 
+def _partitioned(b):
+    """np.partition / np.argpartition: as np.sort, once NumPy's checks of kth pass (a
+    stand-in's axis is shorter than the array's); which index lands where is NumPy's
+    selection algorithm's, run as the step."""
+    shape, kth = _shape(b, "a"), b.get("kth")
+    if not shape or b.get("order") is not None or b.get("kind") != "introselect" or \
+            not isinstance(kth, (int, np.integer, list, tuple, np.ndarray)) or \
+            isinstance(kth, bool) or np.asarray(kth).dtype.kind not in "iu":
+        raise Unsupported("unsupported", "np.partition of a 0-d array, or with these options")
+    out = _along(b)
+    n = out[-1] if b.get("axis") is None else out[_axis(b.get("axis"), len(out), "partition")]
+    k = np.asarray(kth)
+    if k.ndim > 1 or np.any(k < -n) or np.any(k >= n):
+        raise Unsupported("error", f"kth(={kth!r}) out of bounds ({n})")
+    return out
+
+
+def _eig_of_complex(b):
+    """np.linalg.eigvals / eig of a real matrix are real or complex as the values come
+    out (complex eigenvalues): only a complex matrix's dtype is known before the run."""
+    a = b.get("a")
+    if a.dtype.kind != "c":
+        raise Unsupported("unsupported", "eigenvalues of a real matrix: their dtype (real "
+                                         "or complex) depends on the values")
+    shape = _shape(b, "a")
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise Unsupported("error", "np.linalg.eig needs square matrices")
+    return shape[:-1]
+
+
 def _quantiles(b):
     return _shape(b, "q") + _reduced(b)
 
@@ -292,6 +322,7 @@ _REFUSED = {"out": None, "overwrite_input": False, "returned": False, "overwrite
 
 SHAPES = {
     np.sort: _along, np.argsort: _argsort,
+    np.partition: _partitioned, np.argpartition: _partitioned,
     np.median: _reduced, np.nanmedian: _reduced, np.ptp: _reduced, np.average: _reduced,
     np.nansum: _reduced, np.nanprod: _reduced, np.nanmean: _reduced, np.nanmax: _reduced,
     np.nanmin: _reduced, np.nanstd: _reduced, np.nanvar: _reduced,
@@ -305,6 +336,8 @@ SHAPES = {
     np.cov: _covariance, np.corrcoef: _covariance,
     np.linalg.cholesky: _same("a"), np.linalg.qr: _qr, np.linalg.svd: _svd,
     np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[:-1],
+    np.linalg.eigvals: _eig_of_complex,
+    np.linalg.eig: lambda b: [_eig_of_complex(b), _shape(b, "a")],
     np.linalg.det: lambda b: _shape(b, "a")[:-2], np.linalg.pinv: lambda b: _shape(
         b, "a")[:-2] + _shape(b, "a")[:-3:-1],
     np.linalg.matrix_power: _same("a"),
