@@ -11,6 +11,7 @@ import operator
 
 import numpy as np
 
+from .. import np_base as _nb
 from . import lazy_array as _la
 from .operands import Unsupported
 from .function_rules import _NOVALUE, concatenate, filled
@@ -329,21 +330,30 @@ def select(tracer, fn, condlist, choicelist, default=0):
     if not NUMPY2 and any(type(v) in (_la.LazyArray, np.ndarray) and v.ndim == 0
                           for v in values):   # the probe's stand-ins have other values
         raise Unsupported("value_dtype", "np.select of a 0-d choice under NumPy 1.x")
-    conds = [as_lazy(tracer, c) for c in condlist]
+    conds = [c if type(c) is _la.LazyArray else _constant(c) for c in condlist]
     if any(c.dtype != np.bool_ for c in conds):
         raise Unsupported("error", "np.select: conditions must be boolean")
     given = {"condlist": list(condlist), "choicelist": list(choicelist), "default": default}
     lazies = [v for v in conds + values if type(v) is _la.LazyArray]
     dtype = np.asarray(_quiet_probe(fn, _SELECT, given, lazies)).dtype
-    parts = [as_lazy(tracer, v) for v in values]
+    parts = [v.astype(dtype, copy=False) if type(v) is _la.LazyArray else _constant(v, dtype)
+             for v in values]
     try:
-        np.broadcast_shapes(*[x.shape for x in conds + parts])
+        np.broadcast_shapes(*[np.shape(x) for x in conds + parts])
     except ValueError as e:
         raise Unsupported("error", f"np.select: {e}")
-    out, *choices = [x.astype(dtype, copy=False) for x in parts[-1:] + parts[:-1]]
-    for cond, choice in zip(conds[::-1], choices[::-1]):
+    out = parts.pop()
+    for cond, choice in zip(conds[::-1], parts[::-1]):
         out = np.where(cond, choice, out)
     return out
+
+
+def _constant(v, dtype=None):
+    """A constant operand as NumPy casts it (unsafely, as np.full and astype do); a
+    NumPy scalar where it is 0-d: a constant of the graph, not an array leaf (a leaf
+    that is no argument stops a loop body from running again without its Python)."""
+    a = _nb.asarray(v) if dtype is None else _nb.asarray(v).astype(dtype)
+    return a[()] if a.ndim == 0 else a
 
 
 def count_nonzero(tracer, fn, a, axis=None, *, keepdims=False):
