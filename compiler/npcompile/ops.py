@@ -39,7 +39,8 @@ REDUCTION_OF = {getattr(np, name): name for name in REDUCTIONS}
 # fusion computes inline (None: it runs as a NumPy step)
 UFUNC_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
                     "logical_and": None, "logical_or": None, "fmax": None, "fmin": None,
-                    "bitwise_and": None, "bitwise_or": None, "bitwise_xor": None}
+                    "bitwise_and": None, "bitwise_or": None, "bitwise_xor": None,
+                    "logaddexp": None, "logaddexp2": None}
 
 # ufuncs the kernels compute elementwise (codegen/cpp_ops.py renders each)
 POINTWISE_UFUNCS = frozenset({

@@ -163,3 +163,16 @@ def test_argsort_and_sort_of_a_0d_array():
     check(order, np.array(3, np.int32), np.array(2.5, np.float32))
     check(sorted_along, np.array(3.0))
     check(lambda a: np.sort(a + 1, axis=None), np.array(3.0))
+
+
+def test_asarray_of_a_numpy_scalar_is_a_0d_array():
+    """np.asarray(x.sum()) is a 0-d array (it was the scalar), a new one: writing into
+    it leaves the scalar as it was."""
+    def into(x):
+        s = x.sum()
+        a = np.asarray(s)
+        a[...] = 0
+        return s, a, np.array(x[0] * 2), np.asarray(s, dtype=np.float32)
+    for x in (np.arange(4.0), np.arange(4) * (1 + 1j)):
+        check(into, x)
+        assert npcompile.report()["graph_breaks"] == []

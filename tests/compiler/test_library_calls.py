@@ -148,3 +148,55 @@ def test_what_stays_a_break():
         np.median(x.copy(), overwrite_input=True)
         return np.histogram(x * 1, bins="auto")[0]
     check(into, a)
+
+
+def test_stacks_of_matrices_keep_their_leading_axes():
+    """qr, svd, eigh and eigvalsh of a stack of matrices: the declared shapes (what
+    .shape says while tracing) have the stack's axes too; they were dropped."""
+    s = make((3, 4, 4), np.float64)
+    s = s + s.transpose(0, 2, 1)
+    for f in (lambda x: [m.shape for m in np.linalg.qr(x[:, :, :3] * 1)],
+              lambda x: [m.shape for m in np.linalg.qr(x * 1, mode="complete")],
+              lambda x: [m.shape for m in np.linalg.svd(x[:, :3] * 1)],
+              lambda x: np.linalg.svd(x * 1, full_matrices=False)[0].sum(axis=0),
+              lambda x: np.linalg.svd(x * 1, compute_uv=False).shape,
+              lambda x: np.linalg.eigh(x * 1)[0].sum(axis=0),
+              lambda x: np.linalg.eigvalsh(x * 1).shape):
+        npcompile.reset()
+        check(f, s)
+        assert npcompile.report()["graph_breaks"] == []
+
+
+def test_partition_and_argpartition():
+    """NumPy's selection run as the step: the same order, whatever it is; kth checked
+    against the real axis (the dtype probe's stand-ins are shorter)."""
+    for f in (lambda x: np.partition(x * 2, 2) + 1,
+              lambda x: np.argpartition(x * 1, [0, -1], axis=0) * 2,
+              lambda x: np.partition(x + 1, 7, axis=None)[:8],
+              lambda x: np.argpartition(-x, np.array([1, 3])) + 0):
+        for a in (A, I):
+            npcompile.reset()
+            check(f, a)
+            no_break()
+    check(lambda x: np.partition(x * 2, 5), A)                       # out of bounds
+    check(lambda x: np.argpartition(x * 2, -7, axis=0), A)
+    check(lambda x: np.partition(x * 2, 1.5), A)                     # TypeError
+
+
+def test_eigenvalues_of_complex_matrices():
+    """A complex matrix's eigenvalues are complex: a step. A real one's are real or
+    complex as its values come out: that stays NumPy's call (a graph break)."""
+    z = (A[:5] + 1j * A[1:]).astype(np.complex128)
+    for f in (lambda x: np.linalg.eigvals(x * 2) + 1,
+              lambda x: [m * 1 for m in np.linalg.eig(x + 1)],
+              lambda x: np.abs(np.linalg.eigvals(np.stack([x, x.T]) * 1))):
+        npcompile.reset()
+        check(f, z)
+        assert npcompile.report()["graph_breaks"] == []
+        compiled_without_fallback(kernels=False)    # complex math is NumPy's steps
+    check(lambda x: np.linalg.eig(x * 1), z)                          # EigResult on NumPy 2
+    check(lambda x: np.linalg.eigvals(x * 1j), A)                     # not square
+    npcompile.reset()
+    check(lambda x: np.linalg.eigvals(x[:5] * 2), A)
+    assert any("depends on the values" in b["reason"]
+               for b in npcompile.report()["graph_breaks"])

@@ -17,31 +17,38 @@ class _NoKey:
 NOKEY = _NoKey()
 
 
-class UfuncAt:
-    """`ufunc.at(a, indices, b)` as update() calls a write: fn(*operands, out=region).
-    NumPy's own unbuffered scatter: a duplicate index applies once per occurrence."""
+class InPlace:
+    """A NumPy function that writes into the array it is given, as update() calls a
+    write: fn(*operands, out=region) runs call(region, *operands, **kwargs). ufunc.at
+    (NumPy's own unbuffered scatter: a duplicate index applies once per occurrence),
+    np.fill_diagonal (its flat assignment repeats the values along the diagonal)."""
 
-    __slots__ = ("ufunc",)
+    __slots__ = ("call", "name")
 
-    def __init__(self, ufunc):
-        self.ufunc = ufunc
+    def __init__(self, call, name):
+        self.call = call
+        self.name = name
 
-    def __call__(self, indices, *b, out):
-        self.ufunc.at(out, indices, *b)
+    def __call__(self, *operands, out, **kwargs):
+        self.call(out, *operands, **kwargs)
 
     def __repr__(self):
-        return f"np.{self.ufunc.__name__}.at"
+        return self.name
 
 
-_AT = {}
+_IN_PLACE = {}
+
+
+def in_place(call, name):
+    """The one InPlace of a function (a graph's signature compares it by identity)."""
+    got = _IN_PLACE.get(name)
+    if got is None:
+        got = _IN_PLACE[name] = InPlace(call, name)
+    return got
 
 
 def ufunc_at(ufunc):
-    """The one UfuncAt of a ufunc (a graph's signature compares it by identity)."""
-    got = _AT.get(ufunc)
-    if got is None:
-        got = _AT[ufunc] = UfuncAt(ufunc)
-    return got
+    return in_place(ufunc.at, f"np.{ufunc.__name__}.at")
 
 
 def apply_chain(value, chain):

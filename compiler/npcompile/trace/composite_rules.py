@@ -1,16 +1,21 @@
 """NumPy functions that are compositions of views, concatenations and ufuncs: np.roll,
 np.pad, np.hstack and its kin, np.append, np.insert at one index, np.flip, np.diff, and
-the triangles and diagonals (np.triu, np.tril, np.diag, np.diagflat, np.diagonal).
+the triangles and diagonals (np.triu, np.tril, np.diag, np.diagflat, np.diagonal),
+np.select.
 Recorded as those compositions, they fuse into the kernels that read them
 (fusion/expr.py lowers a concatenation to a select on the index, and a view of a
 concatenation to index arithmetic): a padded or stacked array is never written out
 just to be read back."""
+import inspect
 import operator
 
 import numpy as np
 
+from .. import np_base as _nb
+from . import lazy_array as _la
 from .operands import Unsupported
 from .function_rules import _NOVALUE, concatenate, filled
+from .library_rules import _quiet_probe
 from .operands import NUMPY2, as_lazy
 from .view_rules import pure_view
 
@@ -308,6 +313,49 @@ def diagflat(tracer, fn, v, k=0):
     return diag(tracer, np.diag, as_lazy(tracer, v).ravel(), k)
 
 
+_SELECT = inspect.signature(np.select)
+
+
+def select(tracer, fn, condlist, choicelist, default=0):
+    """As NumPy selects: the choices and the default cast to their common dtype, then
+    from the last condition to the first, the choice where it holds, else what the
+    later ones left: a chain of np.where, fused into one kernel. The dtype, and NumPy's
+    refusals (conditions not boolean, a default the dtype cannot hold), come from
+    np.select itself on stand-ins of the traced arrays and the constants as given."""
+    if not isinstance(condlist, (list, tuple)) or not isinstance(choicelist, (list, tuple)):
+        raise Unsupported("unsupported", "np.select of conditions not in a list")
+    if len(condlist) != len(choicelist) or not condlist:
+        raise Unsupported("error", "np.select: as many conditions as choices, at least one")
+    values = list(choicelist) + [default]
+    if not NUMPY2 and any(type(v) in (_la.LazyArray, np.ndarray) and v.ndim == 0
+                          for v in values):   # the probe's stand-ins have other values
+        raise Unsupported("value_dtype", "np.select of a 0-d choice under NumPy 1.x")
+    conds = [c if type(c) is _la.LazyArray else _constant(c) for c in condlist]
+    if any(c.dtype != np.bool_ for c in conds):
+        raise Unsupported("error", "np.select: conditions must be boolean")
+    given = {"condlist": list(condlist), "choicelist": list(choicelist), "default": default}
+    lazies = [v for v in conds + values if type(v) is _la.LazyArray]
+    dtype = np.asarray(_quiet_probe(fn, _SELECT, given, lazies)).dtype
+    parts = [v.astype(dtype, copy=False) if type(v) is _la.LazyArray else _constant(v, dtype)
+             for v in values]
+    try:
+        np.broadcast_shapes(*[np.shape(x) for x in conds + parts])
+    except ValueError as e:
+        raise Unsupported("error", f"np.select: {e}")
+    out = parts.pop()
+    for cond, choice in zip(conds[::-1], parts[::-1]):
+        out = np.where(cond, choice, out)
+    return out
+
+
+def _constant(v, dtype=None):
+    """A constant operand as NumPy casts it (unsafely, as np.full and astype do); a
+    NumPy scalar where it is 0-d: a constant of the graph, not an array leaf (a leaf
+    that is no argument stops a loop body from running again without its Python)."""
+    a = _nb.asarray(v) if dtype is None else _nb.asarray(v).astype(dtype)
+    return a[()] if a.ndim == 0 else a
+
+
 def count_nonzero(tracer, fn, a, axis=None, *, keepdims=False):
     """np.count_nonzero as NumPy counts: a sum of a != 0 in intp. With no axis NumPy 1.x
     returns a Python int (a value Python holds: the graph breaks there); NumPy 2 an intp."""
@@ -320,6 +368,7 @@ def count_nonzero(tracer, fn, a, axis=None, *, keepdims=False):
 
 TABLE = {
     np.count_nonzero: count_nonzero,
+    np.select: select,
     np.roll: roll,
     np.triu: _triangle(True),
     np.tril: _triangle(False),

@@ -453,6 +453,12 @@ def _asarray(tracer, fn, a, dtype=None, order=None, **kwargs):
     if type(a) is not _la.LazyArray:
         raise Unsupported("unsupported", "asarray of a non-array")
     copies = fn is np.array and kwargs.get("copy", True)
+    if a._scalar:
+        # a NumPy scalar becomes a 0-d array: a new one (the scalar is a value, and
+        # writes into the array must not change it); np.array, which never returns a
+        # scalar (calls.copy keeps what it is given)
+        a = tracer.make(_nb.array, (Ref(0),), None, (a._n,), a.dtype, (), "array")
+        copies = False
     if dtype is None or np.dtype(dtype) == a.dtype:
         return copy(tracer, a) if copies else a
     return astype(tracer, a, dtype)

@@ -1,4 +1,5 @@
-"""In-place writes (x += y, x[k] = v, out=, fill) as new versions of a storage."""
+"""In-place writes (x += y, x[k] = v, out=, fill, ufunc.at, np.fill_diagonal) as new
+versions of a storage."""
 import numpy as np
 
 from ..graph import calls
@@ -118,3 +119,21 @@ def ufunc_at(tracer, ufunc, a, indices, b=None):
         raise Unsupported("error", "arrays used as indices must be of integer (or boolean) type")
     _write(tracer, a, calls.NOKEY, calls.ufunc_at(ufunc), {}, ops.template, ops.inputs,
            f"{ufunc.__name__}.at")
+
+
+def fill_diagonal(tracer, fn, a, val, wrap=False):
+    """np.fill_diagonal(a, val, wrap): a new version of a, NumPy's own function run on it
+    as a step (values cast and repeated as its flat assignment does). Returns None."""
+    if type(a) is not _la.LazyArray:
+        raise Unsupported("inplace_untraced", "np.fill_diagonal into an untraced array")
+    if a.ndim < 2:
+        raise Unsupported("error", "array must be at least 2-d")
+    if a.ndim > 2 and len(set(a.shape)) != 1:
+        raise Unsupported("error", "All dimensions of input must be of equal length")
+    _check_writable(a)
+    ops = Operands(tracer, [val])
+    _write(tracer, a, calls.NOKEY, calls.in_place(np.fill_diagonal, "np.fill_diagonal"),
+           {"wrap": bool(wrap)}, ops.template, ops.inputs, "fill_diagonal")
+
+
+TABLE = {np.fill_diagonal: fill_diagonal}

@@ -294,6 +294,24 @@ class LazyArray(_LazyFields):
     def T(self):
         return self.__array_function__(np.transpose, (LazyArray,), (self,), {})
 
+    @property
+    def real(self):
+        return self.__array_function__(np.real, (LazyArray,), (self,), {})
+
+    @real.setter
+    def real(self, value):
+        self.real[...] = value
+
+    @property
+    def imag(self):
+        return self.__array_function__(np.imag, (LazyArray,), (self,), {})
+
+    @imag.setter
+    def imag(self, value):
+        if self.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
+
     def swapaxes(self, a, b):
         return self.__array_function__(np.swapaxes, (LazyArray,), (self, a, b), {})
 
@@ -383,6 +401,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return _rules.function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
         if method == "accumulate" and len(inputs) == 1:
             return _rules.library_rules.accumulate(tracer, ufunc, inputs[0], **kwargs)
+        if method == "outer" and len(inputs) == 2:
+            return _rules.ufunc_rules.outer(tracer, ufunc, *inputs, **kwargs)
         if method == "at" and not kwargs:
             return _rules.inplace.ufunc_at(tracer, ufunc, *inputs)
         raise Unsupported("unsupported", f"np.{ufunc.__name__}.{method}")

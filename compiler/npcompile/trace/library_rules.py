@@ -146,6 +146,36 @@ def _argsort(b):
     return (1,) if not shape else _along(b)
 
 
+def _partitioned(b):
+    """np.partition / np.argpartition: as np.sort, once NumPy's checks of kth pass (a
+    stand-in's axis is shorter than the array's); which index lands where is NumPy's
+    selection algorithm's, run as the step."""
+    shape, kth = _shape(b, "a"), b.get("kth")
+    if not shape or b.get("order") is not None or b.get("kind") != "introselect" or \
+            not isinstance(kth, (int, np.integer, list, tuple, np.ndarray)) or \
+            isinstance(kth, bool) or np.asarray(kth).dtype.kind not in "iu":
+        raise Unsupported("unsupported", "np.partition of a 0-d array, or with these options")
+    out = _along(b)
+    n = out[-1] if b.get("axis") is None else out[_axis(b.get("axis"), len(out), "partition")]
+    k = np.asarray(kth)
+    if k.ndim > 1 or np.any(k < -n) or np.any(k >= n):
+        raise Unsupported("error", f"kth(={kth!r}) out of bounds ({n})")
+    return out
+
+
+def _eig_of_complex(b):
+    """np.linalg.eigvals / eig of a real matrix are real or complex as the values come
+    out (complex eigenvalues): only a complex matrix's dtype is known before the run."""
+    a = b.get("a")
+    if a.dtype.kind != "c":
+        raise Unsupported("unsupported", "eigenvalues of a real matrix: their dtype (real "
+                                         "or complex) depends on the values")
+    shape = _shape(b, "a")
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise Unsupported("error", "np.linalg.eig needs square matrices")
+    return shape[:-1]
+
+
 def _quantiles(b):
     return _shape(b, "q") + _reduced(b)
 
@@ -232,27 +262,30 @@ def _trace(b):
     return tuple(d for i, d in enumerate(shape) if i not in drop)
 
 
+# the linalg functions work on stacks of matrices: the leading axes are the stack's
+
 def _qr(b):
-    m, n = _shape(b, "a")[-2:]
+    batch, (m, n) = _shape(b, "a")[:-2], _shape(b, "a")[-2:]
     k, mode = min(m, n), b.get("mode", "reduced")
     if mode == "reduced":
-        return [(m, k), (k, n)]
+        return [batch + (m, k), batch + (k, n)]
     if mode == "complete":
-        return [(m, m), (m, n)]
+        return [batch + (m, m), batch + (m, n)]
     raise Unsupported("unsupported", f"np.linalg.qr(mode={mode!r})")
 
 
 def _svd(b):
-    m, n = _shape(b, "a")[-2:]
+    batch, (m, n) = _shape(b, "a")[:-2], _shape(b, "a")[-2:]
     k = min(m, n)
     if not b.get("compute_uv", True):
-        return (k,)
-    return [(m, m), (k,), (n, n)] if b.get("full_matrices", True) else [(m, k), (k,), (k, n)]
+        return batch + (k,)
+    shapes = [(m, m), (k,), (n, n)] if b.get("full_matrices", True) else [(m, k), (k,), (k, n)]
+    return [batch + s for s in shapes]
 
 
 def _eigh(b):
-    n = _shape(b, "a")[-1]
-    return [(n,), (n, n)]
+    shape = _shape(b, "a")
+    return [shape[:-1], shape]
 
 
 def _fft(length):
@@ -289,6 +322,7 @@ _REFUSED = {"out": None, "overwrite_input": False, "returned": False, "overwrite
 
 SHAPES = {
     np.sort: _along, np.argsort: _argsort,
+    np.partition: _partitioned, np.argpartition: _partitioned,
     np.median: _reduced, np.nanmedian: _reduced, np.ptp: _reduced, np.average: _reduced,
     np.nansum: _reduced, np.nanprod: _reduced, np.nanmean: _reduced, np.nanmax: _reduced,
     np.nanmin: _reduced, np.nanstd: _reduced, np.nanvar: _reduced,
@@ -301,7 +335,9 @@ SHAPES = {
     np.meshgrid: _meshgrid, np.histogram: _histogram,
     np.cov: _covariance, np.corrcoef: _covariance,
     np.linalg.cholesky: _same("a"), np.linalg.qr: _qr, np.linalg.svd: _svd,
-    np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[-1:],
+    np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[:-1],
+    np.linalg.eigvals: _eig_of_complex,
+    np.linalg.eig: lambda b: [_eig_of_complex(b), _shape(b, "a")],
     np.linalg.det: lambda b: _shape(b, "a")[:-2], np.linalg.pinv: lambda b: _shape(
         b, "a")[:-2] + _shape(b, "a")[:-3:-1],
     np.linalg.matrix_power: _same("a"),
@@ -314,6 +350,14 @@ SHAPES = {
 for _name in ("round", "round_"):     # aliases of np.around in some versions
     if callable(getattr(np, _name, None)):
         SHAPES.setdefault(getattr(np, _name), _same("a"))
+
+
+def declare(shapes):
+    """Library calls whose shape rules live with their kin in another file
+    (numeric_library.py): joined to SHAPES, and their entries of the table of captured
+    functions."""
+    SHAPES.update(shapes)
+    return {fn: library_call for fn in shapes}
 
 
 _SIGNATURES = {}   # fn -> inspect.Signature: asked on every traced call, made once
@@ -371,31 +415,39 @@ def _as_call(sig, arguments):
 
 
 # a probe at the arrays' own shapes (constant stand-ins, no memory) costs as much as the
-# call: tried only where one element per array was refused, and for calls this small
+# call: tried only where smaller stand-ins were refused, and for calls this small
 _PROBE_FULL_MAX = 1 << 16
+# the stand-ins' sizes tried in turn, per axis: one element; at most three (np.cross's
+# vectors of 3, np.gradient's 3 points for edge_order=2; axes that broadcast together
+# still do, min(n, 3) of equal sizes being equal); the arrays' own (None)
+_PROBE_SIZES = (1, 3, None)
 
 
 def _quiet_probe(fn, sig, given, inputs):
     """fn on stand-ins (ones where inexact, zeros where integer, so that an index is
     valid and a 1x1 matrix is not singular): NumPy's result dtypes and scalar boxing.
-    One element per array first; at the arrays' shapes where that is refused (a
-    constant index list past one element)."""
+    One element per array first; then small ones; at the arrays' shapes where those are
+    refused (a constant index list past one element). Shapes come from SHAPES' rules,
+    which check what small stand-ins would let pass."""
 
-    def stand_in(v, full):
+    def stand_in(v, most):
         if type(v) is _la.LazyArray or type(v) is np.ndarray:
             dt = v.dtype
             one = (_nb.ones if dt.kind in "fc" else _nb.zeros)((), dt)
-            return np.broadcast_to(one, v.shape) if full else one.reshape((1,) * v.ndim)
+            if most == 1:
+                return one.reshape((1,) * v.ndim)
+            return np.broadcast_to(one, v.shape if most is None else
+                                   tuple(min(d, most) for d in v.shape))
         if isinstance(v, (list, tuple)) and any(type(x) is _la.LazyArray for x in v):
-            return type(v)(stand_in(x, full) for x in v)
+            return type(v)(stand_in(x, most) for x in v)
         return v
     sizes = sum(int(np.prod(lz.shape)) for lz in inputs)
-    for full in (False, True):
-        args, kw = _as_call(sig, {k: stand_in(v, full) for k, v in given.items()})
+    for most in _PROBE_SIZES:
+        args, kw = _as_call(sig, {k: stand_in(v, most) for k, v in given.items()})
         try:
             return _quiet(fn, *args, **kw)
         except Exception as e:
-            if full or sizes > _PROBE_FULL_MAX:
+            if most is None or (most == _PROBE_SIZES[-2] and sizes > _PROBE_FULL_MAX):
                 raise Unsupported("unsupported", f"np.{fn.__name__}: {e}")
 
 

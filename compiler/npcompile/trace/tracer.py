@@ -15,8 +15,8 @@ from ..dtypes import traceable, traced_dtype
 from ..errors import GraphBreakError
 from ..graph import calls
 from ..graph.node import Node, Ref
-from . import (budget, composite_rules, creation, function_rules, inplace, library_rules, rules,
-               ufunc_rules, view_rules)
+from . import (budget, complex_parts, composite_rules, creation, function_rules, inplace,
+               library_rules, numeric_library, rules, ufunc_rules, view_rules)
 from .breaks import BreakRecord, user_frame, user_site
 from .operand_types import Unsupported
 from .context import _set_current, current  # noqa: F401 (current: re-exported)
@@ -25,10 +25,14 @@ from . import lazy_array as _la
 from .lazy_array import concretize  # noqa: F401 (re-exported)
 
 # what lazy arrays call (trace/rules.py); the functions composed of views and
-# concatenations join the table of captured functions
+# concatenations, the complex parts, the numeric helpers and the in-place
+# np.fill_diagonal join the table of captured functions
 rules.wire(function_rules=function_rules, inplace=inplace, library_rules=library_rules,
            ufunc_rules=ufunc_rules, view_rules=view_rules)
 function_rules.TABLE.update(composite_rules.TABLE)
+function_rules.TABLE.update(complex_parts.TABLE)
+function_rules.TABLE.update(numeric_library.TABLE)
+function_rules.TABLE.update(inplace.TABLE)
 
 
 def _refuse_untraced(dtype, label):

@@ -7,7 +7,8 @@ from ..graph.node import Ref
 
 from . import inplace, lazy_array as _la
 from .library_rules import matmul
-from .operands import Operands, Unsupported, broadcast, refuse_negative_powers, resolve
+from .operands import (Operands, Unsupported, as_lazy, broadcast, refuse_negative_powers,
+                       resolve)
 
 _dtype_cache = {}
 
@@ -86,6 +87,16 @@ def call(tracer, ufunc, inputs, kwargs):
         return result
     return tracer.make_multi(ufunc, tuple(ops.template), kw or None, tuple(ops.inputs), dtypes,
                              shape, name)
+
+
+def outer(tracer, ufunc, a, b, **kwargs):
+    """ufunc.outer(a, b) as NumPy defines it, out[i..., j...] = ufunc(a[i...], b[j...]):
+    the ufunc of a, extended by b's rank of new axes, and b. Recorded as that broadcast,
+    it fuses with what reads it (np.subtract.outer(x, y) ** 2 is one kernel)."""
+    if ufunc.nin != 2:
+        raise Unsupported("error", f"np.{ufunc.__name__}.outer needs a binary ufunc")
+    x, y = as_lazy(tracer, a), as_lazy(tracer, b)
+    return call(tracer, ufunc, (x[(Ellipsis,) + (None,) * y.ndim], y), kwargs)
 
 
 def _resolve(ufunc, ops, kw, out_dt):
