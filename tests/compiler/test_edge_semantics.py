@@ -176,3 +176,15 @@ def test_asarray_of_a_numpy_scalar_is_a_0d_array():
     for x in (np.arange(4.0), np.arange(4) * (1 + 1j)):
         check(into, x)
         assert npcompile.report()["graph_breaks"] == []
+
+
+def test_mean_with_an_integer_dtype_divides_in_float64():
+    """np.mean(..., dtype=np.int64) sums in int64 and divides in float64 before casting
+    back, as NumPy does (an exact integer division gave -2**61 + 25 against NumPy's -2**61,
+    fuzzer seed 9600077); var and std with integer dtypes are NumPy's own."""
+    big = np.array([[-2**61], [-2**61], [-2**61], [-2**61 + 100]], np.int64)
+    check(lambda b: np.mean(b, axis=None, keepdims=True, dtype=np.int64), big)
+    c = np.arange(12).reshape(3, 4)
+    check(lambda b: (np.mean(b * 3, axis=0, dtype=np.int32), np.var(b, dtype=np.int64),
+                     np.mean(b, axis=1, dtype=np.uint8)), c)
+    check(lambda b: np.std(b % 7, axis=1, dtype=np.int16), c)

@@ -23,6 +23,9 @@ CASES = {
     "broadcast index arrays": (lambda z, l: z[l[:5, None] * 0 + np.arange(5)[:, None], l[:3]], (Z, LABELS)),
     "empty index": (lambda z, l: z[l[:0]] + 1, (Z, LABELS)),
     "2-d index": (lambda z, l: z[l.reshape(8, 5)].sum(axis=-1), (Z, LABELS)),
+    # a traced integer as an index (an HMM's B[:, obs[t]]): a gather, no break per value
+    "a traced integer": (lambda z, l: z[:, l[3]] * z[l[5] % 40].sum() + z[l[2], l[4]], (Z, LABELS)),
+    "a traced negative integer": (lambda z, l: z[l[3] - 40] + z[-l[1], l[0] - 7], (Z, LABELS)),
 }
 
 
@@ -61,6 +64,8 @@ def test_every_dtype(dtype):
     lambda z, l: z[l, l, l],                # too many indices
     lambda z, l: z[l.astype(float)],        # float index: IndexError
     lambda z, l: z[l[:3], l[:4]],           # shapes that do not broadcast
+    lambda z, l: z[:, l[0] + 7] * 2,        # a traced integer out of range
+    lambda z, l: z[(l[0] - 500) * 0 - 41],  # a traced negative integer out of range
 ])
 def test_errors_are_numpys(fn):
     check(fn, Z, LABELS)
@@ -80,3 +85,28 @@ def test_writes_before_an_index_error_land_as_in_numpy():
         npcompile.jit(f)(z, LABELS)
     np.testing.assert_array_equal(z, z_np)
     assert not np.array_equal(z, Z)
+
+
+def _forward(obs, A, B):
+    alpha = np.zeros((len(obs), A.shape[0]))
+    alpha[0] = B[:, obs[0]]
+    for t in range(1, len(obs)):
+        alpha[t] = (alpha[t - 1] @ A) * B[:, obs[t]]
+        alpha[t] /= alpha[t].sum()
+    return alpha
+
+
+@pytest.mark.skipif(not cpu.AVAILABLE or os.environ.get("NPC_BACKEND") == "reference" or
+                    DEVICE != "cpu", reason="compiled CPU path not in use")
+def test_an_element_used_as_an_index_in_a_loop_compiles_once():
+    """An HMM's forward pass, `B[:, obs[t]]` with obs[t] an element of an int array:
+    one compiled body for every t (it made a graph break and a compile per iteration)."""
+    rng = np.random.default_rng(0)
+    A, B = rng.random((6, 6)), rng.random((6, 4))
+    obs = rng.integers(0, 4, 40)
+    check(_forward, obs, A, B, ulp=4)
+    npcompile.reset()
+    npcompile.jit(_forward, choose=False)(obs, A, B)
+    rep = npcompile.report()
+    assert not rep["graph_breaks"] and not rep["fallbacks"]
+    assert any("39 iterations, one compiled body" in l["summary"] for l in rep["loops"])

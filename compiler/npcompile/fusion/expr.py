@@ -400,6 +400,18 @@ class Lowering:
             return None
         # mean, var, std in the result's float type (NumPy: float64 for integer input)
         fdt = node.dtype
+        if fdt.kind != "f":
+            if op != "mean" or fdt.kind not in "iu":
+                return None   # var/std with an integer dtype=: NumPy's own steps
+            # mean(dtype=int64): NumPy sums in the integer type (wrapping), divides in
+            # float64 and casts back (checked, as astype); an exact integer division
+            # gave -2**61 + 25 where NumPy gives -2**61 (fuzzer seed 9600077)
+            s2 = self._reduce("sum", self._cast(x, fdt), axis, keepdims, fdt)
+            f64 = np.dtype(np.float64)
+            q = Expr("pw", "true_divide", [Expr("cast", None, [s2], s2.shape, f64),
+                                           Expr("const", float(count), [], (), f64)],
+                     s2.shape, f64)
+            return Expr("cast", None, [q], q.shape, fdt, node=node)
         xf = self._cast(x, fdt)
         n = Expr("const", float(count), [], (), fdt)
         s = self._reduce("sum", xf, axis, True, fdt)

@@ -48,8 +48,8 @@ def getitem(tracer, lz, key):
         basic, mask = split_key(tracer, lz, key)
     except Unsupported as u:   # not basic: integer arrays gather, anything else breaks
         items = key if type(key) is tuple else (key,)
-        if u.kind != "unsupported" or not any(_index_array(x) for x in items) or \
-                any(_bool_index(x) for x in items):
+        if u.kind not in ("unsupported", "number") or \
+                not any(_index_array(x) for x in items) or any(_bool_index(x) for x in items):
             raise
         return gather(tracer, lz, items)
     if mask is not None:
@@ -69,7 +69,10 @@ def getitem(tracer, lz, key):
 
 
 def _index_array(x):
-    return type(x) in (np.ndarray, list) or type(x) is _la.LazyArray and x.ndim > 0
+    """An index array, or a traced integer (a 0-d value: `logB[:, obs[t]]` in an HMM's
+    loop, which picked one graph per iteration by its value)."""
+    return type(x) in (np.ndarray, list) or type(x) is _la.LazyArray and (
+        x.ndim > 0 or x.dtype.kind in "iu")
 
 
 def _bool_index(x):
@@ -104,10 +107,9 @@ def gather(tracer, lz, items):
         shape = _pinned(lz.dtype, lz.shape)[tuple(protos)].shape
     except IndexError as e:
         raise Unsupported("error", str(e))
-    if not shape:
-        raise Unsupported("number", "an element picked by 0-d index arrays")
+    # one element (every index a traced integer): a NumPy scalar, as NumPy returns
     return tracer.make(operator.getitem, (Ref(0), tuple(template)), None, tuple(inputs),
-                       lz.dtype, shape, "gather")
+                       lz.dtype, shape, "gather", scalar=not shape)
 
 
 def item(tracer, lz, i):
