@@ -363,6 +363,12 @@ class _Rewriter:
                     instead = self._loop(flat)
                     if instead is not None:
                         got[-1].body = instead
+                if got is not None and attempt == self._native and got[-1].body == [s]:
+                    # the nest may decline at run time (it writes slices of an array it
+                    # also reads as a number): the loop as written runs then, and its
+                    # inner loops are compiled bodies like any loop's (a time loop's
+                    # pressure solve replayed, not unrolled into the trace)
+                    self.visit_body_of(s)
                 if got is not None:
                     out.extend(got)
                     continue
@@ -799,6 +805,7 @@ def _binds(stmt):
 # sweeps nearly 3x the first call). Bounded so that the body stays small.
 _STATIC_MAX_ITERATIONS = 32
 _STATIC_MAX_STATEMENTS = 256
+_STATIC_MAX_NAMES = 8     # `for Z in (U, V):` over at most this many names
 
 
 def _with_static_loops_unrolled(loop, globals_):
@@ -819,7 +826,7 @@ def _unroll_static(stmts):
     as `TARGET = value` then the body, per value; stmts itself when there is none."""
     out, changed = [], False
     for s in stmts:
-        values = _static_values(s.iter) if isinstance(s, ast.For) else None
+        values = _static_values(s.iter, s) if isinstance(s, ast.For) else None
         if values is None or s.orelse or \
                 any(isinstance(n, (ast.Break, ast.Continue)) for b in s.body for n in ast.walk(b)):
             out.append(s)
@@ -828,6 +835,11 @@ def _unroll_static(stmts):
         if len(values) * (len(inner) + 1) > _STATIC_MAX_STATEMENTS:
             out.append(s)
             continue
+        if any(isinstance(v, ast.Name) for v in values):
+            # every name read first, as the tuple is: one that is unbound raises before
+            # any iteration has run, as it does in the loop as written
+            reads = ast.Expr(ast.Tuple([copy.deepcopy(v) for v in values], ast.Load()))
+            out.append(ast.fix_missing_locations(ast.copy_location(reads, s)))
         for v in values:
             bind = ast.Assign(targets=[copy.deepcopy(s.target)], value=v, type_comment=None)
             ast.copy_location(bind, s)
@@ -837,12 +849,24 @@ def _unroll_static(stmts):
     return out if changed else stmts
 
 
-def _static_values(node):
+def _static_values(node, loop=None):
     """The value expressions of a literal iterable: a tuple or list of constants (or of
-    tuples of them), or range() of int constants; None otherwise."""
+    tuples of them), or range() of int constants; None otherwise. With the loop, also a
+    short tuple or list of names (`for Z in (U, V):`) that neither its body nor its
+    target rebinds: the names are read once, before the first iteration, in the loop as
+    written, and unrolled each is read later, at its own iteration (the same value only
+    where nothing rebinds it in between)."""
     if isinstance(node, (ast.Tuple, ast.List)):
         if len(node.elts) <= _STATIC_MAX_ITERATIONS and all(_constant(e) for e in node.elts):
             return list(node.elts)
+        if loop is not None and len(node.elts) <= _STATIC_MAX_NAMES and \
+                isinstance(loop.target, ast.Name) and \
+                all(isinstance(e, ast.Name) or _constant(e) for e in node.elts):
+            names = {e.id for e in node.elts if isinstance(e, ast.Name)}
+            rebound = {n.id for s in loop.body for n in ast.walk(s)
+                       if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            if not names & (rebound | {loop.target.id}):
+                return list(node.elts)
         return None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3 and \

@@ -77,7 +77,9 @@ def scan(loop, outside):
     outputs = [n for n in sc.bound_order if (outside is None or n in outside)]
     if any(n in params or n in outputs or src in copies for n, src in copies.items()):
         return None     # a copy read before it is made, or after the nest, or of a copy
-    nest = sn.Nest(loop, params, [n for n in outputs if n not in copies],
+    # the nest renders its own copy: the loop as written stays the fallback, whose inner
+    # loops api/loop_rewrite.py then rewrites in place
+    nest = sn.Nest(copy.deepcopy(loop), params, [n for n in outputs if n not in copies],
                    dict.fromkeys(sc.modules, None))
     nest.copies = copies
     nest.slices = sc.slices

@@ -1,0 +1,142 @@
+"""Nests of loops (api/loop_rewrite.py): a time loop whose body holds a pseudo-time loop
+(the pressure solve of a cavity-flow code) and a loop over a literal tuple of arrays
+(`for Z in (U, V):` applying boundary conditions). Against eager NumPy: values, dtypes,
+shapes, in-place arguments and errors; and the compiled path really ran: the inner loop
+is one compiled body, the time loop's body straight-line once the tuple loop is written
+out."""
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.api.loop_runner import LOOP_MIN
+from conftest import check, make
+from test_trace_loops import CPU_KERNELS
+
+LENGTHS = [0, 1, LOOP_MIN - 1, LOOP_MIN, 20]
+
+
+def pressure_time_loop(p, b, nt, nit):
+    """Barba-style: the outer loop writes slices (a native nest is tried first, and
+    declines at run time: u is an array used as a number), the inner loop is straight
+    line."""
+    u = np.zeros_like(p)
+    for n in range(nt):
+        for q in range(nit):
+            pn = p.copy()
+            p[1:-1, 1:-1] = 0.25 * (pn[1:-1, 2:] + pn[1:-1, :-2] + pn[2:, 1:-1] +
+                                    pn[:-2, 1:-1] - b[1:-1, 1:-1])
+            p[:, -1] = p[:, -2]
+            p[0, :] = p[1, :]
+        u = u + 0.1 * p
+    return u, p
+
+
+def boundaries_by_tuple(U, V, n, dt):
+    for i in range(n):
+        Uc = U[1:-1, 1:-1]
+        Vc = V[1:-1, 1:-1]
+        U[1:-1, 1:-1], V[1:-1, 1:-1] = Uc + dt * (Uc - Uc ** 3 - Vc), Vc + dt * (Uc - Vc)
+        for Z in (U, V):
+            Z[0, :] = Z[1, :]
+            Z[-1, :] = Z[-2, :]
+            Z[:, 0] = Z[:, 1]
+            Z[:, -1] = Z[:, -2]
+    return U, V
+
+
+def tuple_rebound(U, V, n):
+    """The tuple's name V is rebound in the inner body: the tuple held the old V, so the
+    loop is not written out."""
+    for i in range(n):
+        for Z in (U, V):
+            Z[0] = Z[1] * 0.5
+            V = V + 1.0
+    return U, V
+
+
+def tuple_target_in_tuple(U, V, n):
+    """The target is one of the tuple's names: `for U in (V, U)` reads the old U."""
+    for i in range(n):
+        for U in (V, U):
+            U[0] = U[0] + 1.0
+    return U, V
+
+
+def tuple_unbound(U, n, flag):
+    """V unbound: NumPy raises before the first iteration touches U."""
+    if flag:
+        V = U * 2.0
+    for i in range(n):
+        for Z in (U, V):
+            Z[0] = Z[0] + 1.0
+    return U
+
+
+def tuple_mixed_dtypes(A, B, n):
+    for i in range(n):
+        for Z in [A, B]:
+            Z[1:] = Z[:-1] + Z[1:]
+    return A, B, Z if n else None
+
+
+def _unit(shape, seed):
+    """Values in [0, 1), as a reaction-diffusion state (a cube of make's stays finite)"""
+    return np.random.default_rng(seed).random(shape)
+
+
+def _summaries(fn, *args):
+    npcompile.reset()
+    npcompile.jit(fn, choose=False)(*args)
+    rep = npcompile.report()
+    return [lp["summary"] for lp in rep["loops"]], rep["fallbacks"]
+
+
+@pytest.mark.parametrize("nt", LENGTHS)
+def test_time_loop_lengths(nt):
+    check(pressure_time_loop, make((9, 11), np.float64), make((9, 11), np.float64, 1), nt, 20)
+
+
+@pytest.mark.parametrize("nit", LENGTHS)
+def test_pressure_loop_lengths(nit):
+    check(pressure_time_loop, make((9, 11), np.float64), make((9, 11), np.float64, 1), 3, nit)
+    check(pressure_time_loop, make((6, 5), np.float32), make((6, 5), np.float32, 1), 2, nit)
+
+
+@CPU_KERNELS
+def test_the_pressure_loop_is_one_compiled_body():
+    for nt, nit in ((3, 20), (LOOP_MIN, LOOP_MIN)):
+        loops, fallbacks = _summaries(pressure_time_loop, make((9, 11), np.float64),
+                                      make((9, 11), np.float64, 1), nt, nit)
+        inner = [s for s in loops if s.startswith("line 24:")]
+        assert inner and all(f"{nit} iterations, one compiled body" in s for s in inner), loops
+        assert not fallbacks
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+def test_tuple_loop_lengths(n):
+    check(boundaries_by_tuple, _unit((8, 9), 0), _unit((8, 9), 1), n, 0.01)
+    check(tuple_mixed_dtypes, make((7,), np.float32), make((7,), np.int64, 1), n)
+
+
+@CPU_KERNELS
+@pytest.mark.parametrize("n", [LOOP_MIN, 20])
+def test_the_time_loop_over_a_tuple_is_one_compiled_body(n):
+    loops, fallbacks = _summaries(boundaries_by_tuple, _unit((8, 9), 0), _unit((8, 9), 1),
+                                  n, 0.01)
+    assert len(loops) == 1 and f"{n} iterations, one compiled body" in loops[0], loops
+    assert not fallbacks
+
+
+@pytest.mark.parametrize("n", [0, 1, LOOP_MIN, 20])
+def test_tuple_loops_not_written_out_stay_exact(n):
+    check(tuple_rebound, make((5,), np.float64), make((5,), np.float64, 1), n)
+    check(tuple_target_in_tuple, make((5,), np.float64), make((5,), np.float64, 1), n)
+    check(tuple_unbound, make((5,), np.float64), n, True)
+    check(tuple_unbound, make((5,), np.float64), n, False)   # UnboundLocalError when n
+
+
+def test_an_unbound_name_raises_before_any_iteration():
+    U = np.ones(4)
+    with pytest.raises(UnboundLocalError):
+        npcompile.jit(tuple_unbound)(U, LOOP_MIN, False)
+    assert (U == 1.0).all()     # the first iteration did not run
