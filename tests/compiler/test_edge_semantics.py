@@ -188,3 +188,19 @@ def test_mean_with_an_integer_dtype_divides_in_float64():
     check(lambda b: (np.mean(b * 3, axis=0, dtype=np.int32), np.var(b, dtype=np.int64),
                      np.mean(b, axis=1, dtype=np.uint8)), c)
     check(lambda b: np.std(b % 7, axis=1, dtype=np.int16), c)
+
+
+def _continued(u, v):
+    a, b = \
+        u * 2.0 + v, \
+        v * 3.0 - u
+    return a + b
+
+
+def test_a_line_continued_with_a_backslash_compiles():
+    """The source line of an op goes into a C++ comment: one ending in a backslash
+    continued the comment and swallowed the next statement, a compile error and a
+    fallback (a Turing-pattern step written `U[...], V[...] = \\`)."""
+    npcompile.reset()
+    check(_continued, np.arange(6.0), np.ones(6))
+    compiled_without_fallback()

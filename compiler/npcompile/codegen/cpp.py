@@ -188,7 +188,10 @@ class Emitter:
         if (filename, lineno) in self.seen_sites:
             return ""
         self.seen_sites.add((filename, lineno))
-        text = linecache.getline(filename, lineno).strip()
+        # a line continued with a backslash would continue the C++ comment too, and
+        # swallow the next statement (`U[1:-1], V[1:-1] = \` in a Turing-pattern step:
+        # "use of undeclared identifier"); a */ or a newline cannot end it here either
+        text = linecache.getline(filename, lineno).strip().rstrip("\\").rstrip()
         self.k.ops.append((node.label, lineno, text))
         return f"  // line {lineno}: {text}" if text else f"  // line {lineno}"
 
