@@ -322,7 +322,8 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
                                 const std::vector<std::pair<int64_t, int64_t>>& writes,
                                 const py::object& views, const std::vector<int64_t>& view_pos,
                                 const std::vector<std::pair<int64_t, int64_t>>& overlaps,
-                                const std::vector<int64_t>& itemsizes) {
+                                const std::vector<int64_t>& itemsizes,
+                                const std::vector<int64_t>& collect) {
   const auto n = static_cast<int64_t>(py::len(args));
   const auto n_out = static_cast<int64_t>(outputs_.size());
   auto bad = [&](int64_t arg) { return arg < 0 || arg >= n; };
@@ -341,19 +342,25 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       throw py::value_error("StepProgram.run_loop: view out of range");
   if (static_cast<int64_t>(itemsizes.size()) != n)
     throw py::value_error("StepProgram.run_loop: one itemsize per argument");
+  for (auto o : collect)
+    if (o < 0 || o >= n_out)
+      throw py::value_error("StepProgram.run_loop: collected output out of range");
   py::object outs = py::none();
-  py::list times;
-  const auto stop = [&](int64_t it) { return py::make_tuple(it, py::none(), times); };
+  py::list times, collected;
+  const auto stop = [&](int64_t it, bool interrupted = false) {
+    return py::make_tuple(it, py::none(), times, collected, interrupted);
+  };
   for (int64_t it = 0; it < count; ++it) {
     // Ctrl-C between iterations: the flag (the kernel's sigwait thread, a chained
-    // handler) or Python's own pending signal
-    if (interrupt_requested().exchange(false)) {
-      if (PyErr_CheckSignals() == 0)
-        PyErr_SetNone(PyExc_KeyboardInterrupt);
-      throw py::error_already_set();
+    // handler) or Python's own pending signal (cleared: the caller raises)
+    if (interrupt_requested().exchange(false))
+      return stop(it, true);
+    if (PyErr_CheckSignals() != 0) {
+      if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
+        throw py::error_already_set();
+      PyErr_Clear();
+      return stop(it, true);
     }
-    if (PyErr_CheckSignals() != 0)
-      throw py::error_already_set();
     if (!views.is_none()) {
       py::object got = views(it);
       if (got.is_none())
@@ -387,7 +394,9 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
         for (auto t : r[1].cast<py::list>())
           times.append(t);
     } catch (py::error_already_set& e) {
-      if (e.matches(PyExc_KeyboardInterrupt) || e.matches(PyExc_MemoryError))
+      if (e.matches(PyExc_KeyboardInterrupt))
+        return stop(it, true);   // a long kernel stopped half-way: its outputs dropped
+      if (e.matches(PyExc_MemoryError))
         throw;
       return stop(it);
     } catch (const std::runtime_error&) {
@@ -399,6 +408,15 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       if (v != target && PyObject_SetItem(target, Py_Ellipsis, v) < 0)
         throw py::error_already_set();
     }
+    if (!collect.empty()) {
+      py::tuple kept(collect.size());
+      for (size_t c = 0; c < collect.size(); ++c) {
+        PyObject* v = PyList_GET_ITEM(got.ptr(), collect[c]);
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(kept.ptr(), c, v);
+      }
+      collected.append(kept);
+    }
     for (const auto& [o, a] : feeds) {
       PyObject* v = PyList_GET_ITEM(got.ptr(), o);
       Py_INCREF(v);
@@ -406,7 +424,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
     }
     outs = std::move(got);
   }
-  return py::make_tuple(count, outs, times);
+  return py::make_tuple(count, outs, times, collected, false);
 }
 
 void bind_step_program(py::module_& m) {
@@ -454,7 +472,8 @@ void bind_step_program(py::module_& m) {
       .def("run", &StepProgram::run, py::arg("leaves"), py::arg("timed"))
       .def("run_loop", &StepProgram::run_loop, py::arg("args"), py::arg("leaf_src"),
            py::arg("count"), py::arg("timed"), py::arg("feeds"), py::arg("writes"),
-           py::arg("views"), py::arg("view_pos"), py::arg("overlaps"), py::arg("itemsizes"));
+           py::arg("views"), py::arg("view_pos"), py::arg("overlaps"), py::arg("itemsizes"),
+           py::arg("collect"));
 }
 
 } // namespace npc

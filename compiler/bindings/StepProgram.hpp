@@ -64,10 +64,13 @@ public:
   // `overlaps` (memory bounds; itemsizes per argument). After a run, outputs are copied
   // into arguments (writes: (output, arg), `arg[...] = output`, an in-place update of
   // a caller's array) and then replace arguments (feeds: (output, arg)).
-  // (runs completed, the last run's outputs, [(kernel, ms)] of the timed runs). A run
-  // that raises (values NumPy must handle, a changed layout), views() returning None
-  // or overlapping arguments end the loop before that run, its error cleared and the
-  // outputs None; Ctrl-C raises. A Python loop around run() cost 2-3 us per
+  // The outputs at `collect` of every run are kept, a tuple per run (values a loop
+  // body hands to Python: `hist.append(v)`).
+  // (runs completed, the last run's outputs, [(kernel, ms)] of the timed runs, the
+  // collected tuples, interrupted). A run that raises (values NumPy must handle, a
+  // changed layout), views() returning None or overlapping arguments end the loop
+  // before that run, its error cleared and the outputs None; Ctrl-C ends it the same
+  // way with `interrupted` true (the caller hands on what was collected, then raises). A Python loop around run() cost 2-3 us per
   // iteration of list building and bookkeeping, more than a small body's kernels.
   pybind11::tuple run_loop(pybind11::list& args, const std::vector<int64_t>& leaf_src,
                            int64_t count, int64_t timed,
@@ -75,7 +78,8 @@ public:
                            const std::vector<std::pair<int64_t, int64_t>>& writes,
                            const pybind11::object& views, const std::vector<int64_t>& view_pos,
                            const std::vector<std::pair<int64_t, int64_t>>& overlaps,
-                           const std::vector<int64_t>& itemsizes);
+                           const std::vector<int64_t>& itemsizes,
+                           const std::vector<int64_t>& collect);
 
 private:
   enum class Kind { Kernel, GetItem, SetItem, Call };

@@ -170,3 +170,38 @@ def test_ctrl_c_stops_the_cpp_loop():
     assert what == "interrupted", out
     assert float(seconds) < 1.5, out
     assert lines[1] == "usable True", out
+
+
+def jacobi_history(u, f, n):
+    hist = []
+    for _ in range(n):
+        un = u.copy()
+        u[1:-1] = 0.5 * (un[:-2] + un[2:] - f[1:-1])
+        hist.append(np.abs(u - un).max())       # a sink: the C++ loop collects it
+    return u, hist
+
+
+def counting(x, n):
+    flips = 0
+    for _ in range(n):
+        x = x * -1.5 + 0.25
+        flips += int((x > 0).sum())
+    return x, flips
+
+
+@CPU
+@pytest.mark.parametrize("n", [8, 30])
+def test_bodies_handing_values_to_python_run_in_cpp(n):
+    """A body whose sinks hand Python a value per iteration (hist.append, += int())
+    runs in the C++ loop too: the values are collected per iteration and Python
+    applies the statements afterwards, in order, with NumPy's types."""
+    u0, f = make((20,), np.float64), make((20,), np.float64, seed=3)
+    got_u, got_h = npcompile.jit(jacobi_history, choose=False)(u0.copy(), f, n)
+    exp_u, exp_h = jacobi_history(u0.copy(), f, n)
+    np.testing.assert_array_equal(got_u, exp_u)
+    assert [type(v) for v in got_h] == [type(v) for v in exp_h] and got_h == exp_h
+    assert _in_cpp(npcompile.report()), npcompile.report()["loops"]
+    npcompile.reset()
+    check(counting, make((9,), np.float64), n)
+    npcompile.jit(counting, choose=False)(make((9,), np.float64), n)
+    assert _in_cpp(npcompile.report()), npcompile.report()["loops"]

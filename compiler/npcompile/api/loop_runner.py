@@ -107,11 +107,11 @@ class LoopRunner:
         names = site.call_names if indexed else site.params
         i = 0
         while i < n:
-            if i < n - 1 and replay.fast is not None and site.sinks is None:
-                # (a body with sinks hands Python values at every iteration: one call
-                # each, below)
+            if i < n - 1 and replay.fast is not None:
                 # the body's plan is settled: the iterations before the last run in C++
-                done = replay.run_many(self._jits(site)[0], site, state, carry, values[i:])
+                # (the values its sinks hand Python are collected per iteration)
+                done = replay.run_many(self._jits(site)[0], site, state, carry, values[i:],
+                                       fed)
                 if done:
                     i += done
                     native += done
@@ -384,7 +384,7 @@ class _Replays:
         return None, False
 
 
-    def run_many(self, jit, site, state, carry, values):
+    def run_many(self, jit, site, state, carry, values, fed):
         """The iterations over loop values `values` but the last, in C++, with the
         settled plan (replay.loop_feeds says whether it can), `state` moved on with
         them: how many ran; 0 where they run one call each. An indexed loop's views
@@ -398,10 +398,11 @@ class _Replays:
         indexed = isinstance(site, IndexedSite)
         at = site.body_at if indexed else range(len(state))
         where = {j: p for p, j in enumerate(at)}     # state position -> argument position
-        spec = loop_feeds(plan, [where.get(j) for j in carry])
+        sinks = fed.sinks.count if fed.sinks is not None else 0
+        spec = loop_feeds(plan, [where.get(j) for j in carry], sinks)
         if spec is None:
             return 0
-        feeds, writes = spec
+        feeds, writes, collect = spec
         views, view_pos, overlaps, itemsizes = None, (), [], None
         args = [state[j] for j in at]
         n_args = len(site.call_names) if indexed else len(args)
@@ -434,11 +435,17 @@ class _Replays:
         args += plan.consts         # after the arguments, where leaf_src finds them
         if itemsizes is not None:
             itemsizes += [0] * len(plan.consts)
-        done, outs = plan.program.run_loop(args, plan.leaf_src, len(values) - 1, feeds,
-                                           writes, views, view_pos, overlaps, itemsizes)
+        done, outs, collected, interrupted = plan.program.run_loop(
+            args, plan.leaf_src, len(values) - 1, feeds, writes, views, view_pos, overlaps,
+            itemsizes, collect)
         jit.record_replay(plan)     # the kernel times of its timed runs
         for j in carry:
             state[j] = args[where[j]]
+        pad = (None,) * len(carry)
+        for kept in collected:      # the sinks' Python part, per iteration, in order
+            fed.take(pad + kept)
+        if interrupted:
+            raise KeyboardInterrupt
         return done
 
 

@@ -192,19 +192,26 @@ class Plan:
         return build(self.template, outs, values)
 
 
-def loop_feeds(plan, carry):
+def loop_feeds(plan, carry, extra=0):
     """How a loop body's plan runs as a C++ loop (backends/cpu.py run_loop): its
     (feeds, writes) as pairs (output, argument position), or None where it cannot. The
     body returns its carried values as a tuple (carry: their argument positions, in
     order); each must be an output as it is (fed to that argument next time), or the
     argument itself, unchanged (an array updated in place). Random draws are made in
     Python: such plans, and programs without run_loop (the GPU's), run one call per
-    iteration."""
+    iteration. `extra` values returned after the carried ones (a body's sinks, which
+    Python takes per iteration) must be outputs as they are: their output positions
+    come third."""
     if plan.draws or not hasattr(plan.program, "run_loop"):
         return None
     t = plan.template
-    if t[0] != 3 or len(t[1]) != len(carry) or None in carry:
+    if t[0] != 3 or len(t[1]) != len(carry) + extra or None in carry:
         return None
+    collect = []
+    for item in t[1][len(carry):]:
+        if item[0] != 0 or item[2]:
+            return None
+        collect.append(item[1])
     feeds = []
     for item, pos in zip(t[1], carry):
         if item[0] == 1 and item[1] == pos and not item[2]:
@@ -212,7 +219,7 @@ def loop_feeds(plan, carry):
         if item[0] != 0 or item[2]:
             return None
         feeds.append((item[1], pos))
-    return feeds, list(plan.writebacks)
+    return feeds, list(plan.writebacks), collect
 
 
 class _NotNow(Exception):

@@ -121,17 +121,19 @@ class Program(ProgramBase):
             ck.part_itemsizes = [NUMPY_OF_CTYPE[t].itemsize for t in ck.kernel.part_types]
 
     def run_loop(self, args, leaf_src, count, feeds, writes, views=None, view_pos=(),
-                 overlaps=(), itemsizes=None):
+                 overlaps=(), itemsizes=None, collect=()):
         """The program as a loop body, `count` runs in C++ (StepProgram.run_loop, which
         updates the argument list `args`): (runs completed, the last one's outputs or
-        None). The runs are timed as that many calls of run_values would be."""
+        None, the outputs at `collect` of each run, whether Ctrl-C stopped it). The runs
+        are timed as that many calls of run_values would be."""
         timed = self.timing.leading_timed(count)
-        done, outs, times = self.native.run_loop(
+        done, outs, times, collected, interrupted = self.native.run_loop(
             args, list(leaf_src), count, timed, feeds, writes, views, list(view_pos),
-            list(overlaps), itemsizes if itemsizes is not None else [0] * len(args))
+            list(overlaps), itemsizes if itemsizes is not None else [0] * len(args),
+            list(collect))
         self.last_timings = times
         self.timing.ran(len(times))
-        return done, outs
+        return done, outs, collected, interrupted
 
     def run_values(self, leaf_values):
         """Run on this call's leaf values (the graph's inputs, in graph order)."""
