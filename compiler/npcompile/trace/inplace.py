@@ -51,6 +51,11 @@ def write_ufunc(tracer, out, ufunc, ops, kw):
 def setitem(tracer, lz, key, value):
     _check_writable(lz)
     basic, mask = split_key(tracer, lz, key)
+    if getattr(type(value), "_npc_selected", False):   # an x[mask] kept lazy
+        from .masked_select import write
+        if mask is not None and write(tracer, lz, mask, value):
+            return
+        value = value.materialize()
     if mask is not None:
         # x[mask] = scalar: a masked write with a static shape.
         if not isinstance(value, (bool, int, float, np.generic)) and not (
@@ -80,6 +85,11 @@ def setitem(tracer, lz, key, value):
         raise Unsupported("error", f"could not broadcast input array from shape {vshape} "
                                    f"into shape {rshape}")
     _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+
+
+def write_whole(tracer, lz, ops, label):
+    """lz[...] = the one operand of ops (already of lz's shape)."""
+    _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs, label)
 
 
 def fill(tracer, lz, value):
