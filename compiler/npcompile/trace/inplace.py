@@ -9,6 +9,7 @@ from .. import np_base as _nb
 from .operands import Operands, Unsupported
 from . import lazy_array as _la
 from .view_rules import split_key
+from .masked_select import written
 
 
 def _shift(template, by):
@@ -52,8 +53,11 @@ def setitem(tracer, lz, key, value):
     _check_writable(lz)
     basic, mask = split_key(tracer, lz, key)
     if getattr(type(value), "_npc_selected", False):   # an x[mask] kept lazy
-        from .masked_select import write
-        if mask is not None and write(tracer, lz, mask, value):
+        new = written(lz, mask, value) if mask is not None else None
+        if new is not None:   # x[mask] = f(x[mask]): x[...] = np.where(mask, f(x), x)
+            ops = Operands(tracer, [new])
+            _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs,
+                   "setitem[mask]")
             return
         value = value.materialize()
     if mask is not None:
@@ -85,11 +89,6 @@ def setitem(tracer, lz, key, value):
         raise Unsupported("error", f"could not broadcast input array from shape {vshape} "
                                    f"into shape {rshape}")
     _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
-
-
-def write_whole(tracer, lz, ops, label):
-    """lz[...] = the one operand of ops (already of lz's shape)."""
-    _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs, label)
 
 
 def fill(tracer, lz, value):

@@ -25,7 +25,7 @@ from ..graph import calls
 from ..graph.node import Ref
 from . import lazy_array as _la
 from .context import current
-from .operands import Operands, Unsupported
+from .operands import Unsupported
 
 REASON = "boolean mask indexing x[mask]: the result's shape depends on the data"
 
@@ -127,25 +127,23 @@ def _lift(fn, args):
     return Selected(r, first.mask_node, first.mask_snap)
 
 
-def write(tracer, lz, mask, value):
-    """`lz[mask] = value` for a Selected value of the same mask: the whole of lz becomes
-    np.where(mask, value, lz). False where that is not surely NumPy's write."""
+def written(lz, mask, value):
+    """`lz[mask] = value` for a Selected value of the same mask: the new whole of lz,
+    np.where(mask, value, lz). None where that is not surely NumPy's write."""
     if value._mat is not None or mask.shape != lz.shape or \
             not same_mask(mask._n, value.mask_node) or lz.dtype.kind not in _NUMERIC:
-        return False
+        return None
     full = value.full
     if full.dtype != lz.dtype:
         # NumPy casts the values unsafely; only casts within a kind are taken over
         # (float->int and complex->real stay NumPy's)
         if not np.can_cast(full.dtype, lz.dtype, "same_kind"):
-            return False
+            return None
         full = full.astype(lz.dtype)
     new = np.where(mask, full, lz)
     if type(new) is not _la.LazyArray or new.shape != lz.shape or new.dtype != lz.dtype:
-        return False
-    from .inplace import write_whole
-    write_whole(tracer, lz, Operands(tracer, [new]), "setitem[mask]")
-    return True
+        return None
+    return new
 
 
 def materialize_all(obj):
