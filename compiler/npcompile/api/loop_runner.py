@@ -525,7 +525,8 @@ def _as_written(site, values, carry, start, stop, it, fed):
 
 
 def _holds_lazy(v):
-    return contains(v, lambda x: type(x) is LazyArray)
+    # an x[mask] kept lazy (trace/masked_select.py) is part of the trace too
+    return contains(v, lambda x: type(x) is LazyArray or getattr(type(x), "_npc_selected", False))
 
 
 def _is_array(v):

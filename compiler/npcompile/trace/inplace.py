@@ -9,6 +9,7 @@ from .. import np_base as _nb
 from .operands import Operands, Unsupported
 from . import lazy_array as _la
 from .view_rules import split_key
+from .masked_select import written
 
 
 def _shift(template, by):
@@ -51,6 +52,14 @@ def write_ufunc(tracer, out, ufunc, ops, kw):
 def setitem(tracer, lz, key, value):
     _check_writable(lz)
     basic, mask = split_key(tracer, lz, key)
+    if getattr(type(value), "_npc_selected", False):   # an x[mask] kept lazy
+        new = written(lz, mask, value) if mask is not None else None
+        if new is not None:   # x[mask] = f(x[mask]): x[...] = np.where(mask, f(x), x)
+            ops = Operands(tracer, [new])
+            _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs,
+                   "setitem[mask]")
+            return
+        value = value.materialize()
     if mask is not None:
         # x[mask] = scalar: a masked write with a static shape.
         if not isinstance(value, (bool, int, float, np.generic)) and not (

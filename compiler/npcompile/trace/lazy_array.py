@@ -394,6 +394,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     tracer = current()
     if tracer is None:
         return getattr(ufunc, method)(*concretize(inputs), **concretize(kwargs))
+    for x in inputs:   # an x[mask] kept lazy among them decides (trace/masked_select.py)
+        if getattr(type(x), "_npc_selected", False):
+            return x.__array_ufunc__(ufunc, method, *inputs, **kwargs)
     try:
         if method == "__call__":
             return _rules.ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
@@ -570,4 +573,6 @@ def concretize(obj):
         return {k: concretize(v) for k, v in obj.items()}
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):   # NumPy 2's QRResult, ...
         return t(*(concretize(x) for x in obj))
+    if getattr(t, "_npc_selected", False):   # x[mask] kept lazy (trace/masked_select.py)
+        return concretize(obj.materialize())
     return obj

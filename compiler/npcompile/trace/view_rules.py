@@ -52,9 +52,9 @@ def getitem(tracer, lz, key):
                 not any(_index_array(x) for x in items) or any(_bool_index(x) for x in items):
             raise
         return gather(tracer, lz, items)
-    if mask is not None:
-        raise Unsupported("data_shape", "boolean mask indexing x[mask]: the result's shape "
-                                        "depends on the data")
+    if mask is not None:   # a stand-in for NumPy's compact copy, or Unsupported
+        from .masked_select import select
+        return select(tracer, lz, mask)
     items = basic if type(basic) is tuple else (basic,)
     shape = lz.shape
     if len(items) == len(shape) and all(type(x) is int for x in items):

@@ -1,0 +1,282 @@
+"""`x[m]` with a traced boolean mask m of x's shape, kept lazy as "x selected by m".
+
+NumPy's `x[m]` is a compact 1-d copy whose length depends on the data, which a trace
+cannot know: it was a graph break, twice per `x[m] *= -1` (the read, then the write of
+an array). Yet the usual uses are elementwise: `x[m] *= -1`, `Z[m] = Z[m]**2 + C[m]`,
+`x[x < 0] = 0.1 * x[x < 0]`. Elementwise work on the selected elements is the same work
+on the whole array, read back where m holds: `x[m] = f(x[m])` is
+`x[...] = np.where(m, f(x), x)`, which has a static shape and fuses into one kernel.
+
+A Selected holds the full-shape value (a copy of x when made, so later writes to x do
+not reach it) and the mask. Elementwise operators and ufuncs between Selecteds of the
+same mask and 0-d operands give Selecteds again, computed full-shape; `x[m] = s` with
+the same mask writes np.where. The compact array and the full one both have ndim >= 1,
+so NumPy picks the same result dtype for both (scalars are weak either way, NumPy 1.x's
+value-based casting included). Every other use (shape, len, reductions, indexing,
+printing, another mask, passing it to NumPy functions, returning it) first makes the
+real compact array, NumPy's `x[m]` as today (a graph break), and from then on the
+Selected is that array: results never differ from NumPy's."""
+import operator
+
+import numpy as np
+
+from ..dtypes import traced_dtype
+from ..graph import calls
+from ..graph.node import Ref
+from . import lazy_array as _la
+from .context import current
+from .operands import Unsupported
+
+REASON = "boolean mask indexing x[mask]: the result's shape depends on the data"
+
+_NUMERIC = "biufc"
+_POWERS = (operator.pow, np.power)
+
+
+def select(tracer, lz, mask):
+    """`lz[mask]` as a Selected, or Unsupported (today's break) where it cannot be one."""
+    if lz._scalar or lz.ndim == 0 or mask.shape != lz.shape or \
+            lz.dtype.kind not in _NUMERIC or not traced_dtype(lz.dtype):
+        raise Unsupported("data_shape", REASON)
+    return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask))
+
+
+def _copy(tracer, lz):
+    # Its own node: a later write to lz (or to the mask) makes a new version of lz's
+    # storage, and the memory of a concrete leaf may be written back into; a copy keeps
+    # the values of now. It fuses as a pointwise read where it is used.
+    return tracer.make(calls.copy, (Ref(0),), None, (lz._n,), lz.dtype, lz.shape, "copy")
+
+
+def same_mask(a, b, depth=8):
+    """Are two mask nodes surely the same values? The same node, or the same ufunc of
+    surely equal inputs and equal constants (`x[np.abs(x) < 3] = ... x[np.abs(x) < 3]`
+    builds its mask twice). Only ufuncs: two draws of random numbers look alike and
+    are not."""
+    if a is b:
+        return True
+    if depth == 0 or a.is_leaf or b.is_leaf or type(a.fn) is not np.ufunc or \
+            a.fn is not b.fn or a.kwargs or b.kwargs or len(a.inputs) != len(b.inputs) or \
+            len(a.args) != len(b.args) or a.dtype != b.dtype or a.shape != b.shape or \
+            not all(same_mask(x, y, depth - 1) for x, y in zip(a.inputs, b.inputs)):
+        return False
+    for x, y in zip(a.args, b.args):
+        if type(x) is not type(y):
+            return False
+        if type(x) is Ref:
+            if x.i != y.i:
+                return False
+        elif not isinstance(x, (bool, int, float, complex, np.bool_, np.number)) or \
+                not (x == y) or repr(x) != repr(y):   # repr: -0.0 against 0.0
+            return False
+    return True
+
+
+def _scalar_operand(a):
+    if type(a) in (bool, int, float, complex) or isinstance(a, (np.bool_, np.number)):
+        return True
+    if type(a) is _la.LazyArray or type(a) is np.ndarray:
+        return a.ndim == 0 and a.dtype.kind in _NUMERIC
+    return False
+
+
+def _integer_like(a):
+    return isinstance(a, (bool, int, np.bool_, np.integer)) or \
+        getattr(getattr(a, "dtype", None), "kind", "f") in "biu"
+
+
+def _lift(fn, args):
+    """fn(*args) on the full-shape values behind the Selecteds among args, as a Selected;
+    None where that is not surely NumPy's compact result (then the caller materializes)."""
+    if current() is None:
+        return None
+    first = None
+    full = []
+    for a in args:
+        if type(a) is Selected:
+            if a._mat is not None:
+                return None
+            if first is None:
+                first = a
+            elif not same_mask(first.mask_node, a.mask_node):
+                return None
+            full.append(a.full)
+        elif _scalar_operand(a):
+            full.append(a)
+        else:
+            return None
+    if first is None:
+        return None
+    # errstate 'raise': the elements not selected could raise where NumPy would not
+    if any(v in ("raise", "call") for v in np.geterr().values()):
+        return None
+    if fn in _POWERS and len(args) == 2 and _integer_like(args[0]):
+        # an integer power raises for negative exponents, but NumPy only when the
+        # compact array is not empty: leave those to NumPy
+        e = args[1]
+        if type(e) is Selected or not isinstance(e, (int, np.integer)) or \
+                isinstance(e, (bool, np.bool_)) or e < 0:
+            return None
+    try:
+        r = fn(*full)
+    except Exception:   # NumPy's error, raised on the compact array by the caller
+        return None
+    if type(r) is not _la.LazyArray or r._scalar or r.shape != first.full.shape or \
+            r.dtype.kind not in _NUMERIC or not traced_dtype(r.dtype):
+        return None
+    return Selected(r, first.mask_node, first.mask_snap)
+
+
+def written(lz, mask, value):
+    """`lz[mask] = value` for a Selected value of the same mask: the new whole of lz,
+    np.where(mask, value, lz). None where that is not surely NumPy's write."""
+    if value._mat is not None or mask.shape != lz.shape or \
+            not same_mask(mask._n, value.mask_node) or lz.dtype.kind not in _NUMERIC:
+        return None
+    full = value.full
+    if full.dtype != lz.dtype:
+        # NumPy casts the values unsafely; only casts within a kind are taken over
+        # (float->int and complex->real stay NumPy's)
+        if not np.can_cast(full.dtype, lz.dtype, "same_kind"):
+            return None
+        full = full.astype(lz.dtype)
+    new = np.where(mask, full, lz)
+    if type(new) is not _la.LazyArray or new.shape != lz.shape or new.dtype != lz.dtype:
+        return None
+    return new
+
+
+def materialize_all(obj):
+    """obj with every Selected inside (tuples, lists, dicts) made its compact array."""
+    t = type(obj)
+    if t is Selected:
+        return obj.materialize()
+    if t is tuple or t is list:
+        return t(materialize_all(x) for x in obj)
+    if t is dict:
+        return {k: materialize_all(v) for k, v in obj.items()}
+    return obj
+
+
+def _binary(fn, reflected=False):
+    def op(self, other):
+        r = _lift(fn, (other, self) if reflected else (self, other))
+        if r is not None:
+            return r
+        m = self.materialize()
+        return fn(other, m) if reflected else fn(m, other)
+    return op
+
+
+def _inplace(fn, ifn):
+    def op(self, other):
+        # `t op= v` changes the compact array itself (others holding it see it): the
+        # Selected takes the new full-shape value. NumPy computes in the loop's dtype
+        # and casts back with casting='same_kind'.
+        r = _lift(fn, (self, other))
+        if r is not None and (r.dtype == self.dtype or
+                              np.can_cast(r.dtype, self.dtype, "same_kind")):
+            self.full = r.full if r.dtype == self.dtype else r.full.astype(self.dtype)
+            return self
+        return ifn(self.materialize(), other)
+    return op
+
+
+def _unary(fn):
+    def op(self):
+        r = _lift(fn, (self,))
+        return r if r is not None else fn(self.materialize())
+    return op
+
+
+def _delegate(name):
+    def op(self, *args, **kwargs):
+        return getattr(self.materialize(), name)(*args, **kwargs)
+    op.__name__ = name
+    return op
+
+
+class Selected:
+    """What `x[mask]` gives while tracing (see the module's docstring)."""
+
+    __slots__ = ("full", "mask_node", "mask_snap", "_mat")
+    __array_priority__ = 2000   # NumPy's scalars and arrays defer their operators to it
+    _npc_selected = True        # concretize() knows it without importing this module
+
+    def __init__(self, full, mask_node, mask_snap):
+        self.full = full
+        self.mask_node = mask_node   # the mask's identity, for same_mask
+        self.mask_snap = mask_snap   # its values when selected (a copy)
+        self._mat = None
+
+    def materialize(self):
+        """NumPy's compact `x[mask]` (a graph break, as before), once; from then on this
+        object stands for it."""
+        if self._mat is None:
+            tracer = current()
+            if tracer is None:
+                self._mat = _la.concretize(self.full)[_la.concretize(self.mask_snap)]
+            else:
+                self._mat = tracer.eager(operator.getitem, (self.full, self.mask_snap), None,
+                                         "data_shape", REASON)
+        return self._mat
+
+    # static facts NumPy's compact array shares: no need for its values
+    @property
+    def dtype(self):
+        return self.full.dtype if self._mat is None else self._mat.dtype
+
+    @property
+    def ndim(self):
+        return 1 if self._mat is None else self._mat.ndim
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.materialize(), name)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs and ufunc.nout == 1 and \
+                ufunc.signature is None and len(inputs) == ufunc.nin:
+            r = _lift(ufunc, inputs)
+            if r is not None:
+                return r
+        return getattr(ufunc, method)(*materialize_all(inputs), **materialize_all(kwargs))
+
+    def __array_function__(self, func, types, args, kwargs):
+        return func(*materialize_all(args), **materialize_all(kwargs))
+
+    def __array__(self, *args, **kwargs):
+        return self.materialize().__array__(*args, **kwargs)
+
+    def __setitem__(self, key, value):
+        self.materialize()[key] = value
+
+    def __copy__(self):
+        return self.materialize().copy()
+
+    def __deepcopy__(self, memo):
+        return self.materialize().copy()
+
+    __hash__ = None   # an array is unhashable
+
+
+for _name, _fn in [("add", operator.add), ("sub", operator.sub), ("mul", operator.mul),
+                   ("truediv", operator.truediv), ("floordiv", operator.floordiv),
+                   ("mod", operator.mod), ("pow", operator.pow), ("and", operator.and_),
+                   ("or", operator.or_), ("xor", operator.xor), ("lshift", operator.lshift),
+                   ("rshift", operator.rshift)]:
+    setattr(Selected, f"__{_name}__", _binary(_fn))
+    setattr(Selected, f"__r{_name}__", _binary(_fn, reflected=True))
+    setattr(Selected, f"__i{_name}__", _inplace(_fn, getattr(operator, f"i{_name}")))
+for _name, _fn in [("lt", operator.lt), ("le", operator.le), ("gt", operator.gt),
+                   ("ge", operator.ge), ("eq", operator.eq), ("ne", operator.ne)]:
+    setattr(Selected, f"__{_name}__", _binary(_fn))
+for _name, _fn in [("neg", operator.neg), ("pos", operator.pos), ("abs", operator.abs),
+                   ("invert", operator.invert)]:
+    setattr(Selected, f"__{_name}__", _unary(_fn))
+for _name in ("__len__", "__iter__", "__getitem__", "__contains__", "__bool__", "__int__",
+              "__float__", "__complex__", "__index__", "__repr__", "__str__", "__format__",
+              "__matmul__", "__rmatmul__", "__imatmul__", "__divmod__", "__rdivmod__",
+              "__reduce__", "__reduce_ex__", "__reversed__", "__round__", "__dlpack__"):
+    setattr(Selected, _name, _delegate(_name))

@@ -1,0 +1,226 @@
+"""`x[m] op= v`, `x[m] = f(x[m])` with a boolean mask m (trace/masked_select.py): traced
+as np.where(m, f(x), x) without graph breaks; every other use of `x[m]` is NumPy's
+compact array, values and errors as eager NumPy's."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import DEVICE, check, make
+from test_trace_loops import CPU_KERNELS
+
+
+def breaks():
+    rep = npcompile.report()
+    return rep["graph_breaks"] + rep["fallbacks"]
+
+
+def traced(fn, *args):
+    """check() against NumPy, then no graph break and no fallback."""
+    check(fn, *args)
+    assert breaks() == [], breaks()
+
+
+def negate(x, m):
+    x[m] *= -1
+    return x * 2
+
+
+def shift(x, m):
+    x[m] += 1
+    return x
+
+
+def square_plus(x, m):
+    x[m] = x[m] ** 2 + 1
+    return x + 0
+
+
+def leaky(x):
+    x[x < 0] = 0.1 * x[x < 0]
+    return x
+
+
+def julia_step(Z, C, m):
+    Z[m] = Z[m] ** 2 + C[m]
+    return np.abs(Z)
+
+
+def from_itself(x):
+    x[x > 0] -= 5          # the mask is read before the write, as in NumPy
+    x[np.abs(x) < 3] = np.sqrt(np.abs(x[np.abs(x) < 3])) * -x[np.abs(x) < 3]
+    return x
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32, np.float64])
+def test_read_modify_write_traces(dtype):
+    x = make((7, 9), dtype)
+    m = make((7, 9), np.bool_, 3)
+    traced(negate, x, m)
+    traced(shift, x, m)
+    traced(square_plus, x, m)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "strided", "fortran"])
+def test_layouts_and_masks_from_the_array(layout):
+    base = make((6, 10), np.float64)
+    x = {"contiguous": base, "strided": make((12, 20), np.float64, 1)[::2, ::2],
+         "fortran": np.asfortranarray(base)}[layout]
+    traced(leaky, x)
+    traced(from_itself, x)
+    traced(negate, x, x > 1)
+
+
+def test_complex_with_another_array_selected():
+    Z = make((5, 8), np.float64) + 1j * make((5, 8), np.float64, 1)
+    C = make((5, 8), np.float64, 2) * 1j
+    traced(julia_step, Z / 10, C, np.abs(Z) < 12)
+
+
+def held_and_aliased(x, m):
+    t = x[m]
+    u = t
+    t *= 2                 # the compact array itself changes: u sees it
+    x[m] = 0.0
+    x[m] = t + 1           # t is of x before x[m] = 0
+    return x, u
+
+
+def mask_changed_between(x, m, y):
+    t = x[m]
+    m &= y
+    x[m] = t               # another mask: NumPy's counts decide (or raise)
+    return x
+
+
+def unsupported_uses(x, m):
+    a = x[m].sum() + len(x[m]) + np.mean(x[m])
+    b = x[m][:2] * 3
+    c = np.sort(-x[m])
+    d = x[m] > x[m].mean()
+    return a, b, c, d, x[m] * 2
+
+
+def other_shapes(x, m):
+    return x[m] + x                      # the compact against the full: NumPy's error
+
+
+def wrong_mask_shape(x, m):
+    x[m[:-1]] *= 2
+    return x
+
+
+def two_masks(x, m, k):
+    x[m] = x[k] * 2
+    return x
+
+
+def test_other_uses_are_numpys_compact_array():
+    x = make((6, 7), np.float64)
+    m = x > 0
+    check(held_and_aliased, x, m)
+    check(mask_changed_between, x, m.copy(), make((6, 7), np.bool_, 2))
+    check(mask_changed_between, x, m.copy(), np.ones((6, 7), bool))
+    check(unsupported_uses, x, m)
+    check(other_shapes, x, m)
+    check(other_shapes, x, np.zeros((6, 7), bool))
+    check(wrong_mask_shape, x, m)
+    check(two_masks, x, m, ~m)
+    check(two_masks, x, m, m.copy())
+    one = np.zeros((6, 7), bool)
+    one[2, 3] = True
+    check(two_masks, x, m, one)          # one value broadcast into every selected place
+
+
+def scale_int(x, m, v):
+    x[m] *= v
+    return x
+
+
+def to_int(x, m):
+    x[m] = x[m] * 1.5       # float into int: NumPy's unsafe cast
+    return x
+
+
+def ipow(x, m, e):
+    x[m] **= e
+    return x
+
+
+def bool_sub(b, m):
+    b[m] -= True
+    return b
+
+
+def test_casts_and_errors_are_numpys():
+    x8 = make((20,), np.int8)
+    m = make((20,), np.bool_, 1)
+    check(scale_int, x8, m, 300)         # NumPy 1.x wraps, NumPy 2 raises OverflowError
+    check(scale_int, x8, m, 3)
+    check(scale_int, make((20,), np.int64), m, 1.5)      # same_kind refuses
+    check(scale_int, make((20,), np.float32), m, np.float64(2.5))
+    check(scale_int, make((20,), np.uint8), m, -1)
+    check(to_int, make((20,), np.int64), m)
+    check(ipow, make((20,), np.int64), m, 2)
+    check(ipow, make((20,), np.int64), m, -1)            # raises: selected elements
+    check(ipow, make((20,), np.int64), np.zeros(20, bool), -1)   # nothing selected
+    check(ipow, make((20,), np.float64), m, 0.5)
+    check(bool_sub, make((20,), np.bool_), m)
+
+
+def flips(spins, black, n):
+    for _ in range(n):
+        nb = np.roll(spins, 1, 0) + np.roll(spins, -1, 0)
+        spins[(nb > 0) & black] *= -1
+        nb = np.roll(spins, 1, 1) + np.roll(spins, -1, 1)
+        spins[(nb < 0) & ~black] *= -1
+        spins[spins == 0] += 1
+    return spins
+
+
+def escape(Z, n):
+    mask = np.ones(Z.shape, dtype=bool)
+    count = np.zeros(Z.shape, dtype=int)
+    for _ in range(n):
+        Z[mask] = Z[mask] ** 2 + 0.3j
+        mask &= ~(np.abs(Z) > 2)
+        count[mask] += 1
+    return Z, count
+
+
+def escape_times(Z, n):
+    """The loop index written where points escape (not a body compiled on its own: the
+    body reads the index), values only."""
+    mask = np.ones(Z.shape, dtype=bool)
+    out = np.zeros(Z.shape, dtype=int)
+    for i in range(n):
+        Z[mask] = Z[mask] ** 2 + 0.3j
+        escaped = np.abs(Z) > 2
+        out[mask & escaped] = i
+        mask &= ~escaped
+    return out
+
+
+def test_loop_values():
+    s = np.where(make((8, 8), np.bool_), 1, -1)
+    black = (np.add.outer(np.arange(8), np.arange(8)) % 2) == 0
+    for n in (0, 3, 10):
+        check(flips, s, black, n)
+    Z = (make((6, 9), np.float64) + 1j * make((6, 9), np.float64, 1)) / 40
+    for n in (0, 2, 12):
+        check(escape, Z, n)
+        check(escape_times, Z, n)
+
+
+@CPU_KERNELS
+@pytest.mark.parametrize("fn, args", [
+    (flips, (np.where(make((8, 8), np.bool_), 1, -1), np.eye(8, dtype=bool), 12)),
+    (escape, ((make((6, 9), np.float64) + 1j * make((6, 9), np.float64, 1)) / 40, 12)),
+])
+def test_the_loop_body_compiles_once(fn, args):
+    npcompile.reset()
+    npcompile.jit(fn, device=DEVICE, choose=False)(*[a.copy() if hasattr(a, "copy") else a
+                                                     for a in args])
+    rep = npcompile.report()
+    assert breaks() == []
+    (loop,) = rep["loops"]
+    assert "12 iterations, one compiled body" in loop["summary"], loop["summary"]
