@@ -8,6 +8,11 @@ import npcompile
 from npcompile.api.loop_picks import pick
 from npcompile.api.loop_runner import LOOP_MIN
 from conftest import DEVICE, check, make
+
+# On the device the values a loop hands to Python are 0-d DeviceArrays where eager
+# NumPy has NumPy scalars (the device contract for every 0-d result); these tests
+# compare NumPy's own types, on the CPU (an open gap, in issue 14's note).
+pytestmark = pytest.mark.skipif(DEVICE == "cuda", reason="compares NumPy scalar types")
 from test_trace_loops import COMPILED
 
 

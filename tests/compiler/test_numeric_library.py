@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import npcompile
-from conftest import check, make
+from conftest import Raised, check, make
 from test_trace_loops import compiled_without_fallback
 
 # np.trapezoid from NumPy 2.0, np.trapz before it (NumPy 2.4 has only trapezoid)
@@ -55,7 +55,8 @@ CASES = {
 def test_numeric_helper_in_the_graph(name):
     for a in (A, F32, I):
         npcompile.reset()
-        check(CASES[name], a)
+        if isinstance(check(CASES[name], a), Raised):
+            continue   # (NumPy 2.5 refuses the cross of 2- and 3-vectors: its error, no graph)
         no_break()
 
 
