@@ -204,3 +204,12 @@ def test_a_line_continued_with_a_backslash_compiles():
     npcompile.reset()
     check(_continued, np.arange(6.0), np.ones(6))
     compiled_without_fallback()
+
+
+def test_uint64_against_signed_integers_compares_exactly():
+    """NumPy 2 compares uint64 with a signed integer exactly (a mixed loop): a kernel
+    comparing in C turned -3 into 2**64 - 3 (fuzzer seed 9805264); NumPy 1.x compares
+    in float64. Both are the installed NumPy's."""
+    a = np.array([0, 5, 2**63 + 7, 9], np.uint64)
+    c = np.array([-3, 4, -1, 9], np.int16)
+    check(lambda a, c: (a >= c, a < c * 2, np.sum(a, keepdims=True) >= c), a, c)
