@@ -29,17 +29,16 @@ print("usable", bool(np.isclose(j(np.ones(4)), heavy(np.ones(4)), rtol=1e-12)))
 """
 
 
-@pytest.mark.skipif(not COMPILED or DEVICE == "cuda", reason="a CPU kernel is interrupted")
-@pytest.mark.parametrize("threads", ["1", "2"])
-def test_ctrl_c_stops_a_long_kernel(threads):
+def assert_ctrl_c_stops(script, env=None):
+    """Run `script` in a child, send it SIGINT 0.5 s after it prints "ready": it must
+    print "interrupted <seconds>" (under 1.5 s) and then "usable True"."""
     import os
     import signal
     import time
-    env = dict(os.environ, NPC_NUM_THREADS=threads)
     # from outside, as a terminal's Ctrl-C: a timer thread of the child would need the
     # GIL, which a kernel on one thread holds
-    child = subprocess.Popen([sys.executable, "-c", _LONG_KERNEL], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env or dict(os.environ))
     assert child.stdout.readline().strip() == "ready"
     time.sleep(0.5)
     child.send_signal(signal.SIGINT)
@@ -47,6 +46,14 @@ def test_ctrl_c_stops_a_long_kernel(threads):
     assert child.returncode == 0, err
     lines = out.split("\n")
     what, seconds = lines[0].split()
-    assert what == "interrupted", out                # 80 sines of 4e7 values: seconds
+    assert what == "interrupted", out
     assert float(seconds) < 1.5, out                 # the signal came at 0.5 s
     assert lines[1] == "usable True", out
+
+
+@pytest.mark.skipif(not COMPILED or DEVICE == "cuda", reason="a CPU kernel is interrupted")
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_ctrl_c_stops_a_long_kernel(threads):
+    import os
+    # 80 sines of 4e7 values: seconds, were it not stopped
+    assert_ctrl_c_stops(_LONG_KERNEL, dict(os.environ, NPC_NUM_THREADS=threads))

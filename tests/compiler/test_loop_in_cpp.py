@@ -2,18 +2,12 @@
 (StepProgram.run_loop): against eager NumPy on values, dtypes, in-place arguments and
 errors raised part-way, and the C++ loop really ran (the report says how many
 iterations it took)."""
-import copy
-import os
-import signal
-import subprocess
-import sys
-import time
-
 import numpy as np
 import pytest
 
 import npcompile
 from conftest import DEVICE, check, make
+from test_interrupt import assert_ctrl_c_stops
 from test_trace_loops import COMPILED
 
 CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
@@ -158,18 +152,7 @@ print("usable", bool(np.allclose(j(np.ones(8), 20), spin(np.ones(8), 20))))
 
 @CPU
 def test_ctrl_c_stops_the_cpp_loop():
-    child = subprocess.Popen([sys.executable, "-c", _LONG_LOOP], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(0.5)
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=300)
-    assert child.returncode == 0, err
-    lines = out.split("\n")
-    what, seconds = lines[0].split()
-    assert what == "interrupted", out
-    assert float(seconds) < 1.5, out
-    assert lines[1] == "usable True", out
+    assert_ctrl_c_stops(_LONG_LOOP)
 
 
 def jacobi_history(u, f, n):

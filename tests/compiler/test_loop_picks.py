@@ -13,16 +13,12 @@ from conftest import DEVICE, check, make
 # NumPy has NumPy scalars (the device contract for every 0-d result); these tests
 # compare NumPy's own types, on the CPU (an open gap, in issue 14's note).
 pytestmark = pytest.mark.skipif(DEVICE == "cuda", reason="compares NumPy scalar types")
+from test_native_loop import corpus
 from test_trace_loops import COMPILED
 
 
-def advect(u, dx, cfl, T):
-    t = 0.0
-    while t < T:
-        dt = min(cfl * dx / np.max(np.abs(u)), T - t)
-        u = u - dt / dx * (u - np.roll(u, 1))
-        t += dt
-    return u, t
+# upwind advection with a CFL-limited step, dt = min(cfl * dx / max|u|, T - t)
+advect = corpus("cfl_advection")
 
 
 def clipped_steps(u, n, cap):

@@ -15,6 +15,7 @@ from conftest import DEVICE, check, make
 # NumPy has NumPy scalars (the device contract for every 0-d result); these tests
 # compare NumPy's own types, on the CPU (an open gap, in issue 14's note).
 pytestmark = pytest.mark.skipif(DEVICE == "cuda", reason="compares NumPy scalar types")
+from test_native_loop import corpus
 from test_trace_loops import COMPILED
 
 LENGTHS = [0, 1, LOOP_MIN - 1, LOOP_MIN, 30]
@@ -54,15 +55,8 @@ def scalar_history(x, steps):
     return hist, s
 
 
-def counting(X, y, w, epochs):
-    errors = 0
-    total = 0.0
-    for _ in range(epochs):
-        pred = np.sign(X @ w)
-        errors += int((pred != y).any())
-        total += float(np.abs(pred - y).sum())
-        w = w + 0.01 * (y - pred) @ X
-    return w, errors, total
+# a perceptron counting its errors with int() and summing them with float()
+counting = corpus("perceptron_count")
 
 
 def running_max(u, steps):

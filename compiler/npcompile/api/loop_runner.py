@@ -424,12 +424,11 @@ class _Replays:
                 w = plan.written
                 overlaps = [(a, b) for a in w for b in plan.arrays if b != a] + \
                     [(a, b) for a in w for b in w if b > a]
-                itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0) if v is not None
-                             else 0 for v in args]
-                if indexed:
-                    probe = site.call_args(values[0], state)
-                    itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0)
-                                 for v in probe]
+                # an indexed loop's views are not made yet: the first iteration's show
+                # their itemsizes (the same at every iteration)
+                probe = site.call_args(values[0], state) if indexed else args
+                itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0)
+                             for v in probe]
             elif _overlap(args, plan.arrays, plan.written):
                 return 0
         args += plan.consts         # after the arguments, where leaf_src finds them

@@ -199,8 +199,13 @@ class Lowering:
     # ----- helpers -------------------------------------------------------------------
     def _operands(self, node, ins):
         """Each argument of the call as an Expr (constants as const)."""
+        return self._operands_of(node.args, ins)
+
+    def _operands_of(self, args, ins):
+        """Each of `args` (Refs into ins, constants, None) as an Expr, const or None;
+        None if one is anything else."""
         out = []
-        for a in node.args:
+        for a in args:
             if type(a) is Ref:
                 out.append(ins[a.i])
             elif a is None:
@@ -278,7 +283,7 @@ class Lowering:
                 getattr(base, "value", None), "flags", np.ones(1).flags).c_contiguous:
             return None   # the caller's array in another layout: the version keeps it
         ops = self._operands_of(node.args[6:], ins)
-        if ops is None:
+        if ops is None or any(o is None for o in ops):
             return None
         if fn is None:    # assignment: NumPy's unsafe cast of the value, broadcast
             if len(ops) != 1:
@@ -307,18 +312,6 @@ class Lowering:
             return None
         e.node = node     # its line, in the kernel's comments
         return self._cast(e, node.dtype) if e.dtype != node.dtype else e
-
-    def _operands_of(self, args, ins):
-        out = []
-        for a in args:
-            if type(a) is Ref:
-                out.append(ins[a.i])
-            elif isinstance(a, (bool, int, float, np.generic)):
-                out.append(Expr("const", a, [], (), np.asarray(a).dtype
-                                if isinstance(a, np.generic) else None))
-            else:
-                return None
-        return out
 
     def _pow(self, node, ins):
         x = ins[0]
