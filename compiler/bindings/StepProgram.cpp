@@ -323,7 +323,9 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
                                 const py::object& views, const std::vector<int64_t>& view_pos,
                                 const std::vector<std::pair<int64_t, int64_t>>& overlaps,
                                 const std::vector<int64_t>& itemsizes,
-                                const std::vector<int64_t>& collect) {
+                                const std::vector<int64_t>& collect,
+                                const py::object& until,
+                                const std::vector<std::pair<int64_t, int64_t>>& moves) {
   const auto n = static_cast<int64_t>(py::len(args));
   const auto n_out = static_cast<int64_t>(outputs_.size());
   auto bad = [&](int64_t arg) { return arg < 0 || arg >= n; };
@@ -331,9 +333,10 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
     for (const auto& [o, a] : *pairs)
       if (o < 0 || o >= n_out || bad(a))
         throw py::value_error("StepProgram.run_loop: output or argument out of range");
-  for (const auto& [a, b] : overlaps)
-    if (bad(a) || bad(b))
-      throw py::value_error("StepProgram.run_loop: overlap pair out of range");
+  for (const auto* pairs : {&overlaps, &moves})
+    for (const auto& [a, b] : *pairs)
+      if (bad(a) || bad(b))
+        throw py::value_error("StepProgram.run_loop: argument pair out of range");
   for (auto a : leaf_src)
     if (bad(a))
       throw py::value_error("StepProgram.run_loop: leaf out of range");
@@ -408,20 +411,35 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       if (v != target && PyObject_SetItem(target, Py_Ellipsis, v) < 0)
         throw py::error_already_set();
     }
-    if (!collect.empty()) {
-      py::tuple kept(collect.size());
-      for (size_t c = 0; c < collect.size(); ++c) {
-        PyObject* v = PyList_GET_ITEM(got.ptr(), collect[c]);
-        Py_INCREF(v);
-        PyTuple_SET_ITEM(kept.ptr(), c, v);
-      }
+    py::tuple kept(collect.size());
+    for (size_t c = 0; c < collect.size(); ++c) {
+      PyObject* v = PyList_GET_ITEM(got.ptr(), collect[c]);
+      Py_INCREF(v);
+      PyTuple_SET_ITEM(kept.ptr(), c, v);
+    }
+    if (!until.is_none()) {
+      // before the feeds: the test reads the run's arguments as the body saw them
+      // (an exit test `max(abs(x_new - x)) < tol` before `x = x_new`)
+      py::object go = until(kept);
+      const int truth = PyObject_IsTrue(go.ptr());
+      if (truth < 0)
+        throw py::error_already_set();
+      if (truth == 0)
+        return py::make_tuple(it + 1, got, times, collected, false);
+    } else if (!collect.empty()) {
       collected.append(kept);
     }
+    std::vector<py::object> moved;
+    moved.reserve(moves.size());
+    for (const auto& m : moves)
+      moved.push_back(py::reinterpret_borrow<py::object>(PyList_GET_ITEM(args.ptr(), m.first)));
     for (const auto& [o, a] : feeds) {
       PyObject* v = PyList_GET_ITEM(got.ptr(), o);
       Py_INCREF(v);
       PyList_SetItem(args.ptr(), a, v);
     }
+    for (size_t m = 0; m < moves.size(); ++m)
+      PyList_SetItem(args.ptr(), moves[m].second, moved[m].release().ptr());
     outs = std::move(got);
   }
   return py::make_tuple(count, outs, times, collected, false);
@@ -473,7 +491,8 @@ void bind_step_program(py::module_& m) {
       .def("run_loop", &StepProgram::run_loop, py::arg("args"), py::arg("leaf_src"),
            py::arg("count"), py::arg("timed"), py::arg("feeds"), py::arg("writes"),
            py::arg("views"), py::arg("view_pos"), py::arg("overlaps"), py::arg("itemsizes"),
-           py::arg("collect"));
+           py::arg("collect"), py::arg("until") = py::none(),
+           py::arg("moves") = std::vector<std::pair<int64_t, int64_t>>{});
 }
 
 } // namespace npc

@@ -63,9 +63,15 @@ public:
   // `x[t - 1]`), and no written argument may overlap another it is paired with in
   // `overlaps` (memory bounds; itemsizes per argument). After a run, outputs are copied
   // into arguments (writes: (output, arg), `arg[...] = output`, an in-place update of
-  // a caller's array) and then replace arguments (feeds: (output, arg)).
+  // a caller's array) and then replace arguments (feeds: (output, arg)), and arguments
+  // move to other places (moves: (from, to), all read before any is set: a stencil's
+  // `u_prev, u, u_next = u, u_next, u_prev`).
   // The outputs at `collect` of every run are kept, a tuple per run (values a loop
-  // body hands to Python: `hist.append(v)`).
+  // body hands to Python: `hist.append(v)`); where `until` is not None they go to
+  // until(tuple) instead, after the run's writes and before its feeds, and a falsy
+  // answer ends the loop after that run, without its feeds (a while loop's condition or
+  // an exit test, run in Python on the values the run made: `count` is then only a
+  // bound). Its exceptions propagate.
   // (runs completed, the last run's outputs, [(kernel, ms)] of the timed runs, the
   // collected tuples, interrupted). A run that raises (values NumPy must handle, a
   // changed layout), views() returning None or overlapping arguments end the loop
@@ -79,7 +85,9 @@ public:
                            const pybind11::object& views, const std::vector<int64_t>& view_pos,
                            const std::vector<std::pair<int64_t, int64_t>>& overlaps,
                            const std::vector<int64_t>& itemsizes,
-                           const std::vector<int64_t>& collect);
+                           const std::vector<int64_t>& collect,
+                           const pybind11::object& until,
+                           const std::vector<std::pair<int64_t, int64_t>>& moves);
 
 private:
   enum class Kind { Kernel, GetItem, SetItem, Call };

@@ -36,7 +36,7 @@ def mixed(a, b, n):
 
 def swap(a, b, n):
     for _ in range(n):
-        a, b = b, a + b      # a carried value handed on as it is: one call per iteration
+        a, b = b, a + b      # a carried value handed on as it is: moved in C++
     return a, b
 
 
@@ -188,3 +188,66 @@ def test_bodies_handing_values_to_python_run_in_cpp(n):
     check(counting, make((9,), np.float64), n)
     npcompile.jit(counting, choose=False)(make((9,), np.float64), n)
     assert _in_cpp(npcompile.report()), npcompile.report()["loops"]
+
+
+def walk(x, steps, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        x = x + rng.standard_normal(x.shape) * 0.1     # a draw per run, in the loop's order
+        x = np.clip(x, -1.0, 1.0)
+    return x, rng.random()      # the generator's state after the loop is NumPy's too
+
+
+def noisy_rows(Y, seed):
+    rng = np.random.default_rng(seed)
+    for t in range(1, Y.shape[0]):
+        Y[t] = 0.9 * Y[t - 1] + rng.normal(0.0, 1.0, Y.shape[1])   # views and draws
+    return Y
+
+
+def noisy_while(x, tol, seed):
+    rng = np.random.default_rng(seed)
+    err = 1.0
+    while err > tol:
+        x = 0.5 * x + 0.01 * rng.random(x.shape)
+        err = np.abs(x).max()
+    return x, err
+
+
+@pytest.mark.parametrize("n", [8, 40])
+def test_random_draws_inside_the_cpp_loop(n):
+    check(walk, make((30,), np.float64), n, 3)
+    check(noisy_rows, np.zeros((n, 6)), 4)
+    check(noisy_while, make((20,), np.float64), 0.03, 5)
+    if COMPILED and DEVICE == "cpu":
+        for fn, args in ((walk, (make((30,), np.float64), n, 3)),
+                         (noisy_while, (make((20,), np.float64) * 1e3, 0.03, 5))):
+            npcompile.reset()
+            npcompile.jit(fn, choose=False)(*args)
+            rep = npcompile.report()
+            assert not rep["fallbacks"] and _in_cpp(rep), rep["loops"]
+
+
+def rotate3(u0, n):
+    prev, u, nxt = u0.copy(), u0.copy(), np.zeros_like(u0)
+    for _ in range(n):
+        nxt[1:-1] = 2 * u[1:-1] - prev[1:-1] + 0.25 * (u[2:] - 2 * u[1:-1] + u[:-2])
+        prev, u, nxt = u, nxt, prev      # buffers rotate: arguments moved, not outputs
+    return u, prev, nxt
+
+
+def rotate_while(a, b, tol):
+    while np.abs(a - b).max() > tol:
+        a, b = b, 0.5 * (a + b)
+    return a, b
+
+
+@pytest.mark.parametrize("n", [8, 9, 41])
+def test_buffers_rotating_between_iterations(n):
+    check(rotate3, make((30,), np.float64), n)
+    check(rotate_while, make((10,), np.float64), make((10,), np.float64, seed=3), 1e-9)
+    if COMPILED and DEVICE == "cpu":
+        npcompile.reset()
+        npcompile.jit(rotate3, choose=False)(make((30,), np.float64), n)
+        rep = npcompile.report()
+        assert not rep["fallbacks"] and _in_cpp(rep), rep["loops"]

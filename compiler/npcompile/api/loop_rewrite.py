@@ -131,6 +131,18 @@ class ExitSite:
         self.test_reads = test_reads  # the names TEST reads
         self.binds = binds            # names bound in the loop that are read after it
         self.carry = [m for m in made if m in params] + [t for t, _ in renames if t in params]
+        # per parameter position, the position among `made` of its value at the next
+        # iteration (a rename's source, or itself); None where one is another parameter
+        # (runs in C++ feed only the body's outputs)
+        nxt = {}
+        for j, p in enumerate(params):
+            source = dict(renames).get(p, p)
+            if source in made:
+                nxt[j] = made.index(source)
+            elif source != p:
+                nxt = None
+                break
+        self.exit_next = nxt
         self.step = self.body = self.test = None
         self.sinks = None
 
@@ -145,7 +157,7 @@ class WhileSite:
     nothing else in the body reads k) apart, so that the compiled body does not see a
     new Python int at every iteration."""
 
-    def __init__(self, index, lineno, text, params, binds, counters):
+    def __init__(self, index, lineno, text, params, binds, counters, body_reads):
         self.index = index
         self.lineno = lineno
         self.text = text
@@ -154,12 +166,16 @@ class WhileSite:
         self.counters = counters  # names only the counter statements bind
         self.carry = [b for b in binds if b in params]
         # what the body takes: a counter, a new Python int per iteration, would make a
-        # new replay key (and graph) per iteration
-        self.body_params = [p for p in params if p not in counters]
+        # new replay key (and graph) per iteration; what only the condition reads (a
+        # list, `while len(hist) < n`) would make the body's arguments unkeyable
+        self.body_params = [p for p in params if p not in counters and p in body_reads]
         # positions in `params` (the runner's state), worked out once for every iteration
         self.body_at = [params.index(p) for p in self.body_params]
         self.counter_at = [params.index(c) for c in counters]
         self.bind_at = [(k, params.index(b)) for k, b in enumerate(binds) if b in params]
+        # per body argument position, the position among `binds` of its next value
+        self.while_next = {self.body_params.index(b): k for k, b in enumerate(binds)
+                           if b in self.body_params}
         self.body = self.cond = self.count = None
         self.step = None          # one body for every iteration (LoopSite has two)
         self.sinks = None
@@ -537,7 +553,9 @@ class _Rewriter:
         outside = _loaded_outside(self.fdef, loop)
         binds = [b for b in binds if b in params or b in outside]
         text = self._text(loop)
-        self._add_site(WhileSite(index, loop.lineno, text, params, binds, counters), sinks)
+        body_reads = {name for st in body for name in _reads(st)}
+        self._add_site(WhileSite(index, loop.lineno, text, params, binds, counters, body_reads),
+                       sinks)
         counting = [s for s in written if s not in body]
         made = (
             (f"__npc_wbody_{index}", self.sites[-1].body_params, copy.deepcopy(body),
@@ -805,7 +823,7 @@ def _binds(stmt):
 # sweeps nearly 3x the first call). Bounded so that the body stays small.
 _STATIC_MAX_ITERATIONS = 32
 _STATIC_MAX_STATEMENTS = 256
-_STATIC_MAX_NAMES = 8     # `for Z in (U, V):` over at most this many names
+_STATIC_MAX_NAMES = 8     # `for Z in (U, V):`, `for m in (black, ~black):`: this many values
 
 
 def _with_static_loops_unrolled(loop, globals_):
@@ -826,7 +844,7 @@ def _unroll_static(stmts):
     as `TARGET = value` then the body, per value; stmts itself when there is none."""
     out, changed = [], False
     for s in stmts:
-        values = _static_values(s.iter, s) if isinstance(s, ast.For) else None
+        values = _static_values(s.iter) if isinstance(s, ast.For) else None
         if values is None or s.orelse or \
                 any(isinstance(n, (ast.Break, ast.Continue)) for b in s.body for n in ast.walk(b)):
             out.append(s)
@@ -835,11 +853,18 @@ def _unroll_static(stmts):
         if len(values) * (len(inner) + 1) > _STATIC_MAX_STATEMENTS:
             out.append(s)
             continue
-        if any(isinstance(v, ast.Name) for v in values):
-            # every name read first, as the tuple is: one that is unbound raises before
-            # any iteration has run, as it does in the loop as written
-            reads = ast.Expr(ast.Tuple([copy.deepcopy(v) for v in values], ast.Load()))
-            out.append(ast.fix_missing_locations(ast.copy_location(reads, s)))
+        if not all(_constant(v) for v in values):
+            # `for mask in (black, ~black):` evaluates its tuple once, before the first
+            # iteration, left to right: so do temporaries here, and each iteration binds
+            # its target to one of them (a name rebound by the body in between, or an
+            # expression with effects, sees exactly what the loop as written sees)
+            temps = [f"__npc_lit{s.lineno}_{s.col_offset}_{k}" for k in range(len(values))]
+            once = ast.Assign(targets=[ast.Tuple([ast.Name(t, ast.Store()) for t in temps],
+                                                 ast.Store())],
+                              value=ast.Tuple([copy.deepcopy(v) for v in values], ast.Load()),
+                              type_comment=None)
+            out.append(ast.fix_missing_locations(ast.copy_location(once, s)))
+            values = [ast.copy_location(ast.Name(t, ast.Load()), s) for t in temps]
         for v in values:
             bind = ast.Assign(targets=[copy.deepcopy(s.target)], value=v, type_comment=None)
             ast.copy_location(bind, s)
@@ -849,25 +874,16 @@ def _unroll_static(stmts):
     return out if changed else stmts
 
 
-def _static_values(node, loop=None):
-    """The value expressions of a literal iterable: a tuple or list of constants (or of
-    tuples of them), or range() of int constants; None otherwise. With the loop, also a
-    short tuple or list of names (`for Z in (U, V):`) that neither its body nor its
-    target rebinds: the names are read once, before the first iteration, in the loop as
-    written, and unrolled each is read later, at its own iteration (the same value only
-    where nothing rebinds it in between)."""
+def _static_values(node):
+    """The value expressions of a literal iterable: a tuple or list display without
+    starred items (constants, or up to _STATIC_MAX_NAMES expressions of any kind), or
+    range() of int constants; None otherwise."""
     if isinstance(node, (ast.Tuple, ast.List)):
-        if len(node.elts) <= _STATIC_MAX_ITERATIONS and all(_constant(e) for e in node.elts):
-            return list(node.elts)
-        if loop is not None and len(node.elts) <= _STATIC_MAX_NAMES and \
-                isinstance(loop.target, ast.Name) and \
-                all(isinstance(e, ast.Name) or _constant(e) for e in node.elts):
-            names = {e.id for e in node.elts if isinstance(e, ast.Name)}
-            rebound = {n.id for s in loop.body for n in ast.walk(s)
-                       if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-            if not names & (rebound | {loop.target.id}):
-                return list(node.elts)
-        return None
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        if all(_constant(e) for e in node.elts):
+            return list(node.elts) if len(node.elts) <= _STATIC_MAX_ITERATIONS else None
+        return list(node.elts) if 0 < len(node.elts) <= _STATIC_MAX_NAMES else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
             node.func.id == "range" and not node.keywords and 1 <= len(node.args) <= 3 and \
             all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):

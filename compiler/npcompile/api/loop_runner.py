@@ -27,7 +27,7 @@ from ..trace.tracer import concretize, current, is_traceable
 from . import loop_picks, loop_sinks, native_loop
 from .loop_rewrite import IndexedSite
 from .purity import Watch
-from .replay import _NotNow, _overlap, arg_key, build, loop_feeds
+from .replay import _NotNow, _overlap, arg_key, build, loop_feeds, loop_until
 
 # Below this many iterations the loop is traced into the surrounding graph as written:
 # a short loop fuses with the code around it, and costs little to compile.
@@ -107,11 +107,16 @@ class LoopRunner:
         names = site.call_names if indexed else site.params
         i = 0
         while i < n:
-            if i < n - 1 and replay.fast is not None:
+            if i < n - 1 and replay.settled is not None:
                 # the body's plan is settled: the iterations before the last run in C++
                 # (the values its sinks hand Python are collected per iteration)
-                done = replay.run_many(self._jits(site)[0], site, state, carry, values[i:],
-                                       fed)
+                try:
+                    probe = site.call_args(values[i], state) if indexed else state
+                except Exception:   # NumPy's error, raised where the loop as written does
+                    return i, (), graphs, native
+                scalars = _scalars(names, site.carry, probe)
+                done = replay.run_many(self._jits(site, scalars)[0], site, state, carry,
+                                       values[i:], fed, scalars)
                 if done:
                     i += done
                     native += done
@@ -166,9 +171,10 @@ class LoopRunner:
             else:
                 return _bound(site, values, last, n, tracer, {}, fed)
         state, lazies = _take_over(tracer, site, values, fed)
-        ran, out, graphs = _on_its_own(lambda: self._while_iterations(site, state, fed))
+        ran, out, graphs, native = _on_its_own(
+            lambda: self._while_iterations(site, state, fed))
         if ran:
-            self._report(site, n + ran, graphs, n + ran, 1 if n else 0)
+            self._report(site, n + ran, graphs, n + ran, 1 if n else 0, native)
         return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
                       tracer, lazies, fed)
 
@@ -183,30 +189,76 @@ class LoopRunner:
             return None   # a carried Python number: a graph per value, traced as written
         fed = loop_sinks.Fed(None, [])     # (an exit loop has no sinks)
         state, lazies = _take_over(tracer, site, args, fed)
-        i, env, graphs, hit = _on_its_own(lambda: self._exit_iterations(site, state, len(it),
-                                                                        fed))
-        self._report(site, i + 1, graphs, i + 1)
+        i, env, graphs, hit, native = _on_its_own(
+            lambda: self._exit_iterations(site, state, len(it), fed))
+        self._report(site, i + 1, graphs, i + 1, native=native)
         return it[i], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds), hit
 
     def _exit_iterations(self, site, state, n, fed):
         env, graphs, replay = dict(zip(site.params, state)), [], _Replays()
-        for i in range(n):
-            out, graphs = self._body_once(site, site.params, [env[p] for p in site.params],
-                                          site.made, graphs, replay, fed)
+        i, hit, native = 0, [False], 0
+
+        def after(out):     # one run's Python part: the test, then the renames
             env.update(zip(site.made, out))
             if site.test(*[env[name] for name in site.test_reads]):
-                return i, env, graphs, True
+                hit[0] = True
+                return False
             env.update({target: env[source] for target, source in site.renames})
-        return n - 1, env, graphs, False
+            return True
+        while i < n:
+            args = [env[p] for p in site.params]
+            if replay.settled is not None and site.exit_next is not None:
+                done, _ = self._until(site, site.params, args, site.made, replay, after,
+                                      site.exit_next, n - i, fed)
+                i += done
+                native += done
+                if hit[0]:
+                    break
+                if done:
+                    continue
+            out, graphs = self._body_once(site, site.params, args, site.made, graphs, replay,
+                                          fed)
+            i += 1
+            if not after(out):
+                break
+        return i - 1, env, graphs, hit[0], native
 
     def _while_iterations(self, site, state, fed):
-        out, graphs, n, replay = (), [], 0, _Replays()
-        while site.cond(*state):
-            out, graphs = self._body_once(site, site.body_params, _body_args(site, state),
-                                          site.binds, graphs, replay, fed)
-            out = _step(site, state, out)
+        out, graphs, n, replay, native = [()], [], 0, _Replays(), 0
+
+        def after(got):     # one run's Python part: the loop's values, then COND
+            out[0] = _step(site, state, got)
+            return site.cond(*state)
+        go = site.cond(*state)
+        while go:
+            args = _body_args(site, state)
+            if replay.settled is not None:
+                done, go = self._until(site, site.body_params, args, site.binds, replay,
+                                       after, site.while_next, _UNBOUNDED, fed)
+                n += done
+                native += done
+                if done:
+                    continue
+            got, graphs = self._body_once(site, site.body_params, args, site.binds, graphs,
+                                          replay, fed)
+            out[0] = _step(site, state, got)
             n += 1
-        return n, out, graphs
+            go = site.cond(*state)
+        return n, out[0], graphs, native
+
+    def _until(self, site, names, args, returned, replay, after, next_of, bound, fed):
+        """Up to `bound` runs of a while or exit loop's settled body in one C++ loop,
+        after(the values it returned, as _body_once hands them) deciding after each
+        whether to go on: (runs, whether the last answer was to go on); (0, True) where
+        they cannot run so. Carried NumPy scalars go round the loop as the 0-d arrays
+        the body takes and makes."""
+        scalars = _scalars(names, site.carry, args)
+
+        def taken(got):
+            return after(_as_scalars(names, site.carry, fed.take(got, {names[j] for j in scalars}),
+                                     returned, scalars))
+        return replay.run_until(self._jits(site, scalars)[0], _with_scalars(args, scalars),
+                                next_of, taken, bound)
 
     def _body_once(self, site, names, args, returned, graphs, replay, fed):
         """One run of a while or exit loop's body (one body for every iteration): what it
@@ -340,11 +392,12 @@ class _Replays:
     again (its guards are still checked: a while loop's test is user code): each
     iteration cost about 30 us of Python, several times a small body's kernels."""
 
-    __slots__ = ("last", "fast", "checked")
+    __slots__ = ("last", "fast", "checked", "settled")
 
     def __init__(self):
         self.last = None    # (jit, plan) of the iteration before
         self.fast = None    # (jit, plan) run without a key
+        self.settled = None  # (jit, plan) that ran twice in a row (carried scalars too)
         self.checked = None  # the arrays the fast plan last found not to overlap
 
     def __call__(self, jit, args, scalars):
@@ -376,25 +429,29 @@ class _Replays:
                 pass
             else:
                 jit.record_replay(plan)
-                if not scalars and self.last == (jit, plan):
-                    self.fast = self.last
+                if self.last == (jit, plan):
+                    self.settled = self.last
+                    if not scalars:
+                        self.fast = self.last
                 self.last = (jit, plan)
                 return out, True
         self.last = None
         return None, False
 
 
-    def run_many(self, jit, site, state, carry, values, fed):
+    def run_many(self, jit, site, state, carry, values, fed, scalars=()):
         """The iterations over loop values `values` but the last, in C++, with the
         settled plan (replay.loop_feeds says whether it can), `state` moved on with
         them: how many ran; 0 where they run one call each. An indexed loop's views
         (`y[t]`) are made per iteration by site.views; written arguments are checked for
         overlap per iteration where they can change. A run that fails (values NumPy must
-        handle, overlapping views) ends them early: that iteration goes the usual way."""
-        fast = self.fast
-        if fast is None or fast[0] is not jit or not fast[1].holds(jit.fn, ENGINE.generation):
+        handle, overlapping views) ends them early: that iteration goes the usual way.
+        Carried NumPy scalars (argument positions `scalars`) go round as 0-d arrays."""
+        settled = self.settled
+        if settled is None or settled[0] is not jit or \
+                not settled[1].holds(jit.fn, ENGINE.generation):
             return 0
-        plan = fast[1]
+        plan = settled[1]
         indexed = isinstance(site, IndexedSite)
         at = site.body_at if indexed else range(len(state))
         where = {j: p for p, j in enumerate(at)}     # state position -> argument position
@@ -402,9 +459,9 @@ class _Replays:
         spec = loop_feeds(plan, [where.get(j) for j in carry], sinks)
         if spec is None:
             return 0
-        feeds, writes, collect = spec
-        views, view_pos, overlaps, itemsizes = None, (), [], None
-        args = [state[j] for j in at]
+        feeds, writes, collect, moves = spec
+        views, view_pos = None, ()
+        args = _with_scalars([state[j] for j in at], scalars)
         n_args = len(site.call_names) if indexed else len(args)
         if plan.consts and n_args != plan.n_values:
             return 0
@@ -419,33 +476,111 @@ class _Replays:
                     return make(values[k], *fixed)
                 except Exception:   # NumPy's IndexError: raised where the loop does
                     return None
-        if writes:
-            if indexed or feeds:   # written arrays may change: checked at every run
-                w = plan.written
-                overlaps = [(a, b) for a in w for b in plan.arrays if b != a] + \
-                    [(a, b) for a in w for b in w if b > a]
-                # an indexed loop's views are not made yet: the first iteration's show
-                # their itemsizes (the same at every iteration)
-                probe = site.call_args(values[0], state) if indexed else args
-                itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0)
-                             for v in probe]
-            elif _overlap(args, plan.arrays, plan.written):
-                return 0
+        # an indexed loop's views are not made yet: the first iteration's show their
+        # itemsizes (the same at every iteration)
+        checks = _overlap_checks(plan, args, writes, indexed or feeds or moves,
+                                 lambda: site.call_args(values[0], state) if indexed else args)
+        if checks is None:
+            return 0
+        overlaps, itemsizes = checks
         args += plan.consts         # after the arguments, where leaf_src finds them
-        if itemsizes is not None:
-            itemsizes += [0] * len(plan.consts)
+        leaf_src, views, view_pos, itemsizes = _with_draws(plan, args, views, view_pos,
+                                                           itemsizes)
         done, outs, collected, interrupted = plan.program.run_loop(
-            args, plan.leaf_src, len(values) - 1, feeds, writes, views, view_pos, overlaps,
-            itemsizes, collect)
+            args, leaf_src, len(values) - 1, feeds, writes, views, view_pos, overlaps,
+            itemsizes, collect, moves=moves)
         jit.record_replay(plan)     # the kernel times of its timed runs
         for j in carry:
-            state[j] = args[where[j]]
+            v = args[where[j]]
+            state[j] = v[()] if where[j] in scalars and type(v) is np.ndarray and \
+                v.ndim == 0 else v
         pad = (None,) * len(carry)
+        names = site.call_names if indexed else site.params
+        scalar_names = {names[p] for p in scalars}
         for kept in collected:      # the sinks' Python part, per iteration, in order
-            fed.take(pad + kept)
+            fed.take(pad + kept, scalar_names)
         if interrupted:
             raise KeyboardInterrupt
         return done
+
+
+    def run_until(self, jit, args, next_of, after, bound):
+        """Up to `bound` runs of the settled plan in one C++ loop while after(the values
+        the body returned) says to go on (a while condition, an exit test, run in Python
+        on each run's values): (how many ran, the last answer as a bool); (0, True) where
+        it cannot run so. `args` are the body's arguments (moved on per run, next_of as
+        for replay.loop_until); a run that fails ends it before that run, which then goes
+        the usual way."""
+        settled = self.settled
+        if settled is None or settled[0] is not jit or \
+                not settled[1].holds(jit.fn, ENGINE.generation):
+            return 0, True
+        plan = settled[1]
+        spec = loop_until(plan, next_of)
+        if spec is None or (plan.consts and len(args) != plan.n_values):
+            return 0, True
+        feeds, writes, collect, sources, moves = spec
+        checks = _overlap_checks(plan, args, writes, bool(feeds or moves), lambda: args)
+        if checks is None:
+            return 0, True
+        overlaps, itemsizes = checks
+        args = list(args) + plan.consts
+        leaf_src, views, view_pos, itemsizes = _with_draws(plan, args, None, (), itemsizes)
+        said = [True]
+
+        def until(kept):
+            said[0] = bool(after(tuple(kept[v] if k == 0 else args[v] if k == 1 else v
+                                       for k, v in sources)))
+            return said[0]
+        done, _, _, interrupted = plan.program.run_loop(
+            args, leaf_src, bound, feeds, writes, views, view_pos, overlaps, itemsizes,
+            collect, until, moves)
+        jit.record_replay(plan)
+        if interrupted:
+            raise KeyboardInterrupt
+        return done, said[0]
+
+
+# a while loop's bound in C++: its condition, in Python, ends it
+_UNBOUNDED = 1 << 62
+
+
+def _with_draws(plan, args, views, view_pos, itemsizes):
+    """(leaf_src, views, view_pos, itemsizes) for a C++ loop whose plan draws random
+    numbers: the draws are made per run, in the plan's order and after the run's views
+    (as Plan.run makes them, before its graph), into places appended to `args`."""
+    if not plan.draws:
+        return plan.leaf_src, views, view_pos, itemsizes
+    draws, base = plan.draws, len(args)
+    args += [None] * len(draws)
+    leaf_src = [i if i >= 0 else base - 1 - i for i in plan.leaf_src]
+
+    def made(k):
+        got = () if views is None else views(k)
+        if got is None:
+            return None
+        return list(got) + [fn(*a, **kw) if at is None else fn(args[at], *a, **kw)
+                            for fn, at, a, kw in draws]
+    if itemsizes is not None:
+        itemsizes = itemsizes + [0] * len(draws)
+    return leaf_src, made, list(view_pos) + list(range(base, base + len(draws))), itemsizes
+
+
+def _overlap_checks(plan, args, writes, changing, probe):
+    """(argument pairs checked for overlap at every run, itemsizes per argument) for a
+    plan that writes into its arguments, or None where they overlap now. Arguments that
+    a run may change (`changing`: fed outputs, an indexed loop's views) are checked per
+    run; the others once, here. probe(): values with the arguments' dtypes."""
+    n = len(args) + len(plan.consts)
+    if not writes:
+        return [], None
+    if not changing:
+        return None if _overlap(args, plan.arrays, plan.written) else ([], None)
+    w = plan.written
+    overlaps = [(a, b) for a in w for b in plan.arrays if b != a] + \
+        [(a, b) for a in w for b in w if b > a]
+    itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0) for v in probe()]
+    return overlaps, itemsizes + [0] * (n - len(itemsizes))
 
 
 def _traced(jit, state, scalars, fed):

@@ -194,15 +194,16 @@ class Plan:
 
 def loop_feeds(plan, carry, extra=0):
     """How a loop body's plan runs as a C++ loop (backends/cpu.py run_loop): its
-    (feeds, writes) as pairs (output, argument position), or None where it cannot. The
-    body returns its carried values as a tuple (carry: their argument positions, in
-    order); each must be an output as it is (fed to that argument next time), or the
-    argument itself, unchanged (an array updated in place). Random draws are made in
-    Python: such plans, and programs without run_loop (the GPU's), run one call per
-    iteration. `extra` values returned after the carried ones (a body's sinks, which
-    Python takes per iteration) must be outputs as they are: their output positions
-    come third."""
-    if plan.draws or not hasattr(plan.program, "run_loop"):
+    (feeds, writes, collect, moves), or None where it cannot. The body returns its
+    carried values as a tuple (carry: their argument positions, in order); each must be
+    an output as it is (fed to that argument next time: feeds, pairs (output, argument
+    position)), or an argument as it is (the same one: an array updated in place; another:
+    a move, (from, to), a rotation of buffers). `extra` values returned after the carried
+    ones (a body's sinks, which Python takes per iteration) must be outputs as they are:
+    their output positions are `collect`. Random draws are made per run by the loop's
+    views callable (loop_runner._with_draws); programs without run_loop (the GPU's) run
+    one call per iteration."""
+    if not hasattr(plan.program, "run_loop"):
         return None
     t = plan.template
     if t[0] != 3 or len(t[1]) != len(carry) + extra or None in carry:
@@ -212,14 +213,56 @@ def loop_feeds(plan, carry, extra=0):
         if item[0] != 0 or item[2]:
             return None
         collect.append(item[1])
-    feeds = []
-    for item, pos in zip(t[1], carry):
-        if item[0] == 1 and item[1] == pos and not item[2]:
-            continue
-        if item[0] != 0 or item[2]:
+    moved = _next_values(t[1], dict(enumerate(carry)))
+    if moved is None:
+        return None
+    feeds, moves = moved
+    return feeds, list(plan.writebacks), collect, moves
+
+
+def _next_values(items, targets):
+    """(feeds, moves) that make each argument position targets[k] the returned value
+    items[k] at the next run: an output, or an argument as it is; None where one is
+    anything else (a view of an output, a constant)."""
+    feeds, moves = [], []
+    for k, pos in targets.items():
+        item = items[k]
+        if item[0] not in (0, 1) or item[2]:
             return None
-        feeds.append((item[1], pos))
-    return feeds, list(plan.writebacks), collect
+        if item[0] == 0:
+            feeds.append((item[1], pos))
+        elif item[1] != pos:
+            moves.append((item[1], pos))
+    return feeds, moves
+
+
+def loop_until(plan, next_of):
+    """How a loop body's plan runs as a C++ loop whose Python part (a while condition,
+    an exit test) runs after every run on the values the body returned: (feeds, writes,
+    collect, sources, moves), or None where it cannot. next_of: {argument position:
+    index of the returned value that is that argument at the next run}. sources: per
+    returned value, (0, k) the k-th collected output, (1, p) argument p as the run saw
+    it, or (2, v) the constant v."""
+    if not hasattr(plan.program, "run_loop"):
+        return None
+    t = plan.template
+    if t[0] != 3:
+        return None
+    collect, sources = [], []
+    for item in t[1]:
+        if item[0] == 2:
+            sources.append((2, item[1]))
+        elif item[0] in (0, 1) and not item[2]:
+            sources.append((0, len(collect)) if item[0] == 0 else (1, item[1]))
+            if item[0] == 0:
+                collect.append(item[1])
+        else:
+            return None     # a view of an output, a container: built per run in Python
+    moved = _next_values(t[1], {k: pos for pos, k in next_of.items()})
+    if moved is None:
+        return None
+    feeds, moves = moved
+    return feeds, list(plan.writebacks), collect, sources, moves
 
 
 class _NotNow(Exception):

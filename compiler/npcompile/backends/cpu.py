@@ -121,18 +121,22 @@ class Program(ProgramBase):
             ck.part_itemsizes = [NUMPY_OF_CTYPE[t].itemsize for t in ck.kernel.part_types]
 
     def run_loop(self, args, leaf_src, count, feeds, writes, views=None, view_pos=(),
-                 overlaps=(), itemsizes=None, collect=()):
+                 overlaps=(), itemsizes=None, collect=(), until=None, moves=()):
         """The program as a loop body, `count` runs in C++ (StepProgram.run_loop, which
         updates the argument list `args`): (runs completed, the last one's outputs or
-        None, the outputs at `collect` of each run, whether Ctrl-C stopped it). The runs
-        are timed as that many calls of run_values would be."""
+        None, the outputs at `collect` of each run, whether Ctrl-C stopped it). With
+        `until`, those outputs go to until(tuple) after each run instead, and a falsy
+        answer ends the loop there (`count` is then a bound). The runs are timed as that
+        many calls of run_values would be. `moves`: (from, to) argument places moved
+        after each run (a rotation of buffers)."""
         timed = self.timing.leading_timed(count)
         done, outs, times, collected, interrupted = self.native.run_loop(
             args, list(leaf_src), count, timed, feeds, writes, views, list(view_pos),
             list(overlaps), itemsizes if itemsizes is not None else [0] * len(args),
-            list(collect))
+            list(collect), until, list(moves))
         self.last_timings = times
         self.timing.ran(len(times))
+        self.timing.calls += done - count   # `until` may end it before `count` runs
         return done, outs, collected, interrupted
 
     def run_values(self, leaf_values):

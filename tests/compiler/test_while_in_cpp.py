@@ -1,0 +1,178 @@
+"""While loops and `for` loops with an exit test run their settled body in one C++ loop
+(StepProgram.run_loop's `until`): the condition or test runs in Python after every run,
+exactly once per iteration, on the values that run made. Checked against eager NumPy on
+values, scalar types, iteration counts, in-place arguments and errors, and the C++ loop
+really ran (the report counts its iterations)."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import DEVICE, check, make
+from test_trace_loops import COMPILED
+from test_while_loops import conjugate_gradient, jacobi_iteration, power_iteration, spd
+
+CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
+                         reason="the C++ loop drives the CPU's compiled kernels")
+
+
+def halving(x, tol):
+    err = np.inf        # a Python float first, a NumPy scalar from the body on
+    k = 0
+    while err > tol and k < 10_000:
+        x = 0.5 * x + 0.25
+        err = np.abs(x - 0.5).max()
+        k += 1
+    return x, err, k
+
+
+def _more(seen, n):
+    seen.append(1)
+    return len(seen) <= n
+
+
+def counted_condition(x, n, seen):
+    """The condition has an effect: it must run once per iteration, as in Python."""
+    while _more(seen, n):
+        x = x * 1.01
+    return x
+
+
+def in_place_until(u, tol):
+    change = 1.0
+    while change > tol:
+        old = u.sum()
+        u *= 0.5
+        change = old - u.sum()
+    return u, change
+
+
+def failing_condition(x, at):
+    k = 0
+    while k < 1000:
+        x = x + 1.0
+        if_bad = x.max() > at       # the condition raises part-way
+        k += 1 if not if_bad else 1 // 0
+    return x
+
+
+def raising_condition(x, stop):
+    while (x.max() < stop) if x.max() < stop - 3 else 1 // 0:
+        x = x + 1.0
+    return x
+
+
+def scalar_exit(x, tol, n):
+    for i in range(n):
+        y = np.sqrt(x + 1.0)
+        if np.abs(y - x).max() < tol:
+            return y, i
+        x = y
+    return x, -1
+
+
+def checkerboard(s, beta, sweeps):
+    black = np.indices(s.shape).sum(0) % 2 == 0
+    total = []
+    for _ in range(sweeps):
+        for mask in (black, ~black):          # a tuple of expressions, unrolled
+            nb = np.roll(s, 1, 0) + np.roll(s, -1, 0) + np.roll(s, 1, 1) + np.roll(s, -1, 1)
+            s = np.where(mask & (nb * s < 0), -s, s) * beta + s * (1 - beta)
+        total.append(s.mean())
+    return s, np.array(total)
+
+
+def pairs(a, b, n):
+    for _ in range(n):
+        for u, w in ((a, 0.5), (b, 0.25)):    # targets and values written out per pair
+            u *= w
+            u += 1.0
+    return a, b
+
+
+def rebinds_inside(x, n):
+    y = x + 1.0
+    for _ in range(n):
+        for v in (x, y):    # the tuple is read once, before y is rebound below
+            y = v * 0.5 + y
+    return x, y
+
+
+def _in_cpp(rep):
+    return [lp["summary"] for lp in rep["loops"] if "in one C++ loop" in lp["summary"]]
+
+
+def _ran_in_cpp(fn, *args):
+    npcompile.reset()
+    npcompile.jit(fn, choose=False)(*args)
+    rep = npcompile.report()
+    assert not rep["fallbacks"] and not rep["graph_breaks"], (rep["fallbacks"],
+                                                                rep["graph_breaks"])
+    got = _in_cpp(rep)
+    assert got, rep["loops"]
+    return int(got[0].split(" of them in one C++ loop")[0].split(", ")[-1])
+
+
+@pytest.mark.parametrize("tol", [1e-3, 1e-12, 10.0])
+def test_while_with_carried_numpy_scalars(tol):
+    check(halving, make((30,), np.float64), tol)
+    check(halving, make((30,), np.float32), np.float32(tol))
+
+
+@CPU
+def test_while_runs_in_one_cpp_loop():
+    A = spd(30, 3)
+    assert _ran_in_cpp(power_iteration, A, np.ones(30) / np.sqrt(30), 0.0, 60) >= 50
+    assert _ran_in_cpp(conjugate_gradient, A, make((30,), np.float64), 0.0, 25) >= 15
+    assert _ran_in_cpp(halving, make((30,), np.float64), 1e-14) >= 20
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 40])
+def test_the_condition_runs_once_per_iteration(n):
+    seen_np, seen_npc = [], []
+    ref = counted_condition(make((8,), np.float64), n, seen_np)
+    got = npcompile.jit(counted_condition, choose=False)(make((8,), np.float64), n, seen_npc)
+    np.testing.assert_array_equal(ref, got)
+    assert len(seen_npc) == len(seen_np) == n + 1
+    if COMPILED and DEVICE == "cpu" and n == 40:
+        assert _in_cpp(npcompile.report())
+
+
+def test_in_place_updates_and_their_count():
+    check(in_place_until, make((16,), np.float64), 1e-9)
+
+
+def test_errors_in_the_condition_are_pythons():
+    check(raising_condition, np.zeros(5), 40.0)
+    check(failing_condition, np.zeros(5), 30.0)
+
+
+@pytest.mark.parametrize("n,tol", [(60, 1e-12), (60, 1e-300), (9, 0.5)])
+def test_exit_loops(n, tol):
+    check(scalar_exit, make((10,), np.float64) + 2.0, tol, n)
+
+
+@CPU
+def test_exit_loop_runs_in_one_cpp_loop():
+    A = spd(20, 5) + 80.0 * np.eye(20)
+    assert _ran_in_cpp(jacobi_iteration, A, make((20,), np.float64), 1e-13, 200) >= 5
+    assert _ran_in_cpp(scalar_exit, make((10,), np.float64) + 2.0, 1e-13, 100) >= 20
+
+
+@pytest.mark.parametrize("sweeps", [1, 8, 30])
+def test_inner_loops_over_tuples_of_expressions(sweeps):
+    s = np.where(make((12, 12), np.float64) > 0, 1.0, -1.0)
+    check(checkerboard, s, 0.3, sweeps)
+    check(pairs, make((5,), np.float64), make((5,), np.float64, seed=2), sweeps)
+    check(rebinds_inside, make((5,), np.float64), sweeps)
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
+def test_the_outer_loop_compiles_once_with_the_tuple_loop_inside():
+    s = np.where(make((12, 12), np.float64) > 0, 1.0, -1.0)
+    npcompile.reset()
+    npcompile.jit(checkerboard, choose=False)(s, 0.3, 30)
+    rep = npcompile.report()
+    assert not rep["fallbacks"] and not rep["graph_breaks"]
+    outer = [lp for lp in rep["loops"] if "sweeps" in lp["text"]]
+    assert outer and "30 iterations, one compiled body" in outer[0]["summary"], rep["loops"]
+    assert len(rep["compiles"]) <= 3
