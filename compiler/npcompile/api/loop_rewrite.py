@@ -911,7 +911,7 @@ def _index_views(body, var, index):
     """(body with each subscript indexed by the loop variable read as a view `v[()]`,
     [(view name, the view's expression `base[key, ...]`)]), or None where the body reads
     the variable otherwise, or indexes by it an array it rebinds, or by a slice of it
-    (a moving slice changes the view's shape)."""
+    whose length changes (_window says which slices move and keep their length)."""
     bound = set()
     for st in body:
         names = _binds(st)
@@ -961,14 +961,43 @@ def _element_index(key, var, bound):
     parts = key.elts if isinstance(key, ast.Tuple) else [key]
     for part in parts:
         if isinstance(part, ast.Slice):
-            if any(n == var or n in bound for n in _names_read(part)):
+            if any(n == var or n in bound for n in _names_read(part)) and \
+                    not _window(part, var, bound):
                 return False
             continue
-        for n in ast.walk(part):
-            if isinstance(n, ast.Name):
-                if n.id in bound:
-                    return False
-            elif not isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Load) +
-                                _INDEX_OPS):
-                return False
+        if not _index_expr(part, bound):
+            return False
     return True
+
+
+def _index_expr(node, bound):
+    """Names the body does not bind, constants and arithmetic only."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            if n.id in bound:
+                return False
+        elif not isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Load) + _INDEX_OPS):
+            return False
+    return True
+
+
+def _window(part, var, bound):
+    """A slice that moves with the loop variable and keeps its length: `x[s:s + w]`,
+    `x[i - 1:i + 2]`, `perm[s:s + bs:2]` (a batch, a rolling window). Its view has the
+    same shape at every iteration but where it is clipped at an end; there the compiled
+    body's input check fails, and that iteration is traced for its own shape. A slice
+    whose length changes every iteration (`A[k:, k]`) would trace every iteration."""
+    def offset(e):      # var, var + E, var - E or E + var, E free of var
+        if isinstance(e, ast.Name):
+            return e.id == var
+        if not isinstance(e, ast.BinOp) or not isinstance(e.op, (ast.Add, ast.Sub)):
+            return False
+        if isinstance(e.left, ast.Name) and e.left.id == var:
+            return free(e.right)
+        return isinstance(e.op, ast.Add) and isinstance(e.right, ast.Name) and \
+            e.right.id == var and free(e.left)
+
+    def free(e):
+        return var not in _names_read(e) and _index_expr(e, bound)
+    return part.lower is not None and part.upper is not None and offset(part.lower) and \
+        offset(part.upper) and (part.step is None or free(part.step))
