@@ -51,11 +51,17 @@ import textwrap
 import types
 
 from . import loop_sinks, native_loop
+from .loop_split import Branch, Segment, SplitSite
 
 # a function that looks at its own namespace sees every name a loop body binds
 _INTROSPECTION = frozenset(("locals", "vars", "eval", "exec"))
 _VALUES = (int, float, complex, bool)
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
+# what a branch of a split loop (api/loop_split.py), plain Python in a function, may not
+# hold: leaving the loop or the function, or binding names in other scopes
+_BRANCH_FORBIDDEN = (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom,
+                     ast.Await, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                     ast.Lambda, ast.NamedExpr, ast.Global, ast.Nonlocal, ast.Delete)
 _FORBIDDEN = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await,
               ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -194,7 +200,7 @@ def _attach_sinks(site, funcs):
 
 
 # sites whose body functions are made by the rewrite (a NativeSite renders its own)
-_BODY_SITES = (LoopSite, WhileSite, ExitSite)
+_BODY_SITES = (LoopSite, WhileSite, ExitSite, SplitSite)
 
 
 def rewrite(fn, runner_factory):
@@ -365,7 +371,7 @@ class _Rewriter:
                                        None else None) if native_loop_default() else None
                 tries = (self._loop, self._native) if nat is not None and nat[0].slices \
                     else (self._native, self._loop)
-                tries += (self._exit_loop,)
+                tries += (self._exit_loop, self._split)
                 got = None
                 flat = _with_static_loops_unrolled(s, self.globals)
                 for attempt in tries:
@@ -645,6 +651,102 @@ class _Rewriter:
                                      else ast.copy_location(ast.Pass(), exit_stmt)]
         return stmts
 
+    def _split(self, loop):
+        """`for NAME in ITER:` whose body holds `if` statements among straight-line
+        statements (api/loop_split.py): the runner (loop_runner.splits) runs each run of
+        straight-line statements compiled once, each TEST in Python and the branch it
+        picks as plain Python. The loop's values come from locals() at the loop: a name
+        not bound yet is unbound for the code that reads it, as in the loop as written."""
+        if loop.orelse or not isinstance(loop.target, ast.Name) or self.fdef is None or \
+                not any(isinstance(st, ast.If) for st in loop.body):
+            return None
+        var, index = loop.target.id, len(self.sites)
+        items, defs, params, definite, anywhere = [], [], [], set(), set()
+        unbound = ast.Attribute(ast.Name("__npc_loop__", ast.Load()), "unbound", ast.Load())
+
+        def read(names):
+            names = [n for n in dict.fromkeys(names) if n in self.locals]
+            params.extend(n for n in names if n != var and n not in params)
+            return names
+
+        def lenient(name, reads, stmts):
+            """A function of `reads` given by keyword, each left unbound where the loop's
+            values do not hold it."""
+            dels = [ast.parse(f"if {r} is __npc_unbound:\n    del {r}").body[0] for r in reads]
+            fn = _function(name, [], dels + stmts, loop)
+            fn.args.args = [ast.arg(arg="__npc_unbound")]
+            fn.args.defaults = [copy.deepcopy(unbound)]
+            fn.args.kwonlyargs = [ast.arg(arg=r) for r in reads]
+            fn.args.kw_defaults = [copy.deepcopy(unbound) for _ in reads]
+            return fn
+        k, body = 0, loop.body
+        while k < len(body):
+            st = body[k]
+            if isinstance(st, ast.If):
+                if any(isinstance(n, _BRANCH_FORBIDDEN) for n in ast.walk(st)) or \
+                        not _straight_line([st.test]):
+                    return None
+                reads = read(_names_read(st.test))
+                names = [f"__npc_stest_{index}_{k}", f"__npc_sthen_{index}_{k}",
+                         f"__npc_selse_{index}_{k}" if st.orelse else None]
+                defs.append(lenient(names[0], reads, [ast.Return(copy.deepcopy(st.test))]))
+                branch_reads = []
+                for name, stmts in zip(names[1:], (st.body, st.orelse)):
+                    found = [x.id for s_ in stmts for x in ast.walk(s_) if isinstance(x, ast.Name)]
+                    anywhere.update(x.id for s_ in stmts for x in ast.walk(s_)
+                                    if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store))
+                    branch_reads.append(read(found))
+                    if name is not None:
+                        defs.append(lenient(name, branch_reads[-1], copy.deepcopy(stmts) + [
+                            ast.Return(ast.Call(ast.Name("locals", ast.Load()), [], []))]))
+                items.append(Branch(names[0], reads, names[1], branch_reads[0], names[2],
+                                    branch_reads[1]))
+                k += 1
+                continue
+            run = []
+            while k < len(body) and not isinstance(body[k], ast.If):
+                run.append(body[k])
+                k += 1
+            if not _straight_line(run):
+                return None
+            seg_params, seg_binds = [], []
+            for s_ in run:
+                for name in _reads(s_):
+                    if name == var:
+                        return None     # a segment reading the loop variable
+                    if name in self.locals and name not in seg_binds and name not in seg_params:
+                        seg_params.append(name)
+                for name in _binds(s_):
+                    if name is None or name == var:
+                        return None
+                    if name not in seg_binds:
+                        seg_binds.append(name)
+            read(seg_params)
+            definite.update(seg_binds)
+            anywhere.update(seg_binds)
+            name = f"__npc_sseg_{index}_{k}"
+            defs.append(self._body_function(name, seg_params, copy.deepcopy(run) +
+                                            [_returning(seg_binds)], loop))
+            items.append(Segment(name, seg_params, seg_binds))
+        if not any(item.kind == "segment" for item in items) or var in anywhere:
+            return None
+        later = _loaded_outside(self.fdef, loop)
+        binds = [b for b in sorted(anywhere) if b in later]
+        # bound on some paths only and read after the loop: the runner declines unless
+        # bound before it (else the loop as written leaves it unbound)
+        maybe = [b for b in binds if b not in definite]
+        self.sites.append(SplitSite(index, loop.lineno, self._text(loop), var, params, items,
+                                    binds, maybe))
+        self.body_defs.extend(defs)
+        it, r = f"__npc_it_{index}", f"__npc_r_{index}"
+        stmts = _glue(
+            f"{it} = None\n"
+            f"{r} = __npc_loop__.splits({index}, {it}, locals())\n"
+            f"if {r} is None:\n    pass\n"
+            f"else:\n    {var} = {r}[0]\n"
+            + (f"    ({''.join(b + ', ' for b in binds)}) = {r}[1]\n" if binds else ""), loop)
+        return _around_original(stmts, loop, it)
+
     def _native(self, loop, scanned):
         """A loop nest of scalar code (native_loop.scan's verdict): asked of
         api/native_loop.py first, then run as written."""
@@ -685,14 +787,7 @@ class _Rewriter:
             f"else:\n    {var} = {r}[0]\n"
             + (f"    ({''.join(b + ', ' for b in binds)}) = {r}[1]\n" if binds else "")
             + (f"    if {r}[2]:\n        pass\n" if exits else ""))
-        stmts = _glue(template, loop)
-        stmts[0].value = loop.iter                      # ITER, evaluated once, first
-        original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,
-                           orelse=[], type_comment=None)
-        ast.copy_location(original, loop)
-        ast.copy_location(original.iter, loop)
-        stmts[-1].body = [original]
-        return stmts
+        return _around_original(_glue(template, loop), loop, it)
 
 
 _PICKS = ("min", "max")
@@ -744,6 +839,18 @@ def _function(name, params, body, loop):
         body=body, decorator_list=[], returns=None, type_comment=None)
     ast.copy_location(fn_def, loop)
     return fn_def
+
+
+def _around_original(stmts, loop, it):
+    """Glue statements whose first evaluates ITER once (into `it`) and whose last is an
+    `if` whose body runs the user's loop over it as written (the runner declined)."""
+    stmts[0].value = loop.iter
+    original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,
+                       orelse=[], type_comment=None)
+    ast.copy_location(original, loop)
+    ast.copy_location(original.iter, loop)
+    stmts[-1].body = [original]
+    return stmts
 
 
 def _glue(template, loop):

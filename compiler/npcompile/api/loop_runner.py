@@ -40,6 +40,9 @@ class LoopRunner:
 
     # what the body functions call for min(a, b) and max(a, b) (a default argument)
     pick = staticmethod(loop_picks.pick)
+    # a split loop's tests and branches (api/loop_split.py) take this for a name the
+    # loop's values do not hold: they unbind it, as the loop as written has it
+    unbound = object()
 
     def __init__(self, sites, owner, jit_class):
         self.sites = sites
@@ -223,6 +226,83 @@ class LoopRunner:
                 break
         return i - 1, env, graphs, hit[0], native
 
+    def splits(self, index, it, local):
+        """A `for` loop of segments and `if`s (api/loop_split.py): (the loop variable's
+        last value, what the loop bound), or None to run it as written. `local`: the
+        function's locals() at the loop."""
+        tracer = current()
+        if tracer is None or type(it) is not range or len(it) < LOOP_MIN:
+            return None
+        site = self.sites[index]
+        if any(b not in local for b in site.maybe) or self.owner.options["device"] != "cpu":
+            # (on the GPU a branch would run NumPy on device arrays: as written there)
+            return None
+        names = [p for p in site.params if p in local]
+        args = [local[p] for p in names]
+        if _lazy_inside(args):
+            return None
+        state, lazies = _take_over(tracer, site, args, loop_sinks.Fed(None, []))
+        env = dict(zip(names, state))
+        graphs, native = _on_its_own(lambda: self._split_iterations(site, env, it))
+        n = len(it)
+        if (index, n, "split") in self.reported:
+            return it[-1], tuple(_rejoin(tracer, env[name], lazies, name)
+                                 for name in site.binds)
+        self.reported.add((index, n, "split"))
+        native_loop.report_loop({
+            "graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
+            "lineno": site.lineno, "text": site.text, "iterations": n, "kernel": "",
+            "summary": f"line {site.lineno}: {n} iterations; its {native} straight-line "
+                       f"part(s) compiled once, its if statements run in Python"})
+        return it[-1], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds)
+
+    def _split_iterations(self, site, env, it):
+        replays = [_Replays() for _ in site.items]
+        graphs, unbound = [], self.unbound
+        segments = [k for k, item in enumerate(site.items) if item.kind == "segment"]
+        for v in it:
+            env[site.var] = v
+            for k, item in enumerate(site.items):
+                if item.kind == "segment":
+                    args = [_bound_value(env, p) for p in item.params]
+                    scalars = tuple(j for j, a in enumerate(args) if isinstance(a, np.generic))
+                    jit = self._split_jit(site, k, scalars)
+                    out, replayed = replays[k](jit, args, scalars)
+                    if not replayed:
+                        out = jit.call_body(_with_scalars(args, scalars))
+                        graphs = graphs or list(jit.last_graph_ids)
+                    env.update(zip(item.binds, _as_scalars(item.params, item.params, out,
+                                                           item.binds, scalars)))
+                    continue
+                got = {p: env.get(p, unbound) for p in item.test_reads}
+                if item.test(**got):
+                    fn, reads = item.then, item.then_reads
+                elif item.orelse is not None:
+                    fn, reads = item.orelse, item.orelse_reads
+                else:
+                    continue
+                made = fn(**{p: env.get(p, unbound) for p in reads})
+                env.update((name, val) for name, val in made.items() if name in reads)
+        return graphs, len(segments)
+
+    def _split_jit(self, site, k, scalars):
+        """The Jitted of a split loop's k-th item (a segment), NumPy scalars at the
+        positions `scalars` handed in as 0-d arrays."""
+        got = self.jits.get((site.index, k, scalars))
+        if got is None:
+            got = self.jits[(site.index, k, scalars)] = self._body_jit(
+                site.items[k].fn, f"part of the loop at line {site.lineno}", scalars)
+        return got
+
+    def _body_jit(self, fn, what, scalars):
+        """A body function's Jitted (named for the report after the loop it is part
+        of), NumPy scalars at the positions `scalars` handed in as 0-d arrays."""
+        fn.__qualname__ = fn.__name__ = f"{self.owner._site_name} ({what})"
+        j = self.jit_class(fn, device=self.owner.options["device"], choose=False, loops=False)
+        j.loop_body = True
+        j.scalar_positions = frozenset(scalars)
+        return j
+
     def _while_iterations(self, site, state, fed):
         out, graphs, n, replay, native = [()], [], 0, _Replays(), 0
 
@@ -278,18 +358,11 @@ class LoopRunner:
         at the positions `scalars` are NumPy scalars handed in as 0-d arrays."""
         got = self.jits.get((site.index, scalars))
         if got is None:
-            got = []
             bodies = ((site.body, "loop"),) if site.step is None else \
                 ((site.step, "loop"), (site.body, "last iteration of the loop"))
-            for fn, what in bodies:
-                fn.__qualname__ = fn.__name__ = \
-                    f"{self.owner._site_name} ({what} at line {site.lineno})"
-                j = self.jit_class(fn, device=self.owner.options["device"], choose=False,
-                                   loops=False)
-                j.loop_body = True
-                j.scalar_positions = frozenset(scalars)
-                got.append(j)
-            got = self.jits[(site.index, scalars)] = tuple(got)
+            got = self.jits[(site.index, scalars)] = tuple(
+                self._body_jit(fn, f"{what} at line {site.lineno}", scalars)
+                for fn, what in bodies)
         return got
 
     def _report(self, site, n, graphs, done, peeled=0, native=0):
@@ -581,6 +654,14 @@ def _overlap_checks(plan, args, writes, changing, probe):
         [(a, b) for a in w for b in w if b > a]
     itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0) for v in probe()]
     return overlaps, itemsizes + [0] * (n - len(itemsizes))
+
+
+def _bound_value(env, name):
+    try:
+        return env[name]
+    except KeyError:
+        raise UnboundLocalError(f"cannot access local variable '{name}' where it is not "
+                                f"associated with a value") from None
 
 
 def _traced(jit, state, scalars, fed):

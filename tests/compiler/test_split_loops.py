@@ -1,0 +1,110 @@
+"""`for` loops whose body holds `if` statements among straight-line code (api/loop_split.py):
+the straight-line parts compile once, the tests and the branches they pick run in Python.
+Checked against eager NumPy on values, dtypes, scalar types, in-place arguments, errors
+and the names the loop leaves bound, and for the parts compiling once (no graph per
+iteration, no break per test)."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import DEVICE, check, make
+from test_trace_loops import COMPILED
+
+
+def snapshots(u, n):
+    snaps = []
+    for step in range(n):
+        u = u + 0.1 * (np.roll(u, 1) - 2 * u + np.roll(u, -1))
+        if step % 4 == 0:                   # the loop variable in a test
+            snaps.append(u.copy())
+    return u, np.array(snaps)
+
+
+def resample(w, x, n, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        w = w * np.exp(-0.5 * (x - 0.3) ** 2)
+        w = w / w.sum()
+        neff = 1.0 / np.sum(w ** 2)
+        if neff < 0.6 * w.size:            # data decides: plain Python when it holds
+            idx = np.searchsorted(np.cumsum(w), rng.random(w.size))
+            idx = np.minimum(idx, w.size - 1)
+            x = x[idx] + 0.01 * rng.standard_normal(w.size)
+            w = np.full(w.size, 1.0 / w.size)
+        x = 0.9 * x
+    return w, x, neff
+
+
+def clamp_or_grow(x, n):
+    for _ in range(n):
+        m = x.max()
+        if m > 4.0:
+            x *= 0.5                        # in place, on the caller's array
+        elif m > 2.0:
+            x += 0.1
+        else:
+            x[:] = x * 1.5
+        total = x.sum()
+    return x, total, m
+
+
+def branch_temporaries(A, n):
+    for k in range(n):
+        A = A * 0.99 + 0.01
+        s = A.sum()
+        if s > A.size * 0.5:
+            tmp = A[0].copy()               # bound in the branch before it is read
+            A[0] = A[-1]
+            A[-1] = tmp
+    return A, s
+
+
+def unbound_in_branch(x, n):
+    for k in range(n):
+        x = x * 1.1
+        if x.max() > 3.0:
+            y = never_bound + 1             # noqa: F821  (NameError, as in Python)
+    return x
+
+
+@pytest.mark.parametrize("n", [8, 21])
+def test_tests_on_the_loop_variable_and_on_data(n):
+    check(snapshots, make((16,), np.float64), n)
+    check(snapshots, make((16,), np.float32), n)
+    check(resample, np.full(50, 0.02), make((50,), np.float64), n, 3)
+
+
+@pytest.mark.parametrize("n", [8, 30])
+def test_elif_chains_and_in_place_updates(n):
+    check(clamp_or_grow, make((12,), np.float64) + 1.0, n)
+    check(branch_temporaries, make((4, 3), np.float64), n)
+
+
+def test_errors_in_a_branch_are_pythons():
+    check(unbound_in_branch, make((5,), np.float64), 20)
+
+
+@pytest.mark.skipif(not COMPILED or DEVICE == "cuda", reason="compiled CPU path not in use")
+def test_the_straight_line_parts_compile_once():
+    npcompile.reset()
+    npcompile.jit(resample, choose=False)(np.full(50, 0.02), make((50,), np.float64), 40, 3)
+    rep = npcompile.report()
+    assert not rep["fallbacks"] and not rep["graph_breaks"], rep["graph_breaks"][:2]
+    loop = [lp["summary"] for lp in rep["loops"] if "range" in lp["text"]]
+    assert loop and "40 iterations; its 2 straight-line part(s) compiled once" in loop[0], \
+        rep["loops"]
+    parts = [t for t in rep["traces"] if "part of the loop" in t["function"]]
+    assert len(parts) <= 4, len(parts)      # each part traced once or twice, not per iteration
+
+
+def found_late(x, n, limit):
+    for _ in range(n):
+        x = x * 1.2
+        if x.max() > limit:
+            found = x.copy()                # bound on one path only, read after the loop
+    return x, found
+
+
+@pytest.mark.parametrize("limit", [2.0, 1e9])
+def test_a_name_bound_on_one_path_only(limit):
+    check(found_late, make((6,), np.float64) + 1.0, 12, limit)   # 1e9: UnboundLocalError
