@@ -108,3 +108,21 @@ def found_late(x, n, limit):
 @pytest.mark.parametrize("limit", [2.0, 1e9])
 def test_a_name_bound_on_one_path_only(limit):
     check(found_late, make((6,), np.float64) + 1.0, 12, limit)   # 1e9: UnboundLocalError
+
+
+def sieve(n):
+    is_prime = np.ones(n + 1, dtype=bool)
+    is_prime[:2] = False
+    for p in range(2, int(n ** 0.5) + 1):
+        if is_prime[p]:                     # nothing but the if: plain NumPy per iteration
+            is_prime[p * p::p] = False
+    return np.nonzero(is_prime)[0]
+
+
+def test_a_body_that_is_only_an_if():
+    check(sieve, 200)
+    npcompile.reset()
+    npcompile.jit(sieve, choose=False)(200)
+    rep = npcompile.report()
+    # np.nonzero after the loop is the only break: none per iteration
+    assert len(rep["graph_breaks"]) <= 1 or DEVICE == "cuda", rep["graph_breaks"][:2]

@@ -728,7 +728,7 @@ class _Rewriter:
             defs.append(self._body_function(name, seg_params, copy.deepcopy(run) +
                                             [_returning(seg_binds)], loop))
             items.append(Segment(name, seg_params, seg_binds))
-        if not any(item.kind == "segment" for item in items) or var in anywhere:
+        if var in anywhere:
             return None
         later = _loaded_outside(self.fdef, loop)
         binds = [b for b in sorted(anywhere) if b in later]

@@ -252,8 +252,10 @@ class LoopRunner:
         native_loop.report_loop({
             "graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
             "lineno": site.lineno, "text": site.text, "iterations": n, "kernel": "",
-            "summary": f"line {site.lineno}: {n} iterations; its {native} straight-line "
-                       f"part(s) compiled once, its if statements run in Python"})
+            "summary": f"line {site.lineno}: {n} iterations; " + (
+                f"its {native} straight-line part(s) compiled once, its if statements run "
+                f"in Python" if native else "its if statements and their branches run as "
+                "plain NumPy (nothing outside them to compile)")})
         return it[-1], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds)
 
     def _split_iterations(self, site, env, it):
