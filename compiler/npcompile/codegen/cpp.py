@@ -12,8 +12,11 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_ops
+from . import cpp_complex, cpp_ops
 from .cpp_ops import ctype, kahan_add, literal
+
+# the dtype kinds this renderer computes (fusion/expr.Lowering lowers only these)
+KINDS = "biufc"
 
 _VAR = re.compile(r"\b[ir]\d+(?:_\d+)?\b")
 LANES = 8
@@ -201,6 +204,8 @@ class Emitter:
         if e.kind == "cast":
             x = e.inputs[0]
             v = self.value(x, idx)
+            if "c" in (e.dtype.kind, x.dtype.kind):
+                return cpp_complex.cast(v, x.dtype, e.dtype)
             if e.dtype.kind == "b":
                 return f"({v} != 0)"
             if x.dtype.kind == "f" and e.dtype.kind in "iu":
@@ -641,9 +646,9 @@ def render_split_kernel(kernel, buffer_of, splits, chunks):
              for j, T in enumerate(kernel.part_types)]
     parts += _flag_argument(kernel, kernel.part_base + len(kernel.part_types))
     args = _arguments(kernel)
-    decl = cpp_ops.declarations(kernel.need)
     part_text = "\n".join(args + parts + _render(part.root.lines, 1))
     final_text = "\n".join(args + parts + _render(final.root.lines, 1))
+    decl = cpp_ops.declarations(_need_types(kernel, part_text + final_text))
     digest = hashlib.sha1((decl + part_text + final_text).encode()).hexdigest()[:12]
     kernel.name = f"npc_{digest}"
     kernel.names = [f"{kernel.name}_part", kernel.name]
@@ -657,6 +662,14 @@ def render_split_kernel(kernel, buffer_of, splits, chunks):
     kernel.head = head
     kernel.source = f"{head}{cpp_ops.PRELUDE}{decl}\n{kernel.body}"
     return kernel
+
+
+def _need_types(kernel, text):
+    """kernel.need, with the complex structs where the text names one (a where or a copy
+    of complex values uses the type and no op of cpp_complex)."""
+    if any(t in text for t in cpp_complex.CTYPE.values()):
+        kernel.need.add(("complex",))
+    return kernel.need
 
 
 def _flag_argument(kernel, first_free):
@@ -686,7 +699,7 @@ def render_kernel(kernel, buffer_of):
     first = getattr(buffer_of, "nparams", 0)   # the sizes follow the strides in P[]
     args += [f"  const i64 S{j} = P[{first + j}];" for j in range(len(kernel.extents))]
     text = "\n".join(args + body)
-    decl = cpp_ops.declarations(kernel.need)
+    decl = cpp_ops.declarations(_need_types(kernel, text))
     digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]
     kernel.name = f"npc_{digest}"
     ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)

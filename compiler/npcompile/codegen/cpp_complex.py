@@ -1,0 +1,141 @@
+"""The C++ text of complex64 and complex128 values and the ops on them, as NumPy computes
+them (its loops in numpy/core/src/umath: products written out, Smith's division with
+NumPy's division by zero, hypot for abs, the C library's cexp, clog, csqrt, ... for the
+functions).
+
+A complex number is a struct of two floats (npc_c64, npc_c128) laid out as NumPy's
+memory is (real, imaginary): a kernel reads and writes complex arrays in place, and the
+loop vectorizer sees through the struct (stride-2 interleaved loads and stores) where
+std::complex (no headers here) or _Complex (Annex G multiply and divide, not NumPy's)
+would not do. The C library's functions take _Complex, converted at the call only."""
+import numpy as np
+
+# the C++ struct of each complex width, and the float type of its parts
+CTYPE = {8: "npc_c64", 16: "npc_c128"}
+PART = {"npc_c64": "float", "npc_c128": "double"}
+
+TYPES = """\
+struct npc_c64 { float re, im; npc_c64() = default;
+  constexpr npc_c64(float r, float i = 0) : re(r), im(i) {} };
+struct npc_c128 { double re, im; npc_c128() = default;
+  constexpr npc_c128(double r, double i = 0) : re(r), im(i) {} };
+"""
+
+# the C library's function of each ufunc NumPy calls it for (npy_cexp -> cexp, ...)
+LIBC = {"sqrt": "csqrt", "exp": "cexp", "log": "clog", "sin": "csin", "cos": "ccos",
+        "tan": "ctan", "sinh": "csinh", "cosh": "ccosh", "tanh": "ctanh"}
+
+HELPERS = {
+    # NumPy's complex division: Smith's algorithm, the larger part of the divisor first;
+    # a zero divisor divides each part by +0 (inf or nan per part, NumPy's values)
+    "cdiv": """\
+static inline {T} npc_cdiv_{T}({T} a, {T} b) {{
+  const {F} ar = __builtin_fabs{s}(b.re), ai = __builtin_fabs{s}(b.im);
+  if (ar >= ai) {{
+    if (ar == 0 && ai == 0) return {T}(a.re / ar, a.im / ar);
+    const {F} rat = b.im / b.re, scl = ({F})1.0 / (b.re + b.im * rat);
+    return {T}((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+  }}
+  const {F} rat = b.re / b.im, scl = ({F})1.0 / (b.im + b.re * rat);
+  return {T}((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+}}
+""",
+    # NumPy's complex reciprocal: the same scaling by the larger part
+    "crecip": """\
+static inline {T} npc_crecip_{T}({T} a) {{
+  const {F} ar = __builtin_fabs{s}(a.re), ai = __builtin_fabs{s}(a.im);
+  if (ai <= ar) {{
+    const {F} r = a.im / a.re, d = a.re + a.im * r;
+    return {T}(1 / d, -r / d);
+  }}
+  const {F} r = a.re / a.im, d = a.re * r + a.im;
+  return {T}(r / d, -1 / d);
+}}
+""",
+    "libc": """\
+extern "C" {F} _Complex {fn}({F} _Complex);
+static inline {T} npc_{fn}_{T}({T} z) {{
+  const {F} _Complex r = {fn}(__builtin_complex(z.re, z.im));
+  return {T}(__real__ r, __imag__ r);
+}}
+""",
+}
+
+
+def render(op, args, in_dt, out_dt, need):
+    """C++ of `op` where an operand or the result is complex (fusion lowers only the ops
+    of ops.COMPLEX_UFUNCS, the parts, and "complex" that pairs two floats)."""
+    need.add(("complex",))
+    if op == "complex":              # (real part, imaginary part) -> complex
+        return f"{ctype(out_dt)}({args[0]}, {args[1]})"
+    T = ctype(in_dt)
+    F = PART[T]
+    s = "f" if F == "float" else ""
+    a = args[0]
+    b = args[1] if len(args) > 1 else None
+    if op == "real":
+        return f"({a}).re"
+    if op == "imag":
+        return f"({a}).im"
+    if op == "add":
+        return f"{T}({a}.re + {b}.re, {a}.im + {b}.im)"
+    if op == "subtract":
+        return f"{T}({a}.re - {b}.re, {a}.im - {b}.im)"
+    if op == "multiply":
+        return f"{T}({a}.re * {b}.re - {a}.im * {b}.im, {a}.re * {b}.im + {a}.im * {b}.re)"
+    if op == "square":
+        return f"{T}({a}.re * {a}.re - {a}.im * {a}.im, {a}.re * {a}.im + {a}.im * {a}.re)"
+    if op == "negative":
+        return f"{T}(-{a}.re, -{a}.im)"
+    if op == "positive":
+        return f"({a})"
+    if op == "conjugate":
+        return f"{T}({a}.re, -{a}.im)"
+    if op == "equal":
+        return f"({a}.re == {b}.re && {a}.im == {b}.im)"
+    if op == "not_equal":
+        return f"({a}.re != {b}.re || {a}.im != {b}.im)"
+    if op == "isnan":
+        return f"({a}.re != {a}.re || {a}.im != {a}.im)"
+    if op == "isinf":
+        return f"(__builtin_isinf({a}.re) || __builtin_isinf({a}.im))"
+    if op == "isfinite":
+        return f"({a}.re - {a}.re == 0 && {a}.im - {a}.im == 0)"
+    if op == "absolute":             # npy_cabs is hypot: no overflow of re*re + im*im
+        need.add(("math", "hypot" + s, 2, F))
+        return f"hypot{s}({a}.re, {a}.im)"
+    if op == "true_divide":
+        need.add(("helper", "cdiv", T))
+        return f"npc_cdiv_{T}({a}, {b})"
+    if op == "reciprocal":
+        need.add(("helper", "crecip", T))
+        return f"npc_crecip_{T}({a})"
+    if op in LIBC:
+        fn = LIBC[op] + s
+        need.add(("helper", "libc", T, fn))
+        return f"npc_{fn}_{T}({a})"
+    raise KeyError(f"no C++ rendering of {op} for {np.dtype(in_dt)}")
+
+
+def ctype(dtype):
+    return CTYPE[np.dtype(dtype).itemsize]
+
+
+def helper(name, T, extra):
+    """The text of a helper of need (declarations() writes each once)."""
+    F = PART[T]
+    return HELPERS[name].format(T=T, F=F, s="f" if F == "float" else "", fn=extra)
+
+
+def cast(v, src, dst):
+    """C++ of v (of dtype src) as dtype dst, one of them complex: real -> complex has a
+    zero imaginary part, complex -> complex rounds each part, complex -> bool is "not
+    zero" (fusion refuses complex -> real: NumPy warns and drops the imaginary part)."""
+    src, dst = np.dtype(src), np.dtype(dst)
+    if dst.kind == "b":
+        return f"({v}.re != 0 || {v}.im != 0)"
+    T = ctype(dst)
+    F = PART[T]
+    if src.kind == "c":
+        return f"{T}(({F}){v}.re, ({F}){v}.im)"
+    return f"{T}(({F})({v}), ({F})0)"
