@@ -10,6 +10,8 @@ std::complex (no headers here) or _Complex (Annex G multiply and divide, not Num
 would not do. The C library's functions take _Complex, converted at the call only."""
 import numpy as np
 
+from ..dtypes import NUMPY2
+
 # the C++ struct of each complex width, and the float type of its parts
 CTYPE = {8: "npc_c64", 16: "npc_c128"}
 PART = {"npc_c64": "float", "npc_c128": "double"}
@@ -99,10 +101,15 @@ def render(op, args, in_dt, out_dt, need):
         return f"{T}({a}.re + {b}.re, {a}.im + {b}.im)"
     if op == "subtract":
         return f"{T}({a}.re - {b}.re, {a}.im - {b}.im)"
-    if op == "multiply":
+    if op in ("multiply", "square"):
+        b = a if op == "square" else b
+        if NUMPY2:
+            # NumPy 2's SIMD loop (x86-64-v3 and up): each part one product exact in an
+            # FMA, (ar*br - ai*bi, ar*bi + ai*br); a chaotic loop (z*z + c) drifts
+            # from NumPy's values in a few steps when rounded otherwise
+            return (f"{T}(__builtin_fma{s}({a}.re, {b}.re, -({a}.im * {b}.im)), "
+                    f"__builtin_fma{s}({a}.re, {b}.im, {a}.im * {b}.re))")
         return f"{T}({a}.re * {b}.re - {a}.im * {b}.im, {a}.re * {b}.im + {a}.im * {b}.re)"
-    if op == "square":
-        return f"{T}({a}.re * {a}.re - {a}.im * {a}.im, {a}.re * {a}.im + {a}.im * {a}.re)"
     if op == "negative":
         return f"{T}(-{a}.re, -{a}.im)"
     if op == "positive":

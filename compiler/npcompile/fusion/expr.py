@@ -161,7 +161,7 @@ class Lowering:
         if fn is calls.update:
             return self._update(node, ins)
         if fn is calls.astype:
-            if ins[0].dtype.kind == "c" and node.dtype.kind != "c":
+            if ins[0].dtype.kind == "c" and node.dtype.kind in "iuf":
                 return None   # NumPy's ComplexWarning, and its cast
             # float->int is compiled checked: a value whose truncation does not fit (or
             # NaN) makes the kernel report it, and the graph reruns in NumPy (C leaves
@@ -232,7 +232,7 @@ class Lowering:
             return Expr("const", e.op, [], e.shape, dtype)
         if e.dtype == dtype:
             return e
-        if e.dtype.kind == "f" and dtype.kind in "iu" or e.dtype.kind == "c" and dtype.kind != "c":
+        if e.dtype.kind == "f" and dtype.kind in "iu" or e.dtype.kind == "c" and dtype.kind in "iuf":
             # complex -> real: NumPy warns (ComplexWarning) and drops the imaginary part
             raise _NotLowered()
         return Expr("cast", None, [e], e.shape, dtype)
