@@ -123,8 +123,9 @@ class Lowering:
 
     def _lower(self, node, ins):
         fn = node.fn
-        if node.dtype is None or node.dtype.kind not in self.kinds or \
-                any(x.dtype.kind not in self.kinds for x in ins if x is not None):
+        if node.dtype is None or node.dtype.kind not in self.kinds or any(
+                getattr(x, "dtype", None) is not None and x.dtype.kind not in self.kinds
+                for x in ins):
             return None
         if fn in COMPLEX_PARTS and ins and ins[0].dtype.kind == "c":
             return Expr("pw", COMPLEX_PARTS[fn], [ins[0]], node.shape, node.dtype, node=node)
