@@ -231,6 +231,23 @@ def test_wave_function_loop():
     compiled_without_fallback()
 
 
+def test_complex_constants_are_run_time_values():
+    """A complex number that changes from call to call (a phase factor) is read at run
+    time by one symbolic kernel, as float constants are: not a compile per value."""
+    if not COMPILED or DEVICE == "cuda":
+        pytest.skip("CPU kernels")
+
+    def phase(psi, c):
+        return psi * c + np.conj(psi) * (c * 2)
+    psi = np.exp(1j * np.linspace(0, 3, 100))
+    for c in (1 + 2j, 0.5 - 1j, 3j, -2 + 0j, 1.5 + 0.5j, np.complex128(2 - 3j)):
+        check(phase, psi, c)
+    all_fused()
+    sources = {k["source"] for k in npcompile.report()["kernel_sources"]}
+    assert len(sources) <= 3, len(sources)   # the first values' kernel, then the symbolic one
+    assert any("__builtin_bit_cast(double, S" in s for s in sources)
+
+
 def test_parts_handed_back_are_views():
     """z.real returned from a graph is NumPy's view of z (it shares z's memory); read by
     a kernel it is computed there."""

@@ -106,21 +106,29 @@ class Emitter:
         into the text they made one kernel per value. Floats travel as their bits."""
         dt = e.dtype
         v = np.asarray(e.op).astype(dt)[()]
+        if dt.kind == "c":   # its two parts, each as a double's bits (z *= np.exp(1j * w * t))
+            parts = [self._double_param(("const", id(e), k), x)
+                     for k, x in ((0, float(v.real)), (1, float(v.imag)))]
+            return f"{ctype(dt)}({parts[0]}, {parts[1]})"
         if dt.kind == "f":
-            bits = int(np.asarray(float(v), np.float64).view(np.int64))
-        elif dt.kind == "u":
-            bits = int(np.asarray(int(v), np.uint64).view(np.int64))
-        else:
-            bits = int(v)
+            as_double = self._double_param(("const", id(e)), float(v))
+            return as_double if dt.itemsize == 8 else f"(({ctype(dt)}){as_double})"
+        bits = int(np.asarray(int(v), np.uint64).view(np.int64)) if dt.kind == "u" else int(v)
         name = self.extent(("const", id(e)), bits) if bits != 1 else None
         if name is None or type(name) is int:   # 1 stays a literal (extent keeps 1s)
             return literal(e.op, dt)
-        if dt.kind == "f":
-            as_double = f"__builtin_bit_cast(double, {name})"
-            return as_double if dt.itemsize == 8 else f"(({ctype(dt)}){as_double})"
         if dt.kind == "b":
             return f"({name} != 0)"
         return f"(({ctype(dt)}){name})"
+
+    def _double_param(self, key, x):
+        """A double read from P[] as its bits (a literal where the bits are 1: see
+        extent)."""
+        bits = int(np.asarray(x, np.float64).view(np.int64))
+        name = self.extent(key, bits) if bits != 1 else None
+        if name is None or type(name) is int:
+            return literal(x, np.float64)
+        return f"__builtin_bit_cast(double, {name})"
 
     def fresh(self, prefix="v"):
         self.counter += 1
@@ -160,10 +168,12 @@ class Emitter:
     # ----- expressions --------------------------------------------------------------------
     def value(self, e, idx):
         """A C++ name holding expression e at index idx (a tuple of C++ index strings)."""
-        if e.kind == "const":
-            if self.k.symbolic and e.dtype.kind in "biuf":
+        if e.kind == "const" and e.dtype.kind != "c":
+            if self.k.symbolic:
                 return self._const_param(e)
             return literal(e.op, e.dtype)
+        if e.kind == "const":   # a complex constant: named once (its parts are read apart)
+            idx = ()
         key = (self._signature(e), _kept_index(e, idx))
         got = self._lookup(key)
         if got is not None:
@@ -199,6 +209,8 @@ class Emitter:
         return f"  // line {lineno}: {text}" if text else f"  // line {lineno}"
 
     def _expr(self, e, idx):
+        if e.kind == "const":
+            return self._const_param(e) if self.k.symbolic else literal(e.op, e.dtype)
         if e.kind == "load":
             return self._load(e, idx)
         if e.kind == "cast":
