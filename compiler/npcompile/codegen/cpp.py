@@ -350,9 +350,12 @@ class Emitter:
         # in any order, so the plain loop vectorizes; the count converts exactly after
         count = op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
             x.inputs[0].dtype.kind == "b"
-        lanes = op == "sum" and e.dtype.kind == "f" and rvars and _at_least(rvars[-1][1], L) \
+        lanes = op == "sum" and e.dtype.kind in "fc" and rvars and _at_least(rvars[-1][1], L) \
             and not count
-        AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind == "f") else T)
+        AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind in "fc") else T)
+        # a complex sum is two double sums (accumulators acc_re, acc_im) filled by one
+        # loop: its operand (np.exp(1j * theta)) computed once per element
+        parts = (("_re", ".re"), ("_im", ".im")) if e.dtype.kind == "c" else (("", ""),)
         if count:
             x = x.inputs[0]
         # the accumulator lives where idx is bound; a per-chunk partial lives in the
@@ -370,9 +373,10 @@ class Emitter:
         if op in ("argmin", "argmax"):
             self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
         else:
-            self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
-            if lanes:
-                self.cur.emit(f"{AT} comp{rid} = 0;")
+            for p, _ in parts:
+                self.cur.emit(f"{AT} {acc}{p} = {self._init(op, e.dtype)};")
+                if lanes:
+                    self.cur.emit(f"{AT} comp{rid}{p} = 0;")
         for depth, (v, n) in enumerate(rvars):
             last = depth == len(rvars) - 1
             if last and lanes:
@@ -383,36 +387,42 @@ class Emitter:
                 if (lo, hi) == ("0", str(n)) and type(n) is int and n <= BLOCK:
                     # one block: a plain scope (less IR for the optimizer, same sums)
                     self.open_loop("", [])
-                    self.cur.emit(f"{AT} lane{rid}[{L}] = {{0}};")
+                    for p, _ in parts:
+                        self.cur.emit(f"{AT} lane{rid}{p}[{L}] = {{0}};")
                     self.cur.emit(f"const i64 e{rid} = {n};")
                     self.cur.emit(f"i64 {v} = 0;")
                 else:
                     self.open_loop(f"for (i64 {b} = {lo}; {b} < {hi}; {b} += {BLOCK})", [b])
-                    self.cur.emit(f"{AT} lane{rid}[{L}] = {{0}};")
+                    for p, _ in parts:
+                        self.cur.emit(f"{AT} lane{rid}{p}[{L}] = {{0}};")
                     self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {hi} ? {b} + {BLOCK} : {hi};")
                     self.cur.emit(f"i64 {v} = {b};")
                 self.open_loop(f"for (; {v} + {L} <= e{rid}; {v} += {L}) "
                                f"for (int l{rid} = 0; l{rid} < {L}; ++l{rid})", [v])
                 body_idx = tuple(f"({v} + l{rid})" if s_ == v else s_ for s_ in xidx)
                 val = self.value(x, body_idx)
-                self.cur.emit(f"lane{rid}[l{rid}] += {val};")
+                for p, sel in parts:
+                    self.cur.emit(f"lane{rid}{p}[l{rid}] += {val}{sel};")
                 self.close_loop()
                 if bounds[v] != ("0", str(n)) or type(n) is not int or n % L:  # else a multiple of L
                     self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
                     val = self.value(x, tuple(xidx))
-                    self.cur.emit(f"lane{rid}[0] += {val};")
+                    for p, sel in parts:
+                        self.cur.emit(f"lane{rid}{p}[0] += {val}{sel};")
                     self.close_loop()
                 # blocks are added with Kahan's compensation: the sum over many blocks
                 # (and over outer reduced axes) stays within a few ulp
-                self.cur.emit(kahan_add(AT, acc, f"({_pairwise([f'lane{rid}[{i}]' for i in range(L)])})",
-                                        f"comp{rid}"))
+                for p, _ in parts:
+                    lanes_sum = _pairwise([f"lane{rid}{p}[{i}]" for i in range(L)])
+                    self.cur.emit(kahan_add(AT, f"{acc}{p}", f"({lanes_sum})", f"comp{rid}{p}"))
                 self.close_loop()
             else:
                 lo, hi = bounds[v]
                 self.open_loop(f"for (i64 {v} = {lo}; {v} < {hi}; ++{v})", [v])
         if not lanes:
             val = self.value(x, tuple(xidx))
-            self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
+            for p, sel in parts:
+                self.cur.emit(self._combine(op, f"{acc}{p}", f"{val}{sel}", rid, rvars, x.dtype))
             for _ in rvars:
                 self.close_loop()
         else:
@@ -422,7 +432,10 @@ class Emitter:
         if split is not None:  # partials keep the accumulator's precision
             self.cur = saved
             return result
-        if AT != T and op not in ("argmin", "argmax"):
+        if len(parts) > 1:
+            result = self.fresh()
+            self.cur.emit(f"const {T} {result} = {T}({acc}_re, {acc}_im);")
+        elif AT != T and op not in ("argmin", "argmax"):
             result = f"(({T}){acc})"
             name = self.fresh()
             self.cur.emit(f"const {T} {name} = {result};")
@@ -614,7 +627,8 @@ def _render(lines, indent):
 def splittable(e, min_elements):
     """A full reduction worth computing as per-chunk partials: every axis reduced, no
     reduction inside (it would be recomputed per chunk), an associative combine."""
-    if e.kind != "reduce" or e.op not in ("sum", "prod", "min", "max", "any", "all"):
+    if e.kind != "reduce" or e.op not in ("sum", "prod", "min", "max", "any", "all") or \
+            e.dtype.kind == "c":   # complex partials: not written (one chunk's loop)
         return False
     x = e.inputs[0]
     if len(e.attrs["axes"]) != len(x.shape) or not x.shape:

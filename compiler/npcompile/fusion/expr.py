@@ -448,19 +448,15 @@ class Lowering:
 
 
     def _complex_reduction(self, node, op, x, axis, keepdims, count):
-        """A complex sum or mean: the real and the imaginary parts are each a float sum
-        (the float sums' accuracy, lanes and parallel partials), paired after; the mean
-        divides by the count as NumPy does, in complex division. Other reductions of
-        complex numbers (prod, min, max: NumPy's lexicographic order) are NumPy's."""
+        """A complex sum or mean (the kernels sum the two parts as float sums are
+        summed); the mean divides by the count as NumPy does, in complex division.
+        Other reductions of complex numbers (prod, min, max: NumPy's lexicographic
+        order) are NumPy's."""
         if op not in ("sum", "mean") or node.dtype.kind != "c" or (op == "mean" and count == 0):
             return None
-        z = self._cast(x, node.dtype)
-        part = np.dtype(np.float32 if node.dtype.itemsize == 8 else np.float64)
-        sums = [self._reduce("sum", Expr("pw", name, [z], z.shape, part), axis, keepdims, part)
-                for name in ("real", "imag")]
-        s = Expr("pw", "complex", sums, sums[0].shape, node.dtype,
-                 node=node if op == "sum" else None)
+        s = self._reduce("sum", self._cast(x, node.dtype), axis, keepdims, node.dtype)
         if op == "sum":
+            s.node = node
             return s
         n = Expr("const", complex(count), [], (), node.dtype)
         return Expr("pw", "true_divide", [s, n], s.shape, node.dtype, node=node)
