@@ -116,6 +116,16 @@ def test_real_and_complex_operands(real, dtype):
     all_fused()
 
 
+def test_a_computed_complex_scalar_among_arrays():
+    """NumPy 1.x casts a 0-d complex operand by its value: a NaN mean (or one past
+    complex64's range) with float32 arrays gives complex128, a finite one complex64.
+    The trace reads the value where it decides the dtype (trace/operands.py)."""
+    x = make((6,), np.float32)
+    for z in (cmake((6,), np.complex128), np.full(6, complex(np.nan, 1)), np.full(6, 1e300 + 0j)):
+        check(lambda a, b: np.where(a > 0, a, np.square(np.mean(b))), x, z)
+        check(lambda a, b: a * (np.mean(b) * 2), x, z)
+
+
 def test_casts():
     x, z = make((4, 5), np.float32), cmake((4, 5), np.complex128)
     check(lambda a: a.astype(np.complex64) * 2, x)
