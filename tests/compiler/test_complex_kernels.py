@@ -241,6 +241,32 @@ def test_wave_function_loop():
     compiled_without_fallback()
 
 
+def schrodinger_fd(psi, V, dx, dt, steps):
+    """Finite differences of a wave function with periodic neighbours (np.roll) and
+    pinned ends: the step is one kernel reading the rolled pieces in place."""
+    for _ in range(steps):
+        lap = (np.roll(psi, 1) - 2 * psi + np.roll(psi, -1)) / dx ** 2
+        psi = psi + 1j * dt * (0.5 * lap - V * psi)
+        psi[0] = psi[-1] = 0
+    return psi, np.sum(np.abs(psi) ** 2) * dx
+
+
+def slice_stencil(u, steps, a):
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + a * (u[2:] - 2 * u[1:-1] + u[:-2]) * 1j
+    return u
+
+
+def test_stencils_of_complex_arrays():
+    x = np.linspace(-5, 5, 300)
+    psi = np.exp(-x ** 2 + 3j * x)
+    for dtype in CPLX:
+        check(schrodinger_fd, psi.astype(dtype), 0.5 * x ** 2, x[1] - x[0], 1e-4, 10)
+        compiled_without_fallback()
+        check(slice_stencil, psi.astype(dtype), 10, 0.1)
+        compiled_without_fallback()
+
+
 def test_complex_constants_are_run_time_values():
     """A complex number that changes from call to call (a phase factor) is read at run
     time by one symbolic kernel, as float constants are: not a compile per value."""
