@@ -55,7 +55,7 @@ POINTWISE_UFUNCS = frozenset({
 })
 
 # ufuncs the kernels compute on complex operands (codegen/cpp_complex.py renders each, in
-# NumPy's own formulas: Smith's division, hypot for abs, libm's cexp and kin); the rest
+# NumPy's own formulas: Smith's division, its SIMD loop's abs, libm's cexp and kin); the rest
 # (power, ordering comparisons, sign, log10, ...) run in NumPy
 COMPLEX_UFUNCS = frozenset({
     "add", "subtract", "multiply", "true_divide", "divide", "negative", "positive",

@@ -1,7 +1,7 @@
 """The C++ text of complex64 and complex128 values and the ops on them, as NumPy computes
 them (its loops in numpy/core/src/umath: products written out, Smith's division with
-NumPy's division by zero, hypot for abs, the C library's cexp, clog, csqrt, ... for the
-functions).
+NumPy's division by zero, its SIMD loop's abs, the C library's cexp, clog, csqrt, ...
+for the functions).
 
 A complex number is a struct of two floats (npc_c64, npc_c128) laid out as NumPy's
 memory is (real, imaginary): a kernel reads and writes complex arrays in place, and the
@@ -83,11 +83,9 @@ static inline {T} npc_{fn}_{T}({T} z) {{
 
 
 def render(op, args, in_dt, out_dt, need):
-    """C++ of `op` where an operand or the result is complex (fusion lowers only the ops
-    of ops.COMPLEX_UFUNCS, the parts, and "complex" that pairs two floats)."""
+    """C++ of `op` on complex operands (fusion lowers only the ops of
+    ops.COMPLEX_UFUNCS and the parts, ops.COMPLEX_PARTS)."""
     need.add(("complex",))
-    if op == "complex":              # (real part, imaginary part) -> complex
-        return f"{ctype(out_dt)}({args[0]}, {args[1]})"
     T = ctype(in_dt)
     F = PART[T]
     s = "f" if F == "float" else ""

@@ -102,7 +102,7 @@ def render(op, args, in_dt, out_dt, need):
     """C++ expression for `op` on argument expressions (already in the loop dtype).
     `need` collects the libm functions and helpers the kernel must declare."""
     k = np.dtype(in_dt).kind
-    if k == "c" or op == "complex":
+    if k == "c":
         return cpp_complex.render(op, args, in_dt, out_dt, need)
     T = ctype(in_dt)
     a = args[0]

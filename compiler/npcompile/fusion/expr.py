@@ -330,17 +330,14 @@ class Lowering:
         p = node.args[1]
         if not isinstance(p, (int, float)) or isinstance(p, bool) or x.dtype.kind not in "iufc":
             return None
-        if x.dtype.kind == "c":
-            # ndarray.__pow__'s fast paths are the only complex powers the kernels take
-            op = {2.0: "square", 0.5: "sqrt", -1.0: "reciprocal", 1.0: "positive"}.get(p)
-            if op is None or node.dtype != x.dtype:
-                return None
-            return Expr("pw", op, [x], node.shape, node.dtype, node=node)
-        if x.dtype.kind == "f" and node.dtype == x.dtype:
-            # ndarray.__pow__'s fast paths for float arrays
+        if x.dtype.kind in "fc" and node.dtype == x.dtype:
+            # ndarray.__pow__'s fast paths for float and complex arrays (the only complex
+            # powers the kernels take: NumPy's complex power has its own algorithm)
             table = {2.0: "square", 0.5: "sqrt", -1.0: "reciprocal", 1.0: "positive"}
             if p in table:
                 return Expr("pw", table[p], [x], node.shape, node.dtype, node=node)
+            if x.dtype.kind == "c":
+                return None
             return Expr("pw", "power", [x, Expr("const", p, [], (), node.dtype)], node.shape,
                         node.dtype, node=node)
         if x.dtype.kind in "iu" and p == 2 and node.dtype == x.dtype:
@@ -445,7 +442,6 @@ class Lowering:
         if op == "var":
             return var
         return Expr("pw", "sqrt", [var], var.shape, fdt, node=node)
-
 
     def _complex_reduction(self, node, op, x, axis, keepdims, count):
         """A complex sum or mean (the kernels sum the two parts as float sums are
