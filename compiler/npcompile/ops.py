@@ -54,6 +54,17 @@ POINTWISE_UFUNCS = frozenset({
     "isnan", "isinf", "isfinite", "signbit", "conjugate",
 })
 
+# ufuncs the kernels compute on complex operands (codegen/cpp_complex.py renders each, in
+# NumPy's own formulas: Smith's division, its SIMD loop's abs, libm's cexp and kin); the rest
+# (power, ordering comparisons, sign, log10, ...) run in NumPy
+COMPLEX_UFUNCS = frozenset({
+    "add", "subtract", "multiply", "true_divide", "divide", "negative", "positive",
+    "conjugate", "absolute", "square", "reciprocal", "equal", "not_equal", "isnan", "isinf",
+    "isfinite", "sqrt", "exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+})
+# the parts of a complex array: views in NumPy, read as elementwise ops by a kernel
+COMPLEX_PARTS = {np.real: "real", np.imag: "imag"}
+
 # views: the result reads its input's memory through strides (no kernel computes them)
 VIEW_LABELS = frozenset({"getitem", "reshape", "transpose", "swapaxes", "squeeze",
                          "expand_dims", "broadcast_to", "moveaxis"})

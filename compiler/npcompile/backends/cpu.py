@@ -9,7 +9,7 @@ from .cpu_units import compile_units
 from .cpu_symbolic import sized_alike
 from .kernel_inputs import KernelInputs
 from .program_base import ProgramBase
-from ..codegen.cpp import render_kernel, render_split_kernel, top_reductions
+from ..codegen.cpp import KINDS, render_kernel, render_split_kernel, top_reductions
 from ..codegen.cpp_ops import CTYPE
 
 try:
@@ -45,6 +45,8 @@ class CompiledKernel:
 
 class Program(ProgramBase):
     """A compiled graph: steps over graph positions (leaves first, then pending nodes)."""
+
+    kinds = KINDS   # the dtype kinds its kernels compute (complex included)
 
     def __init__(self, leaves, pending, outputs):
         super().__init__(leaves, pending, outputs)

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from ..codegen.cuda import Unsupported, render_cuda_kernel
+from ..codegen.cuda import KINDS, Unsupported, render_cuda_kernel
 from ..records import SESSION
 from .. import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
@@ -63,6 +63,7 @@ class Program(ProgramBase):
     """A graph compiled for the GPU: steps over graph positions, as backends/cpu.Program."""
 
     target = "cuda"
+    kinds = KINDS   # no complex: complex ops run as NumPy steps between kernels
 
     def __init__(self, leaves, pending, outputs, load=True, deadline=None):
         self.deadline = deadline   # perf_counter() past which no new kernel is compiled

@@ -53,7 +53,7 @@ class ProgramBase:
         self.pos = {id(n): i for i, n in enumerate(self.nodes)}
         self.n_leaves = len(leaves)
         self.output_pos = [self.pos[id(o)] for o in outputs]
-        self.plan = partition(leaves, pending, outputs)
+        self.plan = partition(leaves, pending, outputs, self.kinds)
         self.fusion_ms = (time.perf_counter() - t0) * 1e3
         self._examples = self._view_examples(pending)
         # What a run needs of each pending node, copied now: the trace's nodes become

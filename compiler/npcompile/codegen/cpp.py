@@ -12,8 +12,11 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_ops
+from . import cpp_complex, cpp_ops
 from .cpp_ops import ctype, kahan_add, literal
+
+# the dtype kinds this renderer computes (fusion/expr.Lowering lowers only these)
+KINDS = "biufc"
 
 _VAR = re.compile(r"\b[ir]\d+(?:_\d+)?\b")
 LANES = 8
@@ -103,21 +106,29 @@ class Emitter:
         into the text they made one kernel per value. Floats travel as their bits."""
         dt = e.dtype
         v = np.asarray(e.op).astype(dt)[()]
+        if dt.kind == "c":   # its two parts, each as a double's bits (z *= np.exp(1j * w * t))
+            parts = [self._double_param(("const", id(e), k), x)
+                     for k, x in ((0, float(v.real)), (1, float(v.imag)))]
+            return f"{ctype(dt)}({parts[0]}, {parts[1]})"
         if dt.kind == "f":
-            bits = int(np.asarray(float(v), np.float64).view(np.int64))
-        elif dt.kind == "u":
-            bits = int(np.asarray(int(v), np.uint64).view(np.int64))
-        else:
-            bits = int(v)
+            as_double = self._double_param(("const", id(e)), float(v))
+            return as_double if dt.itemsize == 8 else f"(({ctype(dt)}){as_double})"
+        bits = int(np.asarray(int(v), np.uint64).view(np.int64)) if dt.kind == "u" else int(v)
         name = self.extent(("const", id(e)), bits) if bits != 1 else None
         if name is None or type(name) is int:   # 1 stays a literal (extent keeps 1s)
             return literal(e.op, dt)
-        if dt.kind == "f":
-            as_double = f"__builtin_bit_cast(double, {name})"
-            return as_double if dt.itemsize == 8 else f"(({ctype(dt)}){as_double})"
         if dt.kind == "b":
             return f"({name} != 0)"
         return f"(({ctype(dt)}){name})"
+
+    def _double_param(self, key, x):
+        """A double read from P[] as its bits (a literal where the bits are 1: see
+        extent)."""
+        bits = int(np.asarray(x, np.float64).view(np.int64))
+        name = self.extent(key, bits) if bits != 1 else None
+        if name is None or type(name) is int:
+            return literal(x, np.float64)
+        return f"__builtin_bit_cast(double, {name})"
 
     def fresh(self, prefix="v"):
         self.counter += 1
@@ -157,10 +168,12 @@ class Emitter:
     # ----- expressions --------------------------------------------------------------------
     def value(self, e, idx):
         """A C++ name holding expression e at index idx (a tuple of C++ index strings)."""
-        if e.kind == "const":
-            if self.k.symbolic and e.dtype.kind in "biuf":
+        if e.kind == "const" and e.dtype.kind != "c":
+            if self.k.symbolic:
                 return self._const_param(e)
             return literal(e.op, e.dtype)
+        if e.kind == "const":   # a complex constant: named once (its parts are read apart)
+            idx = ()
         key = (self._signature(e), _kept_index(e, idx))
         got = self._lookup(key)
         if got is not None:
@@ -196,11 +209,15 @@ class Emitter:
         return f"  // line {lineno}: {text}" if text else f"  // line {lineno}"
 
     def _expr(self, e, idx):
+        if e.kind == "const":
+            return self._const_param(e) if self.k.symbolic else literal(e.op, e.dtype)
         if e.kind == "load":
             return self._load(e, idx)
         if e.kind == "cast":
             x = e.inputs[0]
             v = self.value(x, idx)
+            if "c" in (e.dtype.kind, x.dtype.kind):
+                return cpp_complex.cast(v, x.dtype, e.dtype)
             if e.dtype.kind == "b":
                 return f"({v} != 0)"
             if x.dtype.kind == "f" and e.dtype.kind in "iu":
@@ -333,9 +350,12 @@ class Emitter:
         # in any order, so the plain loop vectorizes; the count converts exactly after
         count = op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
             x.inputs[0].dtype.kind == "b"
-        lanes = op == "sum" and e.dtype.kind == "f" and rvars and _at_least(rvars[-1][1], L) \
+        lanes = op == "sum" and e.dtype.kind in "fc" and rvars and _at_least(rvars[-1][1], L) \
             and not count
-        AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind == "f") else T)
+        AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind in "fc") else T)
+        # a complex sum is two double sums (accumulators acc_re, acc_im) filled by one
+        # loop: its operand (np.exp(1j * theta)) computed once per element
+        parts = (("_re", ".re"), ("_im", ".im")) if e.dtype.kind == "c" else (("", ""),)
         if count:
             x = x.inputs[0]
         # the accumulator lives where idx is bound; a per-chunk partial lives in the
@@ -353,9 +373,10 @@ class Emitter:
         if op in ("argmin", "argmax"):
             self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
         else:
-            self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
-            if lanes:
-                self.cur.emit(f"{AT} comp{rid} = 0;")
+            for p, _ in parts:
+                self.cur.emit(f"{AT} {acc}{p} = {self._init(op, e.dtype)};")
+                if lanes:
+                    self.cur.emit(f"{AT} comp{rid}{p} = 0;")
         for depth, (v, n) in enumerate(rvars):
             last = depth == len(rvars) - 1
             if last and lanes:
@@ -366,36 +387,42 @@ class Emitter:
                 if (lo, hi) == ("0", str(n)) and type(n) is int and n <= BLOCK:
                     # one block: a plain scope (less IR for the optimizer, same sums)
                     self.open_loop("", [])
-                    self.cur.emit(f"{AT} lane{rid}[{L}] = {{0}};")
+                    for p, _ in parts:
+                        self.cur.emit(f"{AT} lane{rid}{p}[{L}] = {{0}};")
                     self.cur.emit(f"const i64 e{rid} = {n};")
                     self.cur.emit(f"i64 {v} = 0;")
                 else:
                     self.open_loop(f"for (i64 {b} = {lo}; {b} < {hi}; {b} += {BLOCK})", [b])
-                    self.cur.emit(f"{AT} lane{rid}[{L}] = {{0}};")
+                    for p, _ in parts:
+                        self.cur.emit(f"{AT} lane{rid}{p}[{L}] = {{0}};")
                     self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {hi} ? {b} + {BLOCK} : {hi};")
                     self.cur.emit(f"i64 {v} = {b};")
                 self.open_loop(f"for (; {v} + {L} <= e{rid}; {v} += {L}) "
                                f"for (int l{rid} = 0; l{rid} < {L}; ++l{rid})", [v])
                 body_idx = tuple(f"({v} + l{rid})" if s_ == v else s_ for s_ in xidx)
                 val = self.value(x, body_idx)
-                self.cur.emit(f"lane{rid}[l{rid}] += {val};")
+                for p, sel in parts:
+                    self.cur.emit(f"lane{rid}{p}[l{rid}] += {val}{sel};")
                 self.close_loop()
                 if bounds[v] != ("0", str(n)) or type(n) is not int or n % L:  # else a multiple of L
                     self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
                     val = self.value(x, tuple(xidx))
-                    self.cur.emit(f"lane{rid}[0] += {val};")
+                    for p, sel in parts:
+                        self.cur.emit(f"lane{rid}{p}[0] += {val}{sel};")
                     self.close_loop()
                 # blocks are added with Kahan's compensation: the sum over many blocks
                 # (and over outer reduced axes) stays within a few ulp
-                self.cur.emit(kahan_add(AT, acc, f"({_pairwise([f'lane{rid}[{i}]' for i in range(L)])})",
-                                        f"comp{rid}"))
+                for p, _ in parts:
+                    lanes_sum = _pairwise([f"lane{rid}{p}[{i}]" for i in range(L)])
+                    self.cur.emit(kahan_add(AT, f"{acc}{p}", f"({lanes_sum})", f"comp{rid}{p}"))
                 self.close_loop()
             else:
                 lo, hi = bounds[v]
                 self.open_loop(f"for (i64 {v} = {lo}; {v} < {hi}; ++{v})", [v])
         if not lanes:
             val = self.value(x, tuple(xidx))
-            self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
+            for p, sel in parts:
+                self.cur.emit(self._combine(op, f"{acc}{p}", f"{val}{sel}", rid, rvars, x.dtype))
             for _ in rvars:
                 self.close_loop()
         else:
@@ -405,7 +432,10 @@ class Emitter:
         if split is not None:  # partials keep the accumulator's precision
             self.cur = saved
             return result
-        if AT != T and op not in ("argmin", "argmax"):
+        if len(parts) > 1:
+            result = self.fresh()
+            self.cur.emit(f"const {T} {result} = {T}({acc}_re, {acc}_im);")
+        elif AT != T and op not in ("argmin", "argmax"):
             result = f"(({T}){acc})"
             name = self.fresh()
             self.cur.emit(f"const {T} {name} = {result};")
@@ -597,7 +627,8 @@ def _render(lines, indent):
 def splittable(e, min_elements):
     """A full reduction worth computing as per-chunk partials: every axis reduced, no
     reduction inside (it would be recomputed per chunk), an associative combine."""
-    if e.kind != "reduce" or e.op not in ("sum", "prod", "min", "max", "any", "all"):
+    if e.kind != "reduce" or e.op not in ("sum", "prod", "min", "max", "any", "all") or \
+            e.dtype.kind == "c":   # complex partials: not written (one chunk's loop)
         return False
     x = e.inputs[0]
     if len(e.attrs["axes"]) != len(x.shape) or not x.shape:
@@ -641,9 +672,9 @@ def render_split_kernel(kernel, buffer_of, splits, chunks):
              for j, T in enumerate(kernel.part_types)]
     parts += _flag_argument(kernel, kernel.part_base + len(kernel.part_types))
     args = _arguments(kernel)
-    decl = cpp_ops.declarations(kernel.need)
     part_text = "\n".join(args + parts + _render(part.root.lines, 1))
     final_text = "\n".join(args + parts + _render(final.root.lines, 1))
+    decl = cpp_ops.declarations(_need_types(kernel, part_text + final_text))
     digest = hashlib.sha1((decl + part_text + final_text).encode()).hexdigest()[:12]
     kernel.name = f"npc_{digest}"
     kernel.names = [f"{kernel.name}_part", kernel.name]
@@ -657,6 +688,14 @@ def render_split_kernel(kernel, buffer_of, splits, chunks):
     kernel.head = head
     kernel.source = f"{head}{cpp_ops.PRELUDE}{decl}\n{kernel.body}"
     return kernel
+
+
+def _need_types(kernel, text):
+    """kernel.need, with the complex structs where the text names one (a where or a copy
+    of complex values uses the type and no op of cpp_complex)."""
+    if any(t in text for t in cpp_complex.CTYPE.values()):
+        kernel.need.add(("complex",))
+    return kernel.need
 
 
 def _flag_argument(kernel, first_free):
@@ -686,7 +725,7 @@ def render_kernel(kernel, buffer_of):
     first = getattr(buffer_of, "nparams", 0)   # the sizes follow the strides in P[]
     args += [f"  const i64 S{j} = P[{first + j}];" for j in range(len(kernel.extents))]
     text = "\n".join(args + body)
-    decl = cpp_ops.declarations(kernel.need)
+    decl = cpp_ops.declarations(_need_types(kernel, text))
     digest = hashlib.sha1((decl + text).encode()).hexdigest()[:12]
     kernel.name = f"npc_{digest}"
     ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)

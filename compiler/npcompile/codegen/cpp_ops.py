@@ -2,8 +2,11 @@
 overflow wraps, NaN propagation of maximum vs fmax, floor division and modulo signs)."""
 import numpy as np
 
+from . import cpp_complex
+
 CTYPE = {"b": {1: "bool"}, "i": {1: "i8", 2: "i16", 4: "i32", 8: "i64"},
-         "u": {1: "u8", 2: "u16", 4: "u32", 8: "u64"}, "f": {4: "float", 8: "double"}}
+         "u": {1: "u8", 2: "u16", 4: "u32", 8: "u64"}, "f": {4: "float", 8: "double"},
+         "c": cpp_complex.CTYPE}
 
 PRELUDE = """\
 typedef signed char i8; typedef short i16; typedef int i32; typedef long long i64;
@@ -26,6 +29,9 @@ def literal(value, dtype):
     v = np.asarray(value).astype(dt)[()]
     if dt.kind == "b":
         return "true" if v else "false"
+    if dt.kind == "c":
+        part = np.dtype(np.float32 if dt.itemsize == 8 else np.float64)
+        return f"{ctype(dt)}({literal(v.real, part)}, {literal(v.imag, part)})"
     if dt.kind == "f":
         f = float(v)
         if f != f:
@@ -95,8 +101,10 @@ def math_name(fn, dtype):
 def render(op, args, in_dt, out_dt, need):
     """C++ expression for `op` on argument expressions (already in the loop dtype).
     `need` collects the libm functions and helpers the kernel must declare."""
-    T = ctype(in_dt)
     k = np.dtype(in_dt).kind
+    if k == "c":
+        return cpp_complex.render(op, args, in_dt, out_dt, need)
+    T = ctype(in_dt)
     a = args[0]
     b = args[1] if len(args) > 1 else None
     U = utype(in_dt) if k in "iu" else None
@@ -191,7 +199,7 @@ def render(op, args, in_dt, out_dt, need):
 
 
 def declarations(need):
-    out = []
+    out = [cpp_complex.TYPES] if ("complex",) in need else []
     for item in sorted(need, key=str):
         if item[0] == "math":
             _, fn, arity, T = item
@@ -201,6 +209,9 @@ def declarations(need):
         if item[0] == "helper":
             name, T = item[1], item[2]
             U = item[3] if len(item) > 3 else None
+            if name in cpp_complex.HELPERS:
+                out.append(cpp_complex.helper(name, T, U))
+                continue
             suffix = "f" if T == "float" else ""
             out.append(HELPERS[name].format(T=T, U=U, fmod="fmod" + suffix, floor="floor" + suffix,
                                             copysign="copysign" + suffix))

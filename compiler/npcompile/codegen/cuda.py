@@ -27,6 +27,9 @@ from . import cpp_ops, cuda_packed
 from .cpp import Emitter, Scope, _render
 from .cpp_ops import ctype
 
+# the dtype kinds this renderer computes: no complex (cpp_complex's structs are host
+# C++), so fusion keeps complex ops out of GPU kernels and they run as NumPy steps
+KINDS = "biuf"
 EMPTY = "0x7fffffffffffffffLL"   # the index of an argmin/argmax lane that saw nothing
 # 32-bit indices below this (backends/cuda_schedule.index_type): grid-stride loops step
 # past the end once, by up to 8 (unrolled) strides of at most 64 * 132 SMs * 512 threads

@@ -16,7 +16,8 @@ import numpy as np
 from .. import np_base as _nb
 from ..dtypes import NUMPY2
 from ..graph import calls
-from ..ops import POINTWISE_UFUNCS, REDUCTIONS, UFUNC_REDUCTIONS, VIEW_LABELS
+from ..ops import (COMPLEX_PARTS, COMPLEX_UFUNCS, POINTWISE_UFUNCS, REDUCTIONS,
+                   UFUNC_REDUCTIONS, VIEW_LABELS)
 from ..graph.layout import fake_of
 from ..graph.node import Ref
 
@@ -40,11 +41,9 @@ class Expr:
         self.node = node   # the graph node this expression computes (for comments, lines)
 
 
-KINDS = set("biuf")
-
-
-def _kinds_ok(*dts):
-    return all(np.dtype(d).kind in KINDS for d in dts)
+# the dtype kinds every renderer computes; complex ("c") where the target's renderer
+# says so (codegen/cpp.KINDS), given to Lowering
+KINDS = "biuf"
 
 
 _LOOPS = {}   # (ufunc, operand dtypes, result dtype) -> loop_dtypes: a loop body
@@ -109,7 +108,11 @@ class _Call:
 
 
 class Lowering:
-    """Graph nodes -> Expr, given the Exprs of their inputs."""
+    """Graph nodes -> Expr, given the Exprs of their inputs, in the dtype kinds the
+    target renders (a complex node or operand elsewhere: None, a NumPy step)."""
+
+    def __init__(self, kinds=KINDS):
+        self.kinds = kinds
 
     def lower(self, node, ins):
         """Expr for `node` given Exprs of its inputs, or None if it runs in NumPy."""
@@ -120,8 +123,12 @@ class Lowering:
 
     def _lower(self, node, ins):
         fn = node.fn
-        if node.dtype is None or node.dtype.kind not in KINDS:
+        if node.dtype is None or node.dtype.kind not in self.kinds or any(
+                getattr(x, "dtype", None) is not None and x.dtype.kind not in self.kinds
+                for x in ins):
             return None
+        if fn in COMPLEX_PARTS and ins and ins[0].dtype.kind == "c":
+            return Expr("pw", COMPLEX_PARTS[fn], [ins[0]], node.shape, node.dtype, node=node)
         if isinstance(fn, np.ufunc):
             return self._ufunc(node, fn, ins)
         if fn is operator.pow:
@@ -155,6 +162,8 @@ class Lowering:
         if fn is calls.update:
             return self._update(node, ins)
         if fn is calls.astype:
+            if ins[0].dtype.kind == "c" and node.dtype.kind in "iuf":
+                return None   # NumPy's ComplexWarning, and its cast
             # float->int is compiled checked: a value whose truncation does not fit (or
             # NaN) makes the kernel report it, and the graph reruns in NumPy (C leaves
             # such casts undefined; NumPy's result depends on its loops).
@@ -165,7 +174,7 @@ class Lowering:
             name = fn.__name__
             if name == "full":
                 value = node.args[1]
-                if not isinstance(value, (int, float, bool, np.generic)):
+                if not isinstance(value, (int, float, bool, complex, np.generic)):
                     return None
             else:
                 value = 0 if name == "zeros" else 1
@@ -210,7 +219,7 @@ class Lowering:
                 out.append(ins[a.i])
             elif a is None:
                 out.append(None)
-            elif isinstance(a, (bool, int, float, np.generic)):
+            elif isinstance(a, (bool, int, float, complex, np.generic)):
                 out.append(Expr("const", a, [], (), np.asarray(a).dtype if isinstance(a, np.generic) else None))
             else:
                 return None
@@ -224,7 +233,8 @@ class Lowering:
             return Expr("const", e.op, [], e.shape, dtype)
         if e.dtype == dtype:
             return e
-        if e.dtype.kind == "f" and dtype.kind in "iu":
+        if e.dtype.kind == "f" and dtype.kind in "iu" or e.dtype.kind == "c" and dtype.kind in "iuf":
+            # complex -> real: NumPy warns (ComplexWarning) and drops the imaginary part
             raise _NotLowered()
         return Expr("cast", None, [e], e.shape, dtype)
 
@@ -243,7 +253,9 @@ class Lowering:
         loop = loop_dtypes(uf, dts, node.dtype)
         if loop is not None and not NUMPY2:
             loop = _value_based(uf, ops, node.args, loop, node.dtype)
-        if loop is None or not _kinds_ok(*loop):
+        if loop is None or any(d.kind not in self.kinds for d in loop):
+            return None
+        if loop[0].kind == "c" and uf.__name__ not in COMPLEX_UFUNCS:
             return None
         if len({d.kind for d in loop if d.kind in "iu"}) > 1:
             # NumPy 2 compares uint64 with int64 exactly, in a mixed loop; C would turn
@@ -316,13 +328,16 @@ class Lowering:
     def _pow(self, node, ins):
         x = ins[0]
         p = node.args[1]
-        if not isinstance(p, (int, float)) or isinstance(p, bool) or x.dtype.kind not in "iuf":
+        if not isinstance(p, (int, float)) or isinstance(p, bool) or x.dtype.kind not in "iufc":
             return None
-        if x.dtype.kind == "f" and node.dtype == x.dtype:
-            # ndarray.__pow__'s fast paths for float arrays
+        if x.dtype.kind in "fc" and node.dtype == x.dtype:
+            # ndarray.__pow__'s fast paths for float and complex arrays (the only complex
+            # powers the kernels take: NumPy's complex power has its own algorithm)
             table = {2.0: "square", 0.5: "sqrt", -1.0: "reciprocal", 1.0: "positive"}
             if p in table:
                 return Expr("pw", table[p], [x], node.shape, node.dtype, node=node)
+            if x.dtype.kind == "c":
+                return None
             return Expr("pw", "power", [x, Expr("const", p, [], (), node.dtype)], node.shape,
                         node.dtype, node=node)
         if x.dtype.kind in "iu" and p == 2 and node.dtype == x.dtype:
@@ -384,6 +399,8 @@ class Lowering:
         count = 1
         for a in axes:
             count *= x.shape[a]
+        if "c" in (x.dtype.kind, node.dtype.kind):
+            return self._complex_reduction(node, op, x, axis, keepdims, count)
         if op in ("sum", "prod", "min", "max", "any", "all", "argmin", "argmax"):
             if op in ("min", "max", "argmin", "argmax") and count == 0:
                 return None
@@ -425,6 +442,20 @@ class Lowering:
         if op == "var":
             return var
         return Expr("pw", "sqrt", [var], var.shape, fdt, node=node)
+
+    def _complex_reduction(self, node, op, x, axis, keepdims, count):
+        """A complex sum or mean (the kernels sum the two parts as float sums are
+        summed); the mean divides by the count as NumPy does, in complex division.
+        Other reductions of complex numbers (prod, min, max: NumPy's lexicographic
+        order) are NumPy's."""
+        if op not in ("sum", "mean") or node.dtype.kind != "c" or (op == "mean" and count == 0):
+            return None
+        s = self._reduce("sum", self._cast(x, node.dtype), axis, keepdims, node.dtype)
+        if op == "sum":
+            s.node = node
+            return s
+        n = Expr("const", complex(count), [], (), node.dtype)
+        return Expr("pw", "true_divide", [s, n], s.shape, node.dtype, node=node)
 
 
 class _NotLowered(Exception):

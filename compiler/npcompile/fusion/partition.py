@@ -14,8 +14,8 @@ import numpy as np
 
 from ..graph import calls
 from ..graph.node import Ref
-from ..ops import VIEW_LABELS, reduces, returns_numpy_scalar
-from .expr import Expr, Lowering
+from ..ops import COMPLEX_PARTS, VIEW_LABELS, reduces, returns_numpy_scalar
+from .expr import KINDS, Expr, Lowering
 
 # The deepest expression a kernel inlines before writing the value out (see partition).
 MAX_INLINE_DEPTH = 48
@@ -61,9 +61,10 @@ class Plan:
         self.kernel_of = {}   # node id -> kernel index (for the fused-graph picture)
 
 
-def partition(leaves, pending, outputs):
+def partition(leaves, pending, outputs, kinds=KINDS):
+    """The plan of a graph for a target whose kernels compute the dtype kinds `kinds`."""
     plan = Plan()
-    low = Lowering()
+    low = Lowering(kinds)
     consumers = {}
     for n in pending:
         for i in n.inputs:
@@ -88,6 +89,9 @@ def partition(leaves, pending, outputs):
         # concatenation (np.roll of np.roll, a flipped pad) is index arithmetic in its
         # reader instead: its pieces are read where they lie, nothing is written.
         numpy_view = is_view and (id(n) in out_ids or id(n.inputs[0]) not in moves)
+        # the part of a complex array handed back is NumPy's view of it (it shares the
+        # array's memory); read by kernels, it is the part's elementwise op
+        numpy_view = numpy_view or (n.fn in COMPLEX_PARTS and id(n) in out_ids)
         lowerable[id(n)] = (not numpy_view) and low.lower(n, [load(i) for i in n.inputs]) is not None
         if lowerable[id(n)] and (is_view or n.fn in (np.concatenate, calls.copy)) and all(
                 i.is_leaf or not i.inputs or id(i) in moves or _read_by_numpy(i, consumers, lowerable)

@@ -20,8 +20,8 @@ def _part(attr):
             dt = getattr(_nb.zeros((), lz.dtype), attr).dtype
             return tracer.make(fn, (Ref(0),), None, (lz._n,), dt, (), attr, scalar=True)
         if lz.dtype.kind == "c":
-            # a view step: the kernels do not read complex memory, so NumPy takes the part
-            # (a strided view) and what reads it compiles
+            # a view step: handed back, NumPy's strided view of the array; read by a
+            # kernel, the part's elementwise op there (fusion/partition.py)
             return pure_view(tracer, lz, fn, (), None, attr)
         # np.imag of a real array: zeros that refuse writes, like NumPy's
         return np.broadcast_to(np.zeros_like(lz, shape=()), lz.shape)

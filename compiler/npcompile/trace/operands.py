@@ -90,6 +90,9 @@ def value_based_candidates(dtype):
     if dtype.kind == "f":
         info = np.finfo(dtype)
         return [_nb.array(v, dtype) for v in (0.0, info.max, -info.max, np.inf, np.nan)]
+    if dtype.kind == "c":   # a NaN or a part past complex64's range keeps complex128
+        info = np.finfo(dtype)
+        return [_nb.array(v, dtype) for v in (0, complex(np.nan, np.nan), complex(info.max, 0))]
     return [_nb.array(0, dtype)]
 
 
