@@ -163,6 +163,30 @@ def _partitioned(b):
     return out
 
 
+def _first_kth(b, given):
+    """np.partition's probe: kth was checked against the real axis (_partitioned); on
+    a stand-in's shorter axis it would be out of bounds (knn's argpartition(d2, 7, axis=1)
+    broke on its 3-element stand-in), and 0 selects the same dtype."""
+    return dict(given, kth=0)
+
+
+def _indices_checked(b, given):
+    """np.take's probe: constant indices checked against the real axis now (NumPy
+    raises at the call, used or not), then zeros of their shape, valid on any
+    stand-in that is not empty."""
+    ind = given.get("indices")
+    if type(ind) is _la.LazyArray or b.get("mode", "raise") != "raise":
+        return given
+    ind = np.asarray(ind)
+    if ind.dtype.kind not in "iu":
+        return given            # NumPy's own error, from the probe
+    shape, axis = _shape(b, "a"), b.get("axis")
+    n = int(np.prod(shape)) if axis is None else shape[_axis(axis, len(shape), "take")]
+    if ind.size and (ind.min() < -n or ind.max() >= n):
+        raise Unsupported("error", f"np.take: index out of bounds for size {n}")
+    return dict(given, indices=np.zeros(ind.shape, ind.dtype))
+
+
 def _eig_of_complex(b):
     """np.linalg.eigvals / eig of a real matrix are real or complex as the values come
     out (complex eigenvalues): only a complex matrix's dtype is known before the run."""
@@ -347,16 +371,22 @@ SHAPES = {
     np.fft.fft2: _fft2, np.fft.ifft2: _fft2,
     np.fft.fftshift: _same("x"), np.fft.ifftshift: _same("x"),
 }
+# arguments that the one-element stand-ins of the probe must not see as they are (the
+# rule has checked them against the real shapes): fn -> (bound, given) -> given for the probe
+PROBE_ARGS = {np.partition: _first_kth, np.argpartition: _first_kth, np.take: _indices_checked}
 for _name in ("round", "round_"):     # aliases of np.around in some versions
     if callable(getattr(np, _name, None)):
         SHAPES.setdefault(getattr(np, _name), _same("a"))
 
 
-def declare(shapes):
+def declare(shapes, signatures=None):
     """Library calls whose shape rules live with their kin in another file
-    (numeric_library.py): joined to SHAPES, and their entries of the table of captured
-    functions."""
+    (numeric_library.py, index_library.py): joined to SHAPES, and their entries of the
+    table of captured functions. `signatures`: for C functions that carry none (NumPy
+    1.x's np.lexsort), a Python function of the same parameters."""
     SHAPES.update(shapes)
+    for fn, params in (signatures or {}).items():
+        _SIGNATURES[fn] = inspect.signature(params)
     return {fn: library_call for fn in shapes}
 
 
@@ -392,14 +422,17 @@ def library_call(tracer, fn, *args, **kwargs):
     if not inputs:
         raise Unsupported("unsupported", f"np.{fn.__name__} of no array")
     shapes = SHAPES[fn](b)
-    probe = _quiet_probe(fn, sig, given, inputs)
+    adapt = PROBE_ARGS.get(fn)
+    probe = _quiet_probe(fn, sig, given if adapt is None else adapt(b, given), inputs)
     args, kw = _as_call(sig, template)
     nodes = tuple(lz._n for lz in inputs)
     if isinstance(shapes, list):
         if not isinstance(probe, (tuple, list)) or len(probe) != len(shapes):
             raise Unsupported("unsupported", f"np.{fn.__name__}: results unlike NumPy's")
         items = tracer.make_multi(fn, args, kw or None, nodes,
-                                  [np.asarray(p).dtype for p in probe], shapes, fn.__name__)
+                                  [np.asarray(p).dtype for p in probe], shapes, fn.__name__,
+                                  scalar=all(isinstance(p, np.generic) for p in probe
+                                             if np.ndim(p) == 0))
         # NumPy 2's named results (QRResult(Q, R)) take their items one by one
         return type(probe)(*items) if hasattr(probe, "_fields") else type(probe)(items)
     return tracer.make(fn, args, kw or None, nodes, np.asarray(probe).dtype, shapes,

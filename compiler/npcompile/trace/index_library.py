@@ -1,0 +1,133 @@
+"""NumPy functions that make or read integer indices, as steps of the graph: np.bincount,
+np.unravel_index, np.digitize, np.isin, np.lexsort, np.repeat, np.tile. NumPy's own
+function runs as the step (same values, same errors at run time).
+
+np.bincount's length is max(x) + 1 or minlength, whichever is larger: known before the
+run only where the trace can bound x below minlength from how x was made
+(value_bounds.py: labels from an argmin, bins from np.clip, uint8 pixels). Elsewhere it
+is a graph break: NumPy's call on the values, the graph going on after it."""
+import operator
+
+import numpy as np
+
+from ..graph import calls
+from ..graph.node import Ref
+from . import lazy_array as _la
+from .library_rules import _axis, _dtype_of, _shape, declare
+from .operands import Unsupported, as_lazy
+from .value_bounds import int_bounds
+
+
+def _index(v, what):
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise Unsupported("unsupported", f"{what} {v!r}")
+
+
+def _bounds(tracer, v):
+    lz = as_lazy(tracer, v)
+    return lz, int_bounds(lz._n)
+
+
+def bincount(tracer, fn, x, weights=None, minlength=0):
+    lx, bounds = _bounds(tracer, x)
+    n = _index(minlength, "np.bincount: minlength")
+    if lx.ndim != 1 or n < 0 or lx.dtype.kind not in "biu":
+        raise Unsupported("error", "np.bincount: arguments NumPy refuses")
+    inputs = [lx]
+    if weights is not None:
+        lw = as_lazy(tracer, weights)
+        if lw.shape != lx.shape:
+            raise Unsupported("error", "np.bincount: the weights and list don't have the "
+                                       "same length.")
+        inputs.append(lw)
+    if lx.size and (bounds is None or bounds[1] >= n):
+        raise Unsupported("data_shape", "np.bincount: its length is max(x) + 1, known from "
+                                        "the data only (minlength= above every value that "
+                                        "x can hold, e.g. after np.clip, keeps it in the graph)")
+    dt = _dtype_of(fn, inputs, {"minlength": n})
+    r = tracer.make(calls.bincount_of_length, (Ref(0), Ref(1) if weights is not None else None,
+                                               n), None, tuple(lz._n for lz in inputs), dt,
+                    (n,), "bincount")
+    if lx.size and bounds[0] < 0:
+        tracer.must_run.append(r)   # a negative value is NumPy's ValueError, used or not
+    return r
+
+
+def unravel_index(tracer, fn, indices, shape=None, order="C", **kwargs):
+    """One index array per dimension of `shape`, each of indices' shape (NumPy scalars
+    for one index)."""
+    if kwargs or shape is None or order not in ("C", "F"):
+        raise Unsupported("unsupported", "np.unravel_index with these arguments")
+    li, bounds = _bounds(tracer, indices)
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    dims = tuple(_index(d, "np.unravel_index: a dimension") for d in dims)
+    if li.dtype.kind not in "iu" or any(d < 0 for d in dims):
+        raise Unsupported("error", "np.unravel_index: arguments NumPy refuses")
+    size = int(np.prod(dims))
+    items = tracer.make_multi(fn, (Ref(0), dims), {"order": order}, (li._n,),
+                              [np.dtype(np.intp)] * len(dims), li.shape, "unravel_index",
+                              scalar=True)
+    if items and (bounds is None or bounds[0] < 0 or bounds[1] >= size):
+        tracer.must_run.append(items[0])   # out of range: NumPy's ValueError, used or not
+    return items
+
+
+def _repeat(b):
+    shape, reps, axis = _shape(b, "a"), b.get("repeats"), b.get("axis")
+    if type(reps) is _la.LazyArray:
+        raise Unsupported("data_shape", "np.repeat by traced counts: its length is their sum")
+    counts = np.asarray(reps)
+    if counts.dtype.kind not in "iu" or counts.ndim > 1:
+        raise Unsupported("error", "np.repeat: repeats NumPy refuses")
+    n = int(np.prod(shape)) if axis is None else shape[_axis(axis, len(shape), "repeat")]
+    if counts.size not in (1, n) or (counts < 0).any():
+        raise Unsupported("error", "np.repeat: repeats NumPy refuses")
+    total = int(counts.sum()) if counts.size == n and counts.ndim == 1 else \
+        n * int(counts.reshape(-1)[0])
+    if axis is None:
+        return (total,)
+    ax = _axis(axis, len(shape), "repeat")
+    return shape[:ax] + (total,) + shape[ax + 1:]
+
+
+def _tile(b):
+    shape, reps = _shape(b, "A"), b.get("reps")
+    reps = (reps,) if isinstance(reps, (int, np.integer)) else tuple(reps)
+    reps = tuple(_index(r, "np.tile: reps") for r in reps)
+    if any(r < 0 for r in reps):
+        raise Unsupported("error", "negative dimensions are not allowed")
+    d = max(len(reps), len(shape))
+    shape = (1,) * (d - len(shape)) + shape
+    reps = (1,) * (d - len(reps)) + reps
+    return tuple(s * r for s, r in zip(shape, reps))
+
+
+def _lexsort(b):
+    keys = b.get("keys")
+    if isinstance(keys, (list, tuple)):
+        shapes = {np.shape(k) for k in keys}
+        if len(shapes) != 1:
+            raise Unsupported("error", "all keys need to be the same shape")
+        return shapes.pop()
+    shape = _shape(b, "keys")
+    if len(shape) < 2:
+        raise Unsupported("unsupported", "np.lexsort of one key array")
+    return shape[1:]
+
+
+def _same(name):
+    return lambda b: _shape(b, name)
+
+
+# C functions of NumPy 1.x carry no signature: theirs, as NumPy 2 declares them
+def _lexsort_params(keys, axis=-1):
+    pass
+
+
+SHAPES = {np.digitize: _same("x"), np.isin: _same("element"), np.repeat: _repeat,
+          np.tile: _tile, np.lexsort: _lexsort}
+SIGNATURES = {np.lexsort: _lexsort_params}
+TABLE = declare(SHAPES, SIGNATURES)
+TABLE.update({np.bincount: bincount, np.unravel_index: unravel_index})
