@@ -112,3 +112,8 @@ def bincount_of_length(x, weights, minlength):
         raise RuntimeError(f"npcompile: np.bincount gave {len(r)} counts where the trace "
                            f"had bounded them to {minlength}")
     return r
+
+
+def array_of(*items):
+    """np.array of a list of numbers and 0-d arrays (an index list `[k, p]`)."""
+    return np.array(items)

@@ -8,7 +8,7 @@ from .breaks import user_site
 from .. import np_base as _nb
 from .operands import Operands, Unsupported
 from . import lazy_array as _la
-from .view_rules import split_key
+from .view_rules import _bool_index, _index_array, indexed, split_key
 from .masked_select import written
 
 
@@ -51,7 +51,14 @@ def write_ufunc(tracer, out, ufunc, ops, kw):
 
 def setitem(tracer, lz, key, value):
     _check_writable(lz)
-    basic, mask = split_key(tracer, lz, key)
+    try:
+        basic, mask = split_key(tracer, lz, key)
+    except Unsupported as u:
+        items = key if type(key) is tuple else (key,)
+        if u.kind not in ("unsupported", "number") or \
+                not any(_index_array(x) for x in items) or any(_bool_index(x) for x in items):
+            raise
+        return scatter(tracer, lz, items, value)
     if getattr(type(value), "_npc_selected", False):   # an x[mask] kept lazy
         new = written(lz, mask, value) if mask is not None else None
         if new is not None:   # x[mask] = f(x[mask]): x[...] = np.where(mask, f(x), x)
@@ -89,6 +96,39 @@ def setitem(tracer, lz, key, value):
         raise Unsupported("error", f"could not broadcast input array from shape {vshape} "
                                    f"into shape {rshape}")
     _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+
+
+def scatter(tracer, lz, items, value):
+    """`x[idx] = v` with integer index arrays (row swaps `A[[k, p]] = A[[p, k]]`, a
+    permutation's `perm[[i, j]] = perm[[j, i]]`, `x[idx] = 0`): a new version of x,
+    NumPy's own assignment run as a step (a repeated index: the last write wins; an
+    index out of range: its IndexError). The value is read before the write, as NumPy
+    evaluates it first."""
+    if getattr(type(value), "_npc_selected", False):
+        value = value.materialize()
+    template, indices, rshape = indexed(tracer, lz, items, 1)
+    ops = Operands(tracer, [value])
+    vshape = ops.shapes[0] if ops.shapes else ()
+    try:
+        if np.broadcast_shapes(vshape, rshape) != rshape:
+            raise ValueError
+    except ValueError:
+        raise Unsupported("error", f"shape mismatch: value array of shape {vshape} could "
+                                   f"not be broadcast to indexing result of shape {rshape}")
+    _write(tracer, lz, calls.NOKEY, calls.in_place(_assign_at, "setitem[index]"),
+           {"key": tuple(_AT if type(k) is Ref else k for k in template)},
+           tuple(Ref(i) for i in range(len(indices))) + _shift(ops.template, len(indices)),
+           tuple(ix._n for ix in indices) + tuple(ops.inputs), "setitem[index]")
+
+
+def _assign_at(region, *operands, key):
+    """region[key] = value: each _AT of key is the next index array among the operands,
+    which the value ends."""
+    arrays = iter(operands[:-1])
+    region[tuple(next(arrays) if k == _AT else k for k in key)] = operands[-1]
+
+
+_AT = "index array"     # no NumPy index is a str: a slot of the key, filled at run time
 
 
 def fill(tracer, lz, value):
