@@ -141,8 +141,11 @@ def norm(tracer, fn, x, ord=None, axis=None, keepdims=False):
         axis = tuple(axis)
     vector = (axis is None and lz.ndim == 1) or isinstance(axis, (int, np.integer)) or (
         type(axis) is tuple and len(axis) == 1)
-    matrix_ok = ord in (None, "fro") and (axis is None and lz.ndim == 2 or
-                                          type(axis) is tuple and len(axis) == 2)
+    # a matrix's norms other than Frobenius (1, 2, inf, 'nuc', ...: column sums, the
+    # largest singular value) are NumPy's call as a step; fusion/expr.py computes only
+    # the sums of squares
+    matrix_ok = ord in (None, "fro", 1, -1, 2, -2, np.inf, -np.inf, "nuc") and (
+        axis is None and lz.ndim == 2 or type(axis) is tuple and len(axis) == 2)
     if not vector and not matrix_ok:
         raise Unsupported("unsupported", f"np.linalg.norm(ord={ord!r}, axis={axis!r})")
     if isinstance(ord, str) and vector:

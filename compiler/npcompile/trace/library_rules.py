@@ -312,6 +312,15 @@ def _eigh(b):
     return [shape[:-1], shape]
 
 
+def _square_stack(b):
+    """np.linalg.det, slogdet: one value per matrix of a stack of square ones (a stand-in
+    of one element is square whatever the real shape: NumPy's LinAlgError, eagerly)."""
+    shape = _shape(b, "a")
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise Unsupported("error", "Last 2 dimensions of the array must be square")
+    return shape[:-2]
+
+
 def _fft(length):
     """np.fft along one axis: a's shape with that axis's new length (length(n, m): n the
     n= argument or None, m the axis's length)."""
@@ -362,7 +371,7 @@ SHAPES = {
     np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[:-1],
     np.linalg.eigvals: _eig_of_complex,
     np.linalg.eig: lambda b: [_eig_of_complex(b), _shape(b, "a")],
-    np.linalg.det: lambda b: _shape(b, "a")[:-2], np.linalg.pinv: lambda b: _shape(
+    np.linalg.det: _square_stack, np.linalg.pinv: lambda b: _shape(
         b, "a")[:-2] + _shape(b, "a")[:-3:-1],
     np.linalg.matrix_power: _same("a"),
     np.fft.fft: _fft(lambda n, m: n or m), np.fft.ifft: _fft(lambda n, m: n or m),
