@@ -199,13 +199,22 @@ def clip(tracer, fn, a, *args, **kwargs):
     kw = _bind(names, args, kwargs, "clip")
     lo = kw.pop("a_min", kw.pop("min", None))
     hi = kw.pop("a_max", kw.pop("max", None))
-    if kw.pop("out", None) is not None or kw:
-        raise Unsupported("unsupported", "np.clip(..., out= or other keywords)")
+    out = kw.pop("out", None)
+    if kw or (out is not None and type(out) is not _la.LazyArray):
+        raise Unsupported("unsupported", "np.clip(..., out= an untraced array, or other "
+                                         "keywords)")
     ops = Operands(tracer, [a, lo, hi])
     r = _resolve_call(fn, ops, "np.clip")
     shape = broadcast([s for s in ops.shapes])
-    return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
-                       "clip", scalar=ops.all_zero_d)
+    clipped = tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype),
+                          shape, "clip", scalar=ops.all_zero_d and out is None)
+    if out is None:
+        return clipped
+    if np.dtype(r.dtype) != out.dtype or broadcast([shape, out.shape]) != out.shape:
+        # out= of another dtype casts as its ufunc decides (same_kind): NumPy's call
+        raise Unsupported("unsupported", "np.clip(..., out=) of another dtype or shape")
+    out[...] = clipped      # `np.clip(x, lo, hi, out=x)`: x's next version
+    return out
 
 
 def astype(tracer, lz, dtype, order="K", casting="unsafe", subok=True, copy=True):

@@ -43,9 +43,15 @@ def _write(tracer, lz, key, fn, kw, template, inputs, label):
     tracer.note_write(st)
 
 
-def write_ufunc(tracer, out, ufunc, ops, kw):
+def write_ufunc(tracer, out, ufunc, ops, kw, where=None):
+    """ufunc(..., out=out), and with where= a mask: NumPy's call writes the elements
+    where it holds and leaves the others (`np.divide(a, b, out=r, where=b != 0)`)."""
     _check_writable(out)
-    _write(tracer, out, calls.NOKEY, ufunc, kw, ops.template, ops.inputs,
+    inputs = ops.inputs
+    if where is not None:   # its Ref counts past the base, as _write's operands do
+        kw = dict(kw, where=Ref(len(inputs) + 1))
+        inputs = tuple(inputs) + (where._n,)
+    _write(tracer, out, calls.NOKEY, ufunc, kw, ops.template, inputs,
            f"{ufunc.__name__} (in place)")
 
 
