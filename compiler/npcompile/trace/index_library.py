@@ -1,6 +1,7 @@
 """NumPy functions that make or read integer indices, as steps of the graph: np.bincount,
 np.unravel_index, np.digitize, np.isin, np.lexsort, np.repeat, np.tile. NumPy's own
-function runs as the step (same values, same errors at run time).
+function runs as the step (same values, same errors at run time). np.nonzero and its
+kin are as long as the data make them: a break, reported as one.
 
 np.bincount's length is max(x) + 1 or minlength, whichever is larger: known before the
 run only where the trace can bound x below minlength from how x was made
@@ -126,8 +127,17 @@ def _lexsort_params(keys, axis=-1):
     pass
 
 
+def counted(tracer, fn, *args, **kwargs):
+    """np.nonzero, np.flatnonzero, np.argwhere (np.where(m) is function_rules.where): as
+    long as the count of nonzeros, known from the data only. NumPy's call, a break that
+    says so: the graph before it runs, the one after it starts from its result."""
+    raise Unsupported("data_shape", f"np.{fn.__name__}: its length is the number of "
+                                    f"nonzero elements, known from the data only")
+
+
 SHAPES = {np.digitize: _same("x"), np.isin: _same("element"), np.repeat: _repeat,
           np.tile: _tile, np.lexsort: _lexsort}
 SIGNATURES = {np.lexsort: _lexsort_params}
 TABLE = declare(SHAPES, SIGNATURES)
-TABLE.update({np.bincount: bincount, np.unravel_index: unravel_index})
+TABLE.update({np.bincount: bincount, np.unravel_index: unravel_index, np.nonzero: counted,
+              np.flatnonzero: counted, np.argwhere: counted})
