@@ -170,3 +170,26 @@ def test_knn_vote_in_a_loop_over_rows():
     ytr = make((60,), np.int64, 2, low=0, high=2)
     check(predict, Xtr, ytr, Xte, 5)
     assert not any("bincount" in r or "argpartition" in r for r in breaks())
+
+
+def vote(Xtr, ytr, Xte, k):
+    """kNN's vote: bincount of each neighbour row of the training labels."""
+    d2 = (Xte ** 2).sum(1)[:, None] - 2 * Xte @ Xtr.T + (Xtr ** 2).sum(1)[None, :]
+    idx = np.argpartition(d2, k, axis=1)[:, :k]
+    votes = ytr[idx]
+    return np.array([np.bincount(v, minlength=3).argmax() for v in votes])
+
+
+def test_labels_read_from_an_argument_bound_the_counts():
+    """The labels are an argument: their largest value, read while tracing, keeps each
+    row's bincount in the graph; a later call with a larger label is traced again (no
+    replay of a plan that read values) and breaks there, with NumPy's values."""
+    Xtr, Xte = make((60, 3), np.float64), make((8, 3), np.float64, 1)
+    ytr = make((60,), np.int64, 2, low=0, high=2)
+    check(vote, Xtr, ytr, Xte, 5)
+    assert not any("bincount" in r or "argpartition" in r for r in breaks())
+    jitted = npcompile.jit(vote)
+    for labels in (ytr, ytr + 2, ytr):
+        np.testing.assert_array_equal(jitted(Xtr, labels, Xte, 5), vote(Xtr, labels, Xte, 5))
+    check(vote, Xtr, ytr + 2, Xte, 5)
+    assert any("bincount" in r for r in breaks())

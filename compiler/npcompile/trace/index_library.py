@@ -26,14 +26,19 @@ def _index(v, what):
         raise Unsupported("unsupported", f"{what} {v!r}")
 
 
-def _bounds(tracer, v):
+def _bounds(tracer, v, below=None):
+    """v as a lazy array, and bounds on its values from how it was made; where those do
+    not keep it below `below`, from the values of the concrete arrays it was made of."""
     lz = as_lazy(tracer, v)
-    return lz, int_bounds(lz._n)
+    got = int_bounds(lz._n)
+    if below is not None and got is not None and (got[0] < 0 or got[1] >= below):
+        got = int_bounds(lz._n, tracer=tracer)
+    return lz, got
 
 
 def bincount(tracer, fn, x, weights=None, minlength=0):
-    lx, bounds = _bounds(tracer, x)
     n = _index(minlength, "np.bincount: minlength")
+    lx, bounds = _bounds(tracer, x, n)
     if lx.ndim != 1 or n < 0 or lx.dtype.kind not in "biu":
         raise Unsupported("error", "np.bincount: arguments NumPy refuses")
     inputs = [lx]
@@ -61,9 +66,9 @@ def unravel_index(tracer, fn, indices, shape=None, order="C", **kwargs):
     for one index)."""
     if kwargs or shape is None or order not in ("C", "F"):
         raise Unsupported("unsupported", "np.unravel_index with these arguments")
-    li, bounds = _bounds(tracer, indices)
     dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     dims = tuple(_index(d, "np.unravel_index: a dimension") for d in dims)
+    li, bounds = _bounds(tracer, indices)
     if li.dtype.kind not in "iu" or any(d < 0 for d in dims):
         raise Unsupported("error", "np.unravel_index: arguments NumPy refuses")
     size = int(np.prod(dims))

@@ -9,6 +9,7 @@ pixels with minlength=256. A bound is sure or absent (None): anything not known 
 bounded (a float cast to int, a sum that could overflow) has its dtype's range."""
 import inspect
 import operator
+import weakref
 
 import numpy as np
 
@@ -19,26 +20,52 @@ from ..ops import VIEW_LABELS
 _DEPTH = 24     # nodes followed back; past that, the dtype's range
 
 
-def int_bounds(node, depth=_DEPTH):
+def int_bounds(node, depth=_DEPTH, tracer=None):
     """(lo, hi) with lo <= every value <= hi, for a node of a bool or integer dtype;
-    None for other dtypes."""
+    None for other dtypes. Given the tracer, a concrete array's values are read for
+    their least and largest (kNN's labels, an argument gathered by the neighbours'
+    indices): the call then depends on its values, and says so (tracer.read_value)."""
     dt = node.dtype
     if dt is None or dt.kind not in "biu":
         return None
     whole = (0, 1) if dt.kind == "b" else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
-    if node.is_leaf or depth == 0 or dt.kind == "b":
+    if node.is_leaf:
+        return whole if tracer is None or dt.kind == "b" else _read(node, whole, tracer)
+    if depth == 0 or dt.kind == "b":
         return whole
-    got = _made(node, depth - 1)
+    got = _made(node, depth - 1, tracer)
     if got is None:
         return whole
     lo, hi = got
     return (max(lo, whole[0]), min(hi, whole[1]))  # (a cast into dt wraps: see _made)
 
 
-def _operand(node, arg, depth):
+_READ = weakref.WeakKeyDictionary()    # leaf node -> its values' bounds, read once
+
+
+def _read(node, whole, tracer):
+    value = node.value
+    if type(value) is not np.ndarray or not value.size:
+        return whole
+    try:
+        got = _READ.get(node)
+    except TypeError:       # a node type without weak references: read every time
+        got = None
+    if got is None:
+        got = (int(value.min()), int(value.max()))
+        try:
+            _READ[node] = got
+        except TypeError:
+            pass
+    tracer.read_value("the largest value of an array bounds a result's length "
+                      "(np.bincount)")
+    return got
+
+
+def _operand(node, arg, depth, tracer):
     """Bounds of an argument of node's call: a Ref to an input, or a constant."""
     if type(arg) is Ref:
-        return int_bounds(node.inputs[arg.i], depth)
+        return int_bounds(node.inputs[arg.i], depth, tracer)
     if isinstance(arg, (bool, np.bool_)):
         return (int(arg), int(arg))
     if isinstance(arg, (int, np.integer)):
@@ -84,24 +111,26 @@ def _index_range(node):
 _SIGNATURES = {}
 
 
-def _made(node, depth):
+def _made(node, depth, tracer):
     """Bounds from node's call, or None where the call is not one that bounds."""
     fn, args, dt = node.fn, node.args, node.dtype
     if node.label in VIEW_LABELS or node.label == "gather" or fn in _SUBSETS:
         # the values are some of input 0's (views, copies, gathers, sorts)
-        return _fits(int_bounds(node.inputs[0], depth), dt)
+        return _fits(int_bounds(node.inputs[0], depth, tracer), dt)
     if fn is calls.astype:
-        return _fits(int_bounds(node.inputs[0], depth), dt)
+        return _fits(int_bounds(node.inputs[0], depth, tracer), dt)
     if fn in (calls.update, calls.update_reusing):
         written = args[6] if len(args) > 6 and args[3] is None else None
         if written is None:
             return None     # ufunc.at, fill_diagonal, **=: what they write is not bounded
-        return _fits(_union(int_bounds(node.inputs[0], depth), _operand(node, written, depth)),
-                     dt)
+        return _fits(_union(int_bounds(node.inputs[0], depth, tracer),
+                            _operand(node, written, depth, tracer)), dt)
     if fn is np.clip:
-        x = _operand(node, args[0], depth)
-        lo = None if len(args) < 2 or args[1] is None else _operand(node, args[1], depth)
-        hi = None if len(args) < 3 or args[2] is None else _operand(node, args[2], depth)
+        x = _operand(node, args[0], depth, tracer)
+        lo = None if len(args) < 2 or args[1] is None else \
+            _operand(node, args[1], depth, tracer)
+        hi = None if len(args) < 3 or args[2] is None else \
+            _operand(node, args[2], depth, tracer)
         if x is None or (len(args) > 1 and args[1] is not None and lo is None) or \
                 (len(args) > 2 and args[2] is not None and hi is None):
             return None
@@ -113,10 +142,11 @@ def _made(node, depth):
     if fn in _ARG_INDEX:
         return _fits(_index_range(node), dt)
     if fn is np.where and len(args) == 3:
-        return _fits(_union(_operand(node, args[1], depth), _operand(node, args[2], depth)), dt)
+        return _fits(_union(_operand(node, args[1], depth, tracer),
+                            _operand(node, args[2], depth, tracer)), dt)
     rule = _ARITHMETIC.get(fn)
     if rule is not None and len(args) == 2 and not node.kwargs:
-        a, b = _operand(node, args[0], depth), _operand(node, args[1], depth)
+        a, b = _operand(node, args[0], depth, tracer), _operand(node, args[1], depth, tracer)
         if a is None or b is None:
             return None
         return _fits(rule(a, b), dt)   # out of dt's range: it may have wrapped, no bound
