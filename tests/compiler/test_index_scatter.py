@@ -74,3 +74,36 @@ ERRORS = {
 def test_errors_are_numpys(name):
     r = check(ERRORS[name], make((6, 5), np.float64))
     assert type(r).__name__ == "Raised"
+
+
+def polar_counts(pts, nb, dtype):
+    """A histogram of the points inside the unit disc: np.add.at of the selected bins."""
+    r = np.hypot(pts[:, 0], pts[:, 1])
+    inside = r < 1
+    ri = np.minimum((r * nb).astype(np.int32), nb - 1)
+    counts = np.zeros(nb, dtype=dtype)
+    np.add.at(counts, ri[inside], 1)
+    np.subtract.at(counts, ri[r < 0.2], 2)
+    return counts * 2
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.int32])
+def test_add_at_of_selected_indices_in_the_graph(dtype):
+    check(polar_counts, make((300, 2), np.float64) / 30, 8, dtype)
+    no_break()
+
+
+SELECTED_AT = {
+    "float_counts": lambda i: (lambda c: (np.add.at(c, i[i > 2], 1), c)[1])(np.zeros(9)),
+    "array_values": lambda i: (lambda c: (np.add.at(c, i[i > 2], i[i > 2]), c)[1])(
+        np.zeros(9, np.int64)),
+    "out_of_range": lambda i: (lambda c: (np.add.at(c, i[i > 2] + 9, 1), c)[1])(
+        np.zeros(9, np.int64)),
+    "empty_counts": lambda i: (lambda c: (np.add.at(c, i[i > 99], 1), c)[1])(
+        np.zeros(0, np.int64)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SELECTED_AT))
+def test_other_add_at_of_selected_indices_is_numpys(name):
+    check(SELECTED_AT[name], make((30,), np.int64, 3, low=0, high=8))
