@@ -200,3 +200,20 @@ def test_eigenvalues_of_complex_matrices():
     check(lambda x: np.linalg.eigvals(x[:5] * 2), A)
     assert any("depends on the values" in b["reason"]
                for b in npcompile.report()["graph_breaks"])
+
+
+HISTOGRAM2D = {
+    "bins_int": lambda x: [h * 1 for h in np.histogram2d(x[:, 0] * 2, x[:, 1], bins=4)],
+    "bins_pair": lambda x: np.histogram2d(x[:, 0], x[:, 1] + 1, bins=[3, 5])[0] * 2,
+    "bins_edges": lambda x: np.histogram2d(x[:, 0], x[:, 1], bins=[np.linspace(-30, 30, 4),
+                                                                    [-30.0, 0.0, 30.0]])[0] + 1,
+    "density_range": lambda x: np.histogram2d(x[:, 0], x[:, 1], bins=3, density=True,
+                                              range=[[-10, 10], [-20, 20]])[0] * 2,
+    "weights": lambda x: np.histogram2d(x[:, 0], x[:, 1], bins=2, weights=x[:, 2])[0] - 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HISTOGRAM2D))
+def test_histogram2d_in_the_graph(name):
+    check(HISTOGRAM2D[name], A)
+    no_break()

@@ -269,6 +269,24 @@ def _histogram(b):
     return [(n - 1,), (n,)]
 
 
+def _histogram2d(b):
+    """np.histogram2d: counts and both edges, per axis as np.histogram's bins: a count,
+    or the edges; one count or edge array for both axes, or a pair."""
+    bins = b.get("bins")
+    if isinstance(bins, (list, tuple)) and len(bins) == 2:
+        per_axis = list(bins)
+    elif isinstance(bins, (int, np.integer)) or np.ndim(bins) == 1:
+        per_axis = [bins, bins]
+    else:
+        raise Unsupported("unsupported", "np.histogram2d with these bins")
+    counts, edges = [], []
+    for axis in per_axis:
+        (n,), (e,) = _histogram({"bins": axis})
+        counts.append(n)
+        edges.append((e,))
+    return [tuple(counts)] + edges
+
+
 def _covariance(b):
     m, y = _shape(b, "m" if "m" in b else "x"), b.get("y")
     rowvar = b.get("rowvar", True)
@@ -365,7 +383,7 @@ SHAPES = {
     np.around: _same("a"), np.take: _take, np.searchsorted: _same("v"),
     np.interp: _same("x"), np.polyval: _same("x"), np.isclose: _broadcast("a", "b"),
     np.einsum: _einsum, np.tensordot: _tensordot, np.kron: _kron, np.trace: _trace,
-    np.meshgrid: _meshgrid, np.histogram: _histogram,
+    np.meshgrid: _meshgrid, np.histogram: _histogram, np.histogram2d: _histogram2d,
     np.cov: _covariance, np.corrcoef: _covariance,
     np.linalg.cholesky: _same("a"), np.linalg.qr: _qr, np.linalg.svd: _svd,
     np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[:-1],
