@@ -93,15 +93,22 @@ def setitem(tracer, lz, key, value):
         if (len(steps) == len(mine) + 1 and all(a.same_as(b) for a, b in zip(steps, mine))
                 and steps[-1].label == "getitem" and steps[-1].args == (basic,)):
             return  # x[k] op= y: the view was already updated in place
+    ops = _value_into(tracer, value, rshape, "could not broadcast input array from shape "
+                                             "{} into shape {}")
+    _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+
+
+def _value_into(tracer, value, rshape, message):
+    """The assigned value's operands, where its shape broadcasts to the written region's
+    (else NumPy's ValueError: `message` with both shapes)."""
     ops = Operands(tracer, [value])
     vshape = ops.shapes[0] if ops.shapes else ()
     try:
         if np.broadcast_shapes(vshape, rshape) != rshape:
             raise ValueError
     except ValueError:
-        raise Unsupported("error", f"could not broadcast input array from shape {vshape} "
-                                   f"into shape {rshape}")
-    _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+        raise Unsupported("error", message.format(vshape, rshape))
+    return ops
 
 
 def scatter(tracer, lz, items, value):
@@ -113,14 +120,8 @@ def scatter(tracer, lz, items, value):
     if getattr(type(value), "_npc_selected", False):
         value = value.materialize()
     template, indices, rshape = indexed(tracer, lz, items, 1)
-    ops = Operands(tracer, [value])
-    vshape = ops.shapes[0] if ops.shapes else ()
-    try:
-        if np.broadcast_shapes(vshape, rshape) != rshape:
-            raise ValueError
-    except ValueError:
-        raise Unsupported("error", f"shape mismatch: value array of shape {vshape} could "
-                                   f"not be broadcast to indexing result of shape {rshape}")
+    ops = _value_into(tracer, value, rshape, "shape mismatch: value array of shape {} could "
+                                             "not be broadcast to indexing result of shape {}")
     _write(tracer, lz, calls.NOKEY, calls.in_place(_assign_at, "setitem[index]"),
            {"key": tuple(_AT if type(k) is Ref else k for k in template)},
            tuple(Ref(i) for i in range(len(indices))) + _shift(ops.template, len(indices)),
