@@ -4,6 +4,7 @@ np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as Nu
 itself at run time (same values, same errors); what fuses around it stays in the graph.
 The result dtype is NumPy's, from the call on one-element stand-ins."""
 import inspect
+import operator
 
 import numpy as np
 
@@ -352,12 +353,31 @@ def _fft(length):
     return rule
 
 
-def _fft2(b):
-    shape, axes, s = list(_shape(b, "a")), b.get("axes"), b.get("s")
-    if s is not None:
-        for ax, n in zip(axes, s):
-            shape[_axis(ax, len(shape), "fft2")] = int(n)
-    return tuple(shape)
+def _fftn(last):
+    """np.fft's n-d transforms (fftn, rfft2, irfftn, ...): the axes transformed (the last
+    len(s), or all, unless given), each of length s[i] or its own; `last(n, m)` the
+    last axis's length out of its n (s's, or None) and its own m (rfft: n // 2 + 1)."""
+    def rule(b):
+        shape, axes, s = list(_shape(b, "a")), b.get("axes"), b.get("s")
+        if axes is None:
+            axes = range(-len(s), 0) if s is not None else range(len(shape))
+        axes = [_axis(ax, len(shape), "fftn") for ax in axes]
+        if s is not None and len(s) != len(axes) or not axes or len(set(axes)) != len(axes):
+            raise Unsupported("unsupported", "np.fft n-d with these axes and lengths")
+        for i, ax in enumerate(axes):
+            n = None if s is None else _index_of(s[i])
+            shape[ax] = last(n, shape[ax]) if i == len(axes) - 1 else (n or shape[ax])
+            if shape[ax] < 1:
+                raise Unsupported("error", f"Invalid number of FFT data points ({shape[ax]})")
+        return tuple(shape)
+    return rule
+
+
+def _index_of(v):
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise Unsupported("unsupported", f"an FFT length {v!r}")
 
 
 def _same(name):
@@ -395,7 +415,12 @@ SHAPES = {
     np.fft.fft: _fft(lambda n, m: n or m), np.fft.ifft: _fft(lambda n, m: n or m),
     np.fft.rfft: _fft(lambda n, m: (n or m) // 2 + 1),
     np.fft.irfft: _fft(lambda n, m: n or 2 * (m - 1)),
-    np.fft.fft2: _fft2, np.fft.ifft2: _fft2,
+    np.fft.fft2: _fftn(lambda n, m: n or m), np.fft.ifft2: _fftn(lambda n, m: n or m),
+    np.fft.fftn: _fftn(lambda n, m: n or m), np.fft.ifftn: _fftn(lambda n, m: n or m),
+    np.fft.rfft2: _fftn(lambda n, m: (n or m) // 2 + 1),
+    np.fft.rfftn: _fftn(lambda n, m: (n or m) // 2 + 1),
+    np.fft.irfft2: _fftn(lambda n, m: n or 2 * (m - 1)),
+    np.fft.irfftn: _fftn(lambda n, m: n or 2 * (m - 1)),
     np.fft.fftshift: _same("x"), np.fft.ifftshift: _same("x"),
 }
 # arguments that the one-element stand-ins of the probe must not see as they are (the

@@ -23,7 +23,7 @@ import numpy as np
 from ..dtypes import traced_dtype
 from ..graph import calls
 from ..graph.node import Ref
-from . import lazy_array as _la
+from . import lazy_array as _la, rules as _rules
 from .context import current
 from .operands import Unsupported
 
@@ -163,8 +163,8 @@ def _counts_at(ufunc, a, sel, v):
         return False
     zero = a.dtype.type(0)
     step = np.where(sel.mask_snap, a.dtype.type(v), zero)
-    from . import inplace   # (inplace imports this module)
-    inplace.ufunc_at(tracer, ufunc, a, np.where(sel.mask_snap, sel.full, 0), step)
+    # inplace imports this module: its rules are reached as lazy arrays reach them
+    _rules.inplace.ufunc_at(tracer, ufunc, a, np.where(sel.mask_snap, sel.full, 0), step)
     return True
 
 
