@@ -17,7 +17,7 @@ from ..graph import calls
 from ..graph.node import Node, Ref
 from . import (budget, complex_parts, composite_rules, creation, function_rules, index_library,
                inplace, library_rules, linalg_library, numeric_library, piecewise, rules,
-               ufunc_rules, view_rules)
+               ufunc_rules, view_compositions, view_rules)
 from .breaks import BreakRecord, user_frame, user_site
 from .operand_types import Unsupported
 from .context import _set_current, current  # noqa: F401 (current: re-exported)
@@ -36,6 +36,7 @@ function_rules.TABLE.update(numeric_library.TABLE)
 function_rules.TABLE.update(index_library.TABLE)
 function_rules.TABLE.update(linalg_library.TABLE)
 function_rules.TABLE.update(piecewise.TABLE)
+function_rules.TABLE.update(view_compositions.TABLE)
 function_rules.TABLE.update(inplace.TABLE)
 
 
