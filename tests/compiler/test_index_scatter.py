@@ -107,3 +107,39 @@ SELECTED_AT = {
 @pytest.mark.parametrize("name", sorted(SELECTED_AT))
 def test_other_add_at_of_selected_indices_is_numpys(name):
     check(SELECTED_AT[name], make((30,), np.int64, 3, low=0, high=8))
+
+
+WRITES = {
+    "copyto": lambda a: (np.copyto(a, a[::-1] * 2), a + 1)[1],
+    "copyto_where": lambda a: (np.copyto(a, 0.0, where=a > 0), a * 2)[1],
+    "copyto_broadcast": lambda a: (np.copyto(a, a[0] + 1, where=np.arange(5) % 2 == 0), a)[1],
+    "copyto_int_unsafe": lambda a: (lambda b: (np.copyto(b, a * 3, casting="unsafe"), b + 1)[1])(
+        np.zeros((6, 5), np.int32)),
+    "put": lambda a: (np.put(a, [0, 7, -1], [1.0, 2.0, 3.0]), a * 2)[1],
+    "put_wrap": lambda a: (np.put(a, np.array([31, -40]), a[0, :2] * 5, mode="wrap"), a + 0)[1],
+    "put_scalar": lambda a: (np.put(a, 3, -1.0), a * 1)[1],
+    "triu_from": lambda a: a[:5][np.triu_indices_from(a[:5, :5], 1)] * 2,
+    "tril_from": lambda a: (a.__setitem__(np.tril_indices_from(a[:, :5], -1), 0.0), a + 1)[1],
+    "diag_from": lambda a: (a[:5].__setitem__(np.diag_indices_from(a[:5]), 9.0), a * 1)[1],
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_copyto_put_and_shape_indices_in_the_graph(name):
+    check(WRITES[name], make((6, 5), np.float64))
+    no_break()
+
+
+WRITE_ERRORS = {
+    "copyto_same_kind": lambda a: np.copyto(np.zeros((6, 5), np.int64), a * 1),
+    "copyto_shape": lambda a: np.copyto(a, np.ones(3)),
+    "put_range": lambda a: np.put(a, [0, 30], 1.0),
+    "triu_from_1d": lambda a: np.triu_indices_from(a[0] * 1),
+    "diag_from_rect": lambda a: np.diag_indices_from(a * 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITE_ERRORS))
+def test_write_errors_are_numpys(name):
+    r = check(WRITE_ERRORS[name], make((6, 5), np.float64))
+    assert type(r).__name__ == "Raised"

@@ -80,6 +80,31 @@ def unravel_index(tracer, fn, indices, shape=None, order="C", **kwargs):
     return items
 
 
+def _triangle_indices(make):
+    """np.triu_indices_from / tril_indices_from: index arrays that follow from the
+    array's shape alone, made now by NumPy as constants (as np.triu_indices(n) is,
+    having no array argument)."""
+    def rule(tracer, fn, arr, k=0):
+        lz = as_lazy(tracer, arr)
+        if lz.ndim != 2:
+            raise Unsupported("error", "input array must be 2-d")
+        k = _index(k, f"np.{fn.__name__}: k")
+        with tracer.suspended():
+            got = make(lz.shape[0], k, lz.shape[1])
+        return tuple(tracer.made_here(g) for g in got)
+    return rule
+
+
+def diag_indices_from(tracer, fn, arr):
+    lz = as_lazy(tracer, arr)
+    if lz.ndim < 2 or len(set(lz.shape)) != 1:
+        raise Unsupported("error", "np.diag_indices_from: an array of at least 2 "
+                                   "dimensions, all of one length")
+    with tracer.suspended():
+        got = np.diag_indices(lz.shape[0], lz.ndim)
+    return tuple(tracer.made_here(g) for g in got)
+
+
 def _repeat(b):
     shape, reps, axis = _shape(b, "a"), b.get("repeats"), b.get("axis")
     if type(reps) is _la.LazyArray:
@@ -144,5 +169,8 @@ SHAPES = {np.digitize: _same("x"), np.isin: _same("element"), np.repeat: _repeat
           np.tile: _tile, np.lexsort: _lexsort}
 SIGNATURES = {np.lexsort: _lexsort_params}
 TABLE = declare(SHAPES, SIGNATURES)
+TABLE.update({np.triu_indices_from: _triangle_indices(np.triu_indices),
+              np.tril_indices_from: _triangle_indices(np.tril_indices),
+              np.diag_indices_from: diag_indices_from})
 TABLE.update({np.bincount: bincount, np.unravel_index: unravel_index, np.nonzero: counted,
               np.flatnonzero: counted, np.argwhere: counted})

@@ -6,7 +6,7 @@ from ..graph import calls
 from ..graph.node import Node, Ref
 from .breaks import user_site
 from .. import np_base as _nb
-from .operands import Operands, Unsupported
+from .operands import Operands, Unsupported, as_lazy
 from . import lazy_array as _la
 from .view_rules import _bool_index, _index_array, indexed, split_key
 from .masked_select import written
@@ -47,12 +47,59 @@ def write_ufunc(tracer, out, ufunc, ops, kw, where=None):
     """ufunc(..., out=out), and with where= a mask: NumPy's call writes the elements
     where it holds and leaves the others (`np.divide(a, b, out=r, where=b != 0)`)."""
     _check_writable(out)
-    inputs = ops.inputs
-    if where is not None:   # its Ref counts past the base, as _write's operands do
-        kw = dict(kw, where=Ref(len(inputs) + 1))
-        inputs = tuple(inputs) + (where._n,)
+    kw, inputs = _masked(kw, ops.inputs, where)
     _write(tracer, out, calls.NOKEY, ufunc, kw, ops.template, inputs,
            f"{ufunc.__name__} (in place)")
+
+
+def _masked(kw, inputs, where):
+    """A write's keywords and operands with where= the mask (None: no mask): a Ref past
+    the base, as _write's operands count."""
+    if where is None:
+        return kw, inputs
+    return dict(kw, where=Ref(len(inputs) + 1)), tuple(inputs) + (where._n,)
+
+
+def copyto(tracer, fn, dst, src, casting="same_kind", where=True):
+    """np.copyto(dst, src, casting=, where=): NumPy's own call writes dst's next
+    version. Its refusals (a cast the casting rule forbids, shapes that do not
+    broadcast) are asked of it on one-element stand-ins, and checked on the shapes."""
+    if type(dst) is not _la.LazyArray:
+        raise Unsupported("inplace_untraced", "np.copyto into an untraced array")
+    _check_writable(dst)
+    ops = _value_into(tracer, src, dst.shape, "could not broadcast input array from "
+                                              "shape {} into shape {}")
+    mask = None
+    if where is not True:
+        mask = as_lazy(tracer, where)
+        if mask.dtype != np.bool_ or np.broadcast_shapes(mask.shape, dst.shape) != dst.shape:
+            raise Unsupported("error", "np.copyto(where=): a mask NumPy would refuse")
+    probe = src if not ops.inputs else _nb.ones((1,) * len(ops.shapes[0]), ops.inputs[0].dtype)
+    try:
+        np.copyto(_nb.zeros((1,) * dst.ndim, dst.dtype), probe, casting=casting)
+    except Exception as e:
+        raise Unsupported("error", f"np.copyto: {e}")
+    kw, inputs = _masked({"casting": casting}, ops.inputs, mask)
+    _write(tracer, dst, calls.NOKEY, calls.in_place(np.copyto, "np.copyto"), kw, ops.template,
+           inputs, "copyto")
+
+
+def put(tracer, fn, a, ind, v, mode="raise"):
+    """np.put(a, ind, v): NumPy's flat write of a's next version (indices known now are
+    checked now, as NumPy raises at the call)."""
+    if type(a) is not _la.LazyArray:
+        raise Unsupported("inplace_untraced", "np.put into an untraced array")
+    _check_writable(a)
+    if mode not in ("raise", "wrap", "clip"):
+        raise Unsupported("error", f"np.put: mode {mode!r}")
+    if type(ind) is not _la.LazyArray:
+        known = _nb.asarray(ind)
+        if known.dtype.kind not in "iu" or (mode == "raise" and known.size and (
+                known.min() < -a.size or known.max() >= a.size)):
+            raise Unsupported("error", "np.put: indices NumPy refuses")
+    ops = Operands(tracer, [ind, v])
+    _write(tracer, a, calls.NOKEY, calls.in_place(np.put, "np.put"), {"mode": mode},
+           ops.template, ops.inputs, "put")
 
 
 def setitem(tracer, lz, key, value):
@@ -192,4 +239,4 @@ def fill_diagonal(tracer, fn, a, val, wrap=False):
            {"wrap": bool(wrap)}, ops.template, ops.inputs, "fill_diagonal")
 
 
-TABLE = {np.fill_diagonal: fill_diagonal}
+TABLE = {np.fill_diagonal: fill_diagonal, np.copyto: copyto, np.put: put}
