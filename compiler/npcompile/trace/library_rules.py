@@ -11,7 +11,7 @@ import numpy as np
 from ..graph.node import Ref
 from .. import np_base as _nb
 from . import lazy_array as _la
-from .operands import Unsupported, _quiet, as_lazy, broadcast
+from .operands import NUMPY2, Unsupported, _quiet, as_lazy, broadcast
 
 
 def _dtype_of(fn, lzs, kw):
@@ -90,21 +90,27 @@ def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
 
 
 def solve(tracer, fn, a, b):
-    """np.linalg.solve(a, b): a square, b a vector or a matrix of right-hand sides (no
-    broadcasting batch dimensions here)."""
+    """np.linalg.solve(a, b): a square matrix or a stack of them; b right-hand sides, a
+    vector (NumPy 2: b of one dimension; NumPy 1.x: b of one dimension less than a) or
+    matrices, the stacks' leading axes broadcast."""
     la, lb = as_lazy(tracer, a), as_lazy(tracer, b)
-    if la.ndim != 2 or la.shape[0] != la.shape[1] or lb.ndim not in (1, 2) or \
-            lb.shape[0] != la.shape[0]:
-        raise Unsupported("unsupported", "np.linalg.solve beyond one square system")
+    if la.ndim < 2 or la.shape[-1] != la.shape[-2] or lb.ndim < 1:
+        raise Unsupported("error", "np.linalg.solve: a must be square matrices")
+    m, batch = la.shape[-1], la.shape[:-2]
+    vector = lb.ndim == 1 if NUMPY2 else lb.ndim == la.ndim - 1
+    core = lb.shape[-1:] if vector else lb.shape[-2:]
+    if core[0] != m or len(core) != (1 if vector else 2):
+        raise Unsupported("error", "np.linalg.solve: b does not match a's size")
+    shape = broadcast([batch, lb.shape[:-len(core)]]) + ((m,) if vector else (m, core[1]))
     return tracer.make(fn, (Ref(0), Ref(1)), None, (la._n, lb._n),
-                       _dtype_of(fn, [la, lb], {}), lb.shape, "solve")
+                       _dtype_of(fn, [la, lb], {}), shape, "solve")
 
 
 def inv(tracer, fn, a):
-    """np.linalg.inv of one square matrix."""
+    """np.linalg.inv of a square matrix or a stack of them."""
     lz = as_lazy(tracer, a)
-    if lz.ndim != 2 or lz.shape[0] != lz.shape[1]:
-        raise Unsupported("unsupported", "np.linalg.inv beyond one square matrix")
+    if lz.ndim < 2 or lz.shape[-1] != lz.shape[-2]:
+        raise Unsupported("error", "np.linalg.inv: a must be square matrices")
     return tracer.make(fn, (Ref(0),), None, (lz._n,), _dtype_of(fn, [lz], {}), lz.shape, "inv")
 
 
