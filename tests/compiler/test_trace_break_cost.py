@@ -304,21 +304,21 @@ def _per_step(counts, fn, args, steps):
 
 def _break_each_step(u, steps):
     for _ in range(steps):
-        u = np.i0(u) + u * 0.5   # np.i0 is not captured: a break per step
+        u = np.i0(u * 1e-3) + u * 0.5   # np.i0 is not captured: a break per step
     return u
 
 
 def _break_each_step_keeping_history(u, steps):
     hist = []
     for _ in range(steps):
-        u = np.i0(u) * 0.5 + u   # every array stays referenced
+        u = np.i0(u * 1e-3) * 0.5 + u   # every array stays referenced
         hist.append(u)
     return u, len(hist)
 
 
 def _break_each_step_reading_a_global(u, steps):
     for _ in range(steps):
-        u = np.i0(u) + u * _GLOBAL   # not captured: a break per step
+        u = np.i0(u * 1e-3) + u * _GLOBAL   # not captured: a break per step
     return u
 
 
