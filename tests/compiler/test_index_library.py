@@ -193,3 +193,27 @@ def test_labels_read_from_an_argument_bound_the_counts():
         np.testing.assert_array_equal(jitted(Xtr, labels, Xte, 5), vote(Xtr, labels, Xte, 5))
     check(vote, Xtr, ytr + 2, Xte, 5)
     assert any("bincount" in r for r in breaks())
+
+
+RAVEL = {
+    "pair": lambda v: np.ravel_multi_index((np.clip(v, 0, 2), v % 4), (3, 4)) + 1,
+    "broadcast": lambda v: np.ravel_multi_index((np.clip(v, 0, 2)[:, None], np.arange(4)),
+                                                (3, 4)) * 2,
+    "wrap": lambda v: np.ravel_multi_index((v * 7, v - 9), (3, 4), mode="wrap") + 0,
+    "clip_fortran": lambda v: np.ravel_multi_index((v, v), (3, 4), mode="clip", order="F") * 1,
+    "scalar": lambda v: np.ravel_multi_index((np.argmax(v), 1), (40, 2)) + 1,
+    "unbounded_in_range": lambda v: np.ravel_multi_index((v, v), (6, 6)) - 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(RAVEL))
+def test_ravel_multi_index_in_the_graph(name):
+    check(RAVEL[name], V)
+    no_break()
+
+
+@pytest.mark.parametrize("fn", [lambda v: np.ravel_multi_index((v, v), (3, 4)) + 1,
+                                lambda v: (np.ravel_multi_index((v * 9, v), (3, 4)), v)[1],
+                                lambda v: np.ravel_multi_index((v * 1.0, v), (6, 6))])
+def test_ravel_multi_index_errors_are_numpys(fn):
+    assert type(check(fn, V)).__name__ == "Raised"

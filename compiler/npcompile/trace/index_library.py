@@ -1,7 +1,8 @@
 """NumPy functions that make or read integer indices, as steps of the graph: np.bincount,
-np.unravel_index, np.digitize, np.isin, np.lexsort, np.repeat, np.tile. NumPy's own
-function runs as the step (same values, same errors at run time). np.nonzero and its
-kin are as long as the data make them: a break, reported as one.
+np.unravel_index, np.ravel_multi_index, np.digitize, np.isin, np.lexsort, np.repeat,
+np.tile, np.triu_indices_from and kin. NumPy's own function runs as the step (same
+values, same errors at run time). np.nonzero and its kin are as long as the data make
+them: a break, reported as one.
 
 np.bincount's length is max(x) + 1 or minlength, whichever is larger: known before the
 run only where the trace can bound x below minlength from how x was made
@@ -15,7 +16,7 @@ from ..graph import calls
 from ..graph.node import Ref
 from . import lazy_array as _la
 from .library_rules import _axis, _dtype_of, _shape, declare
-from .operands import Unsupported, as_lazy
+from .operands import Unsupported, as_lazy, broadcast
 from .value_bounds import int_bounds
 
 
@@ -105,6 +106,28 @@ def diag_indices_from(tracer, fn, arr):
     return tuple(tracer.made_here(g) for g in got)
 
 
+def ravel_multi_index(tracer, fn, multi_index, dims, mode="raise", order="C"):
+    """The flat index of each tuple of indices, of their broadcast shape (a NumPy scalar
+    for one); an index out of range is NumPy's ValueError, used or not."""
+    if not isinstance(multi_index, (tuple, list)) or not isinstance(dims, (tuple, list)) or \
+            mode not in ("raise", "wrap", "clip") or order not in ("C", "F"):
+        raise Unsupported("unsupported", "np.ravel_multi_index with these arguments")
+    dims = tuple(_index(d, "np.ravel_multi_index: a dimension") for d in dims)
+    if len(multi_index) != len(dims):
+        raise Unsupported("error", "np.ravel_multi_index: one index per dimension")
+    parts = [_bounds(tracer, m) for m in multi_index]
+    if any(lz.dtype.kind not in "iu" for lz, _ in parts):
+        raise Unsupported("error", "only int indices permitted")
+    shape = broadcast([lz.shape for lz, _ in parts])
+    r = tracer.make(fn, (tuple(Ref(i) for i in range(len(parts))), dims),
+                    {"mode": mode, "order": order}, tuple(lz._n for lz, _ in parts),
+                    np.dtype(np.intp), shape, "ravel_multi_index", scalar=not shape)
+    if mode == "raise" and any(b is None or b[0] < 0 or b[1] >= d
+                               for (_, b), d in zip(parts, dims)):
+        tracer.must_run.append(r)
+    return r
+
+
 def _repeat(b):
     shape, reps, axis = _shape(b, "a"), b.get("repeats"), b.get("axis")
     if type(reps) is _la.LazyArray:
@@ -172,5 +195,6 @@ TABLE = declare(SHAPES, SIGNATURES)
 TABLE.update({np.triu_indices_from: _triangle_indices(np.triu_indices),
               np.tril_indices_from: _triangle_indices(np.tril_indices),
               np.diag_indices_from: diag_indices_from})
-TABLE.update({np.bincount: bincount, np.unravel_index: unravel_index, np.nonzero: counted,
+TABLE.update({np.bincount: bincount, np.unravel_index: unravel_index,
+              np.ravel_multi_index: ravel_multi_index, np.nonzero: counted,
               np.flatnonzero: counted, np.argwhere: counted})
