@@ -19,11 +19,14 @@ X = make((50,), np.float64)
 I = make((6, 7), np.int64, 1)
 
 CASES = {
-    "two_pieces": (lambda x: np.piecewise(x * 1, [x < 0, x >= 0], [lambda v: -v, lambda v: v ** 2]), X),
-    "otherwise": (lambda x: np.piecewise(x, [x < -10, x > 10], [-1.0, 1.0, lambda v: v / 10]) + 1, X),
+    "two_pieces": (lambda x: np.piecewise(x * 1, [x < 0, x >= 0],
+                                          [lambda v: -v, lambda v: v ** 2]), X),
+    "otherwise": (lambda x: np.piecewise(x, [x < -10, x > 10],
+                                         [-1.0, 1.0, lambda v: v / 10]) + 1, X),
     "constants": (lambda x: np.piecewise(x + 0, [x < 0], [0, 1]) * 2, X),
     "ufuncs": (lambda x: np.piecewise(x, [np.abs(x) < 5], [np.sin, np.cos]) + 0, X),
-    "int_2d": (lambda a: np.piecewise(a * 2, [a % 2 == 0], [lambda v: v // 2, lambda v: 3 * v + 1]), I),
+    "int_2d": (lambda a: np.piecewise(a * 2, [a % 2 == 0],
+                                      [lambda v: v // 2, lambda v: 3 * v + 1]), I),
     "extra_args": (lambda x: np.piecewise(x, [x < 0], [lambda v, k: v * k, 0.0], 3.0) - 1, X),
     "tax_smooth": (lambda x: np.piecewise(np.abs(x) * 1e4, [np.abs(x) < 5, np.abs(x) >= 5],
                                           [lambda v: v ** 2 / 1e5, lambda v: v - 25000]), X),
