@@ -217,3 +217,25 @@ HISTOGRAM2D = {
 def test_histogram2d_in_the_graph(name):
     check(HISTOGRAM2D[name], A)
     no_break()
+
+
+REDUCEAT = {
+    "segment_sums": lambda x: np.add.reduceat(x * 2, [0, 2, 3], axis=0) + 1,
+    "axis1": lambda x: np.maximum.reduceat(x + 1, np.array([0, 3]), axis=1) * 2,
+    "traced_starts": lambda x: np.add.reduceat(x[:, 0] * 1, np.arange(0, 6, 2)) - 1,
+    "decreasing": lambda x: np.multiply.reduceat(x[0] + 1, [3, 1, 4]) * 1,
+    "dtype": lambda x: np.add.reduceat(x * 1, [0, 4], dtype=np.float32) + 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCEAT))
+def test_reduceat_in_the_graph(name):
+    for a in (A, I):
+        check(REDUCEAT[name], a)
+        no_break()
+
+
+@pytest.mark.parametrize("fn", [lambda x: np.add.reduceat(x * 1, [0, 9]),
+                                lambda x: (np.add.reduceat(x * 1, np.arange(8)), x)[1]])
+def test_reduceat_out_of_range_is_numpys(fn):
+    assert type(check(fn, A)).__name__ == "Raised"

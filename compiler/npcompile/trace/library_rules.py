@@ -89,6 +89,33 @@ def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
                        f"{ufunc.__name__}.accumulate")
 
 
+def reduceat(tracer, ufunc, a, indices, axis=0, dtype=None, out=None):
+    """ufunc.reduceat (np.add.reduceat(x, starts): segment sums): a's shape with the
+    axis as long as the indices. Indices known now are checked now (NumPy's IndexError
+    at the call); traced ones are computed even if unused, as NumPy raises either way."""
+    if out is not None or ufunc.nin != 2 or ufunc.nout != 1:
+        raise Unsupported("unsupported", f"np.{ufunc.__name__}.reduceat")
+    la, li = as_lazy(tracer, a), as_lazy(tracer, indices)
+    if la.ndim == 0 or li.ndim != 1 or li.dtype.kind not in "iu":
+        raise Unsupported("error", f"np.{ufunc.__name__}.reduceat: arguments NumPy refuses")
+    ax = _axis(axis, la.ndim, f"{ufunc.__name__}.reduceat")
+    n = la.shape[ax]
+    if li._n.is_leaf and li.size and (li._n.value.min() < 0 or li._n.value.max() >= n):
+        raise Unsupported("error", f"np.{ufunc.__name__}.reduceat: index out of bounds")
+    kw = {"axis": ax} if dtype is None else {"axis": ax, "dtype": dtype}
+    try:
+        dt = np.dtype(_quiet(ufunc.reduceat, _nb.ones((1,) * la.ndim, la.dtype),
+                             _nb.zeros(1, np.intp), **kw).dtype)
+    except Exception as e:
+        raise Unsupported("error", f"np.{ufunc.__name__}.reduceat: {e}")
+    shape = la.shape[:ax] + li.shape + la.shape[ax + 1:]
+    r = tracer.make(ufunc.reduceat, (Ref(0), Ref(1)), kw, (la._n, li._n), dt, shape,
+                    f"{ufunc.__name__}.reduceat")
+    if not li._n.is_leaf:
+        tracer.must_run.append(r)
+    return r
+
+
 def solve(tracer, fn, a, b):
     """np.linalg.solve(a, b): a square matrix or a stack of them; b right-hand sides, a
     vector (NumPy 2: b of one dimension; NumPy 1.x: b of one dimension less than a) or
