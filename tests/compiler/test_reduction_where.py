@@ -5,18 +5,8 @@ min and max, a function that takes no mask)."""
 import numpy as np
 import pytest
 
-import npcompile
-from conftest import check, make
-from test_trace_loops import compiled_without_fallback
-
-
-def no_break():
-    assert npcompile.report()["graph_breaks"] == []
-    compiled_without_fallback()
-
-
-A = make((6, 5), np.float64)
-I = make((6, 5), np.int32, 1, low=-9, high=9)
+from conftest import check
+from test_library_calls import A, I, no_break
 
 CASES = {
     "sum_where": lambda a: np.sum(a * 2, where=a > 0) + 1,
