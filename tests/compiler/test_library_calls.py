@@ -200,3 +200,42 @@ def test_eigenvalues_of_complex_matrices():
     check(lambda x: np.linalg.eigvals(x[:5] * 2), A)
     assert any("depends on the values" in b["reason"]
                for b in npcompile.report()["graph_breaks"])
+
+
+HISTOGRAM2D = {
+    "bins_int": lambda x: [h * 1 for h in np.histogram2d(x[:, 0] * 2, x[:, 1], bins=4)],
+    "bins_pair": lambda x: np.histogram2d(x[:, 0], x[:, 1] + 1, bins=[3, 5])[0] * 2,
+    "bins_edges": lambda x: np.histogram2d(x[:, 0], x[:, 1], bins=[np.linspace(-30, 30, 4),
+                                                                    [-30.0, 0.0, 30.0]])[0] + 1,
+    "density_range": lambda x: np.histogram2d(x[:, 0], x[:, 1], bins=3, density=True,
+                                              range=[[-10, 10], [-20, 20]])[0] * 2,
+    "weights": lambda x: np.histogram2d(x[:, 0], x[:, 1], bins=2, weights=x[:, 2])[0] - 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HISTOGRAM2D))
+def test_histogram2d_in_the_graph(name):
+    check(HISTOGRAM2D[name], A)
+    no_break()
+
+
+REDUCEAT = {
+    "segment_sums": lambda x: np.add.reduceat(x * 2, [0, 2, 3], axis=0) + 1,
+    "axis1": lambda x: np.maximum.reduceat(x + 1, np.array([0, 3]), axis=1) * 2,
+    "traced_starts": lambda x: np.add.reduceat(x[:, 0] * 1, np.arange(0, 6, 2)) - 1,
+    "decreasing": lambda x: np.multiply.reduceat(x[0] + 1, [3, 1, 4]) * 1,
+    "dtype": lambda x: np.add.reduceat(x * 1, [0, 4], dtype=np.float32) + 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCEAT))
+def test_reduceat_in_the_graph(name):
+    for a in (A, I):
+        check(REDUCEAT[name], a)
+        no_break()
+
+
+@pytest.mark.parametrize("fn", [lambda x: np.add.reduceat(x * 1, [0, 9]),
+                                lambda x: (np.add.reduceat(x * 1, np.arange(8)), x)[1]])
+def test_reduceat_out_of_range_is_numpys(fn):
+    assert type(check(fn, A)).__name__ == "Raised"

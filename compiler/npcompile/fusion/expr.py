@@ -196,9 +196,11 @@ class Lowering:
             return self._view(node, ins[0])
         if fn is np.linalg.norm:
             kw = node.kwargs or {}
-            if kw.get("ord") not in (None, 2) or (kw.get("ord") == 2 and kw.get("axis") is None
-                                                  and len(ins[0].shape) != 1):
-                return None
+            axis = kw.get("axis")
+            vector = len(ins[0].shape) == 1 if axis is None else \
+                type(axis) is not tuple or len(axis) == 1
+            if kw.get("ord") not in (None, 2) or (kw.get("ord") == 2 and not vector):
+                return None     # ord=2 of a matrix is its largest singular value
             x = self._cast(ins[0], node.dtype)
             sq = Expr("pw", "multiply", [x, x], x.shape, node.dtype)
             s = self._reduce("sum", sq, kw.get("axis"), kw.get("keepdims", False), node.dtype)

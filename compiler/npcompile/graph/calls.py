@@ -101,3 +101,19 @@ def copy(value):
 
 def flatten(value, order="C"):
     return value.flatten(order)
+
+
+def bincount_of_length(x, weights, minlength):
+    """np.bincount where the trace bounded every value of x below minlength
+    (trace/value_bounds.py), so its result has minlength elements: checked, as a bound
+    that were wrong must fail loudly, never give another shape than the graph's."""
+    r = np.bincount(x, weights, minlength)
+    if len(r) != minlength:
+        raise RuntimeError(f"npcompile: np.bincount gave {len(r)} counts where the trace "
+                           f"had bounded them to {minlength}")
+    return r
+
+
+def array_of(*items):
+    """np.array of a list of numbers and 0-d arrays (an index list `[k, p]`)."""
+    return np.array(items)

@@ -65,10 +65,17 @@ def _reduced_shape(shape, axis, keepdims):
 
 
 def _reduce(tracer, fn, label, a, kw, default_axis=None):
+    # initial= and where= (`np.sum(x, where=m)`, `x.max(initial=0)`) are NumPy's own
+    # reduction, run as a step of the graph: the fusion computes only plain reductions
+    extra = {}
     for k in ("out", "initial", "where"):
         v = kw.pop(k, _NOVALUE)
-        if v is not _NOVALUE and not (k == "out" and v is None) and not (k == "where" and v is True):
+        if v is _NOVALUE or (k == "out" and v is None) or (k == "where" and v is True):
+            continue
+        if k == "out" or (k == "initial" and not isinstance(
+                v, (bool, int, float, np.bool_, np.integer, np.floating))):
             raise Unsupported("unsupported", f"{label}(..., {k}=)")
+        extra[k] = v
     for k in list(kw):
         if k not in ("axis", "dtype", "keepdims", "ddof"):
             raise TypeError(f"{label}() got an unexpected keyword argument '{k}'")
@@ -86,13 +93,27 @@ def _reduce(tracer, fn, label, a, kw, default_axis=None):
         ax = int(ax)
     if ax is not None:
         kw["axis"] = ax
-    dtype = _reduction_dtype(fn, label, lz, kw)
+    if "initial" in extra:
+        kw["initial"] = extra["initial"]
+    # where=True in the probe: NumPy's TypeError where the function takes no mask
+    dtype = _reduction_dtype(fn, label, lz, dict(kw, where=True) if "where" in extra else kw)
     keepdims = bool(kw.get("keepdims", False))
     shape, axes = _reduced_shape(lz.shape, ax, keepdims)
     red = _REDUCTIONS.get(fn)     # None: ufunc.reduce, whose identity NumPy checks
-    if red is not None and not red.identity and any(lz.shape[i] == 0 for i in axes):
-        raise Unsupported("error", f"{label} of an empty array")
-    return tracer.make(fn, (Ref(0),), kw or None, (lz._n,), dtype, shape, label,
+    if red is not None and not red.identity and "initial" not in kw and (
+            "where" in extra or any(lz.shape[i] == 0 for i in axes)):
+        # an empty axis, or a mask without initial= (NumPy refuses it, used or not)
+        raise Unsupported("error", f"{label} of an empty array, or where= without initial=")
+    inputs = (lz._n,)
+    if "where" in extra:
+        mask = as_lazy(tracer, extra["where"])
+        if mask.dtype != np.bool_:
+            raise Unsupported("unsupported", f"{label}(..., where=) of a mask not boolean")
+        if broadcast([mask.shape, lz.shape]) != lz.shape:
+            raise Unsupported("error", f"{label}: the mask does not broadcast to the array")
+        kw["where"] = Ref(1)
+        inputs += (mask._n,)
+    return tracer.make(fn, (Ref(0),), kw or None, inputs, dtype, shape, label,
                        scalar=len(shape) == 0)
 
 
@@ -141,8 +162,11 @@ def norm(tracer, fn, x, ord=None, axis=None, keepdims=False):
         axis = tuple(axis)
     vector = (axis is None and lz.ndim == 1) or isinstance(axis, (int, np.integer)) or (
         type(axis) is tuple and len(axis) == 1)
-    matrix_ok = ord in (None, "fro") and (axis is None and lz.ndim == 2 or
-                                          type(axis) is tuple and len(axis) == 2)
+    # a matrix's norms other than Frobenius (1, 2, inf, 'nuc', ...: column sums, the
+    # largest singular value) are NumPy's call as a step; fusion/expr.py computes only
+    # the sums of squares
+    matrix_ok = ord in (None, "fro", 1, -1, 2, -2, np.inf, -np.inf, "nuc") and (
+        axis is None and lz.ndim == 2 or type(axis) is tuple and len(axis) == 2)
     if not vector and not matrix_ok:
         raise Unsupported("unsupported", f"np.linalg.norm(ord={ord!r}, axis={axis!r})")
     if isinstance(ord, str) and vector:
@@ -196,13 +220,22 @@ def clip(tracer, fn, a, *args, **kwargs):
     kw = _bind(names, args, kwargs, "clip")
     lo = kw.pop("a_min", kw.pop("min", None))
     hi = kw.pop("a_max", kw.pop("max", None))
-    if kw.pop("out", None) is not None or kw:
-        raise Unsupported("unsupported", "np.clip(..., out= or other keywords)")
+    out = kw.pop("out", None)
+    if kw or (out is not None and type(out) is not _la.LazyArray):
+        raise Unsupported("unsupported", "np.clip(..., out= an untraced array, or other "
+                                         "keywords)")
     ops = Operands(tracer, [a, lo, hi])
     r = _resolve_call(fn, ops, "np.clip")
     shape = broadcast([s for s in ops.shapes])
-    return tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype), shape,
-                       "clip", scalar=ops.all_zero_d)
+    clipped = tracer.make(fn, tuple(ops.template), None, tuple(ops.inputs), np.dtype(r.dtype),
+                          shape, "clip", scalar=ops.all_zero_d and out is None)
+    if out is None:
+        return clipped
+    if np.dtype(r.dtype) != out.dtype or broadcast([shape, out.shape]) != out.shape:
+        # out= of another dtype casts as its ufunc decides (same_kind): NumPy's call
+        raise Unsupported("unsupported", "np.clip(..., out=) of another dtype or shape")
+    out[...] = clipped      # `np.clip(x, lo, hi, out=x)`: x's next version
+    return out
 
 
 def astype(tracer, lz, dtype, order="K", casting="unsafe", subok=True, copy=True):

@@ -6,9 +6,9 @@ from ..graph import calls
 from ..graph.node import Node, Ref
 from .breaks import user_site
 from .. import np_base as _nb
-from .operands import Operands, Unsupported
+from .operands import Operands, Unsupported, as_lazy
 from . import lazy_array as _la
-from .view_rules import split_key
+from .view_rules import _bool_index, _index_array, indexed, split_key
 from .masked_select import written
 
 
@@ -43,15 +43,75 @@ def _write(tracer, lz, key, fn, kw, template, inputs, label):
     tracer.note_write(st)
 
 
-def write_ufunc(tracer, out, ufunc, ops, kw):
+def write_ufunc(tracer, out, ufunc, ops, kw, where=None):
+    """ufunc(..., out=out), and with where= a mask: NumPy's call writes the elements
+    where it holds and leaves the others (`np.divide(a, b, out=r, where=b != 0)`)."""
     _check_writable(out)
-    _write(tracer, out, calls.NOKEY, ufunc, kw, ops.template, ops.inputs,
+    kw, inputs = _masked(kw, ops.inputs, where)
+    _write(tracer, out, calls.NOKEY, ufunc, kw, ops.template, inputs,
            f"{ufunc.__name__} (in place)")
+
+
+def _masked(kw, inputs, where):
+    """A write's keywords and operands with where= the mask (None: no mask): a Ref past
+    the base, as _write's operands count."""
+    if where is None:
+        return kw, inputs
+    return dict(kw, where=Ref(len(inputs) + 1)), tuple(inputs) + (where._n,)
+
+
+def copyto(tracer, fn, dst, src, casting="same_kind", where=True):
+    """np.copyto(dst, src, casting=, where=): NumPy's own call writes dst's next
+    version. Its refusals (a cast the casting rule forbids, shapes that do not
+    broadcast) are asked of it on one-element stand-ins, and checked on the shapes."""
+    if type(dst) is not _la.LazyArray:
+        raise Unsupported("inplace_untraced", "np.copyto into an untraced array")
+    _check_writable(dst)
+    ops = _value_into(tracer, src, dst.shape, "could not broadcast input array from "
+                                              "shape {} into shape {}")
+    mask = None
+    if where is not True:
+        mask = as_lazy(tracer, where)
+        if mask.dtype != np.bool_ or np.broadcast_shapes(mask.shape, dst.shape) != dst.shape:
+            raise Unsupported("error", "np.copyto(where=): a mask NumPy would refuse")
+    probe = src if not ops.inputs else _nb.ones((1,) * len(ops.shapes[0]), ops.inputs[0].dtype)
+    try:
+        np.copyto(_nb.zeros((1,) * dst.ndim, dst.dtype), probe, casting=casting)
+    except Exception as e:
+        raise Unsupported("error", f"np.copyto: {e}")
+    kw, inputs = _masked({"casting": casting}, ops.inputs, mask)
+    _write(tracer, dst, calls.NOKEY, calls.in_place(np.copyto, "np.copyto"), kw, ops.template,
+           inputs, "copyto")
+
+
+def put(tracer, fn, a, ind, v, mode="raise"):
+    """np.put(a, ind, v): NumPy's flat write of a's next version (indices known now are
+    checked now, as NumPy raises at the call)."""
+    if type(a) is not _la.LazyArray:
+        raise Unsupported("inplace_untraced", "np.put into an untraced array")
+    _check_writable(a)
+    if mode not in ("raise", "wrap", "clip"):
+        raise Unsupported("error", f"np.put: mode {mode!r}")
+    if type(ind) is not _la.LazyArray:
+        known = _nb.asarray(ind)
+        if known.dtype.kind not in "iu" or (mode == "raise" and known.size and (
+                known.min() < -a.size or known.max() >= a.size)):
+            raise Unsupported("error", "np.put: indices NumPy refuses")
+    ops = Operands(tracer, [ind, v])
+    _write(tracer, a, calls.NOKEY, calls.in_place(np.put, "np.put"), {"mode": mode},
+           ops.template, ops.inputs, "put")
 
 
 def setitem(tracer, lz, key, value):
     _check_writable(lz)
-    basic, mask = split_key(tracer, lz, key)
+    try:
+        basic, mask = split_key(tracer, lz, key)
+    except Unsupported as u:
+        items = key if type(key) is tuple else (key,)
+        if u.kind not in ("unsupported", "number") or \
+                not any(_index_array(x) for x in items) or any(_bool_index(x) for x in items):
+            raise
+        return scatter(tracer, lz, items, value)
     if getattr(type(value), "_npc_selected", False):   # an x[mask] kept lazy
         new = written(lz, mask, value) if mask is not None else None
         if new is not None:   # x[mask] = f(x[mask]): x[...] = np.where(mask, f(x), x)
@@ -80,15 +140,49 @@ def setitem(tracer, lz, key, value):
         if (len(steps) == len(mine) + 1 and all(a.same_as(b) for a, b in zip(steps, mine))
                 and steps[-1].label == "getitem" and steps[-1].args == (basic,)):
             return  # x[k] op= y: the view was already updated in place
+    ops = _value_into(tracer, value, rshape, "could not broadcast input array from shape "
+                                             "{} into shape {}")
+    _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+
+
+def _value_into(tracer, value, rshape, message):
+    """The assigned value's operands, where its shape broadcasts to the written region's
+    (else NumPy's ValueError: `message` with both shapes)."""
     ops = Operands(tracer, [value])
     vshape = ops.shapes[0] if ops.shapes else ()
     try:
         if np.broadcast_shapes(vshape, rshape) != rshape:
             raise ValueError
     except ValueError:
-        raise Unsupported("error", f"could not broadcast input array from shape {vshape} "
-                                   f"into shape {rshape}")
-    _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+        raise Unsupported("error", message.format(vshape, rshape))
+    return ops
+
+
+def scatter(tracer, lz, items, value):
+    """`x[idx] = v` with integer index arrays (row swaps `A[[k, p]] = A[[p, k]]`, a
+    permutation's `perm[[i, j]] = perm[[j, i]]`, `x[idx] = 0`): a new version of x,
+    NumPy's own assignment run as a step (a repeated index: the last write wins; an
+    index out of range: its IndexError). The value is read before the write, as NumPy
+    evaluates it first."""
+    if getattr(type(value), "_npc_selected", False):
+        value = value.materialize()
+    template, indices, rshape = indexed(tracer, lz, items, 1)
+    ops = _value_into(tracer, value, rshape, "shape mismatch: value array of shape {} could "
+                                             "not be broadcast to indexing result of shape {}")
+    _write(tracer, lz, calls.NOKEY, calls.in_place(_assign_at, "setitem[index]"),
+           {"key": tuple(_AT if type(k) is Ref else k for k in template)},
+           tuple(Ref(i) for i in range(len(indices))) + _shift(ops.template, len(indices)),
+           tuple(ix._n for ix in indices) + tuple(ops.inputs), "setitem[index]")
+
+
+def _assign_at(region, *operands, key):
+    """region[key] = value: each _AT of key is the next index array among the operands,
+    which the value ends."""
+    arrays = iter(operands[:-1])
+    region[tuple(next(arrays) if k == _AT else k for k in key)] = operands[-1]
+
+
+_AT = "index array"     # no NumPy index is a str: a slot of the key, filled at run time
 
 
 def fill(tracer, lz, value):
@@ -145,4 +239,4 @@ def fill_diagonal(tracer, fn, a, val, wrap=False):
            {"wrap": bool(wrap)}, ops.template, ops.inputs, "fill_diagonal")
 
 
-TABLE = {np.fill_diagonal: fill_diagonal}
+TABLE = {np.fill_diagonal: fill_diagonal, np.copyto: copyto, np.put: put}

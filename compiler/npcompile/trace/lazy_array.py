@@ -404,6 +404,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return _rules.function_rules.ufunc_reduce(tracer, ufunc, inputs, dict(kwargs))
         if method == "accumulate" and len(inputs) == 1:
             return _rules.library_rules.accumulate(tracer, ufunc, inputs[0], **kwargs)
+        if method == "reduceat" and len(inputs) == 2:
+            return _rules.library_rules.reduceat(tracer, ufunc, *inputs, **kwargs)
         if method == "outer" and len(inputs) == 2:
             return _rules.ufunc_rules.outer(tracer, ufunc, *inputs, **kwargs)
         if method == "at" and not kwargs:

@@ -4,13 +4,14 @@ np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as Nu
 itself at run time (same values, same errors); what fuses around it stays in the graph.
 The result dtype is NumPy's, from the call on one-element stand-ins."""
 import inspect
+import operator
 
 import numpy as np
 
 from ..graph.node import Ref
 from .. import np_base as _nb
 from . import lazy_array as _la
-from .operands import Unsupported, _quiet, as_lazy, broadcast
+from .operands import NUMPY2, Unsupported, _quiet, as_lazy, broadcast
 
 
 def _dtype_of(fn, lzs, kw):
@@ -88,22 +89,55 @@ def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
                        f"{ufunc.__name__}.accumulate")
 
 
+def reduceat(tracer, ufunc, a, indices, axis=0, dtype=None, out=None):
+    """ufunc.reduceat (np.add.reduceat(x, starts): segment sums): a's shape with the
+    axis as long as the indices. Indices known now are checked now (NumPy's IndexError
+    at the call); traced ones are computed even if unused, as NumPy raises either way."""
+    if out is not None or ufunc.nin != 2 or ufunc.nout != 1:
+        raise Unsupported("unsupported", f"np.{ufunc.__name__}.reduceat")
+    la, li = as_lazy(tracer, a), as_lazy(tracer, indices)
+    if la.ndim == 0 or li.ndim != 1 or li.dtype.kind not in "iu":
+        raise Unsupported("error", f"np.{ufunc.__name__}.reduceat: arguments NumPy refuses")
+    ax = _axis(axis, la.ndim, f"{ufunc.__name__}.reduceat")
+    n = la.shape[ax]
+    if li._n.is_leaf and li.size and (li._n.value.min() < 0 or li._n.value.max() >= n):
+        raise Unsupported("error", f"np.{ufunc.__name__}.reduceat: index out of bounds")
+    kw = {"axis": ax} if dtype is None else {"axis": ax, "dtype": dtype}
+    try:
+        dt = np.dtype(_quiet(ufunc.reduceat, _nb.ones((1,) * la.ndim, la.dtype),
+                             _nb.zeros(1, np.intp), **kw).dtype)
+    except Exception as e:
+        raise Unsupported("error", f"np.{ufunc.__name__}.reduceat: {e}")
+    shape = la.shape[:ax] + li.shape + la.shape[ax + 1:]
+    r = tracer.make(ufunc.reduceat, (Ref(0), Ref(1)), kw, (la._n, li._n), dt, shape,
+                    f"{ufunc.__name__}.reduceat")
+    if not li._n.is_leaf:
+        tracer.must_run.append(r)
+    return r
+
+
 def solve(tracer, fn, a, b):
-    """np.linalg.solve(a, b): a square, b a vector or a matrix of right-hand sides (no
-    broadcasting batch dimensions here)."""
+    """np.linalg.solve(a, b): a square matrix or a stack of them; b right-hand sides, a
+    vector (NumPy 2: b of one dimension; NumPy 1.x: b of one dimension less than a) or
+    matrices, the stacks' leading axes broadcast."""
     la, lb = as_lazy(tracer, a), as_lazy(tracer, b)
-    if la.ndim != 2 or la.shape[0] != la.shape[1] or lb.ndim not in (1, 2) or \
-            lb.shape[0] != la.shape[0]:
-        raise Unsupported("unsupported", "np.linalg.solve beyond one square system")
+    if la.ndim < 2 or la.shape[-1] != la.shape[-2] or lb.ndim < 1:
+        raise Unsupported("error", "np.linalg.solve: a must be square matrices")
+    m, batch = la.shape[-1], la.shape[:-2]
+    vector = lb.ndim == 1 if NUMPY2 else lb.ndim == la.ndim - 1
+    core = lb.shape[-1:] if vector else lb.shape[-2:]
+    if core[0] != m or len(core) != (1 if vector else 2):
+        raise Unsupported("error", "np.linalg.solve: b does not match a's size")
+    shape = broadcast([batch, lb.shape[:-len(core)]]) + ((m,) if vector else (m, core[1]))
     return tracer.make(fn, (Ref(0), Ref(1)), None, (la._n, lb._n),
-                       _dtype_of(fn, [la, lb], {}), lb.shape, "solve")
+                       _dtype_of(fn, [la, lb], {}), shape, "solve")
 
 
 def inv(tracer, fn, a):
-    """np.linalg.inv of one square matrix."""
+    """np.linalg.inv of a square matrix or a stack of them."""
     lz = as_lazy(tracer, a)
-    if lz.ndim != 2 or lz.shape[0] != lz.shape[1]:
-        raise Unsupported("unsupported", "np.linalg.inv beyond one square matrix")
+    if lz.ndim < 2 or lz.shape[-1] != lz.shape[-2]:
+        raise Unsupported("error", "np.linalg.inv: a must be square matrices")
     return tracer.make(fn, (Ref(0),), None, (lz._n,), _dtype_of(fn, [lz], {}), lz.shape, "inv")
 
 
@@ -161,6 +195,30 @@ def _partitioned(b):
     if k.ndim > 1 or np.any(k < -n) or np.any(k >= n):
         raise Unsupported("error", f"kth(={kth!r}) out of bounds ({n})")
     return out
+
+
+def _first_kth(b, given):
+    """np.partition's probe: kth was checked against the real axis (_partitioned); on
+    a stand-in's shorter axis it would be out of bounds (knn's argpartition(d2, 7, axis=1)
+    broke on its 3-element stand-in), and 0 selects the same dtype."""
+    return dict(given, kth=0)
+
+
+def _indices_checked(b, given):
+    """np.take's probe: constant indices checked against the real axis now (NumPy
+    raises at the call, used or not), then zeros of their shape, valid on any
+    stand-in that is not empty."""
+    ind = given.get("indices")
+    if type(ind) is _la.LazyArray or b.get("mode", "raise") != "raise":
+        return given
+    ind = np.asarray(ind)
+    if ind.dtype.kind not in "iu":
+        return given            # NumPy's own error, from the probe
+    shape, axis = _shape(b, "a"), b.get("axis")
+    n = int(np.prod(shape)) if axis is None else shape[_axis(axis, len(shape), "take")]
+    if ind.size and (ind.min() < -n or ind.max() >= n):
+        raise Unsupported("error", f"np.take: index out of bounds for size {n}")
+    return dict(given, indices=np.zeros(ind.shape, ind.dtype))
 
 
 def _eig_of_complex(b):
@@ -245,6 +303,24 @@ def _histogram(b):
     return [(n - 1,), (n,)]
 
 
+def _histogram2d(b):
+    """np.histogram2d: counts and both edges, per axis as np.histogram's bins: a count,
+    or the edges; one count or edge array for both axes, or a pair."""
+    bins = b.get("bins")
+    if isinstance(bins, (list, tuple)) and len(bins) == 2:
+        per_axis = list(bins)
+    elif isinstance(bins, (int, np.integer)) or np.ndim(bins) == 1:
+        per_axis = [bins, bins]
+    else:
+        raise Unsupported("unsupported", "np.histogram2d with these bins")
+    counts, edges = [], []
+    for axis in per_axis:
+        (n,), (e,) = _histogram({"bins": axis})
+        counts.append(n)
+        edges.append((e,))
+    return [tuple(counts)] + edges
+
+
 def _covariance(b):
     m, y = _shape(b, "m" if "m" in b else "x"), b.get("y")
     rowvar = b.get("rowvar", True)
@@ -288,6 +364,15 @@ def _eigh(b):
     return [shape[:-1], shape]
 
 
+def _square_stack(b):
+    """np.linalg.det, slogdet: one value per matrix of a stack of square ones (a stand-in
+    of one element is square whatever the real shape: NumPy's LinAlgError, eagerly)."""
+    shape = _shape(b, "a")
+    if len(shape) < 2 or shape[-1] != shape[-2]:
+        raise Unsupported("error", "Last 2 dimensions of the array must be square")
+    return shape[:-2]
+
+
 def _fft(length):
     """np.fft along one axis: a's shape with that axis's new length (length(n, m): n the
     n= argument or None, m the axis's length)."""
@@ -301,12 +386,31 @@ def _fft(length):
     return rule
 
 
-def _fft2(b):
-    shape, axes, s = list(_shape(b, "a")), b.get("axes"), b.get("s")
-    if s is not None:
-        for ax, n in zip(axes, s):
-            shape[_axis(ax, len(shape), "fft2")] = int(n)
-    return tuple(shape)
+def _fftn(last):
+    """np.fft's n-d transforms (fftn, rfft2, irfftn, ...): the axes transformed (the last
+    len(s), or all, unless given), each of length s[i] or its own; `last(n, m)` the
+    last axis's length out of its n (s's, or None) and its own m (rfft: n // 2 + 1)."""
+    def rule(b):
+        shape, axes, s = list(_shape(b, "a")), b.get("axes"), b.get("s")
+        if axes is None:
+            axes = range(-len(s), 0) if s is not None else range(len(shape))
+        axes = [_axis(ax, len(shape), "fftn") for ax in axes]
+        if s is not None and len(s) != len(axes) or not axes or len(set(axes)) != len(axes):
+            raise Unsupported("unsupported", "np.fft n-d with these axes and lengths")
+        for i, ax in enumerate(axes):
+            n = None if s is None else _index_of(s[i])
+            shape[ax] = last(n, shape[ax]) if i == len(axes) - 1 else (n or shape[ax])
+            if shape[ax] < 1:
+                raise Unsupported("error", f"Invalid number of FFT data points ({shape[ax]})")
+        return tuple(shape)
+    return rule
+
+
+def _index_of(v):
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise Unsupported("unsupported", f"an FFT length {v!r}")
 
 
 def _same(name):
@@ -332,31 +436,42 @@ SHAPES = {
     np.around: _same("a"), np.take: _take, np.searchsorted: _same("v"),
     np.interp: _same("x"), np.polyval: _same("x"), np.isclose: _broadcast("a", "b"),
     np.einsum: _einsum, np.tensordot: _tensordot, np.kron: _kron, np.trace: _trace,
-    np.meshgrid: _meshgrid, np.histogram: _histogram,
+    np.meshgrid: _meshgrid, np.histogram: _histogram, np.histogram2d: _histogram2d,
     np.cov: _covariance, np.corrcoef: _covariance,
     np.linalg.cholesky: _same("a"), np.linalg.qr: _qr, np.linalg.svd: _svd,
     np.linalg.eigh: _eigh, np.linalg.eigvalsh: lambda b: _shape(b, "a")[:-1],
     np.linalg.eigvals: _eig_of_complex,
     np.linalg.eig: lambda b: [_eig_of_complex(b), _shape(b, "a")],
-    np.linalg.det: lambda b: _shape(b, "a")[:-2], np.linalg.pinv: lambda b: _shape(
+    np.linalg.det: _square_stack, np.linalg.pinv: lambda b: _shape(
         b, "a")[:-2] + _shape(b, "a")[:-3:-1],
     np.linalg.matrix_power: _same("a"),
     np.fft.fft: _fft(lambda n, m: n or m), np.fft.ifft: _fft(lambda n, m: n or m),
     np.fft.rfft: _fft(lambda n, m: (n or m) // 2 + 1),
     np.fft.irfft: _fft(lambda n, m: n or 2 * (m - 1)),
-    np.fft.fft2: _fft2, np.fft.ifft2: _fft2,
+    np.fft.fft2: _fftn(lambda n, m: n or m), np.fft.ifft2: _fftn(lambda n, m: n or m),
+    np.fft.fftn: _fftn(lambda n, m: n or m), np.fft.ifftn: _fftn(lambda n, m: n or m),
+    np.fft.rfft2: _fftn(lambda n, m: (n or m) // 2 + 1),
+    np.fft.rfftn: _fftn(lambda n, m: (n or m) // 2 + 1),
+    np.fft.irfft2: _fftn(lambda n, m: n or 2 * (m - 1)),
+    np.fft.irfftn: _fftn(lambda n, m: n or 2 * (m - 1)),
     np.fft.fftshift: _same("x"), np.fft.ifftshift: _same("x"),
 }
+# arguments that the one-element stand-ins of the probe must not see as they are (the
+# rule has checked them against the real shapes): fn -> (bound, given) -> given for the probe
+PROBE_ARGS = {np.partition: _first_kth, np.argpartition: _first_kth, np.take: _indices_checked}
 for _name in ("round", "round_"):     # aliases of np.around in some versions
     if callable(getattr(np, _name, None)):
         SHAPES.setdefault(getattr(np, _name), _same("a"))
 
 
-def declare(shapes):
+def declare(shapes, signatures=None):
     """Library calls whose shape rules live with their kin in another file
-    (numeric_library.py): joined to SHAPES, and their entries of the table of captured
-    functions."""
+    (numeric_library.py, index_library.py): joined to SHAPES, and their entries of the
+    table of captured functions. `signatures`: for C functions that carry none (NumPy
+    1.x's np.lexsort), a Python function of the same parameters."""
     SHAPES.update(shapes)
+    for fn, params in (signatures or {}).items():
+        _SIGNATURES[fn] = inspect.signature(params)
     return {fn: library_call for fn in shapes}
 
 
@@ -392,14 +507,17 @@ def library_call(tracer, fn, *args, **kwargs):
     if not inputs:
         raise Unsupported("unsupported", f"np.{fn.__name__} of no array")
     shapes = SHAPES[fn](b)
-    probe = _quiet_probe(fn, sig, given, inputs)
+    adapt = PROBE_ARGS.get(fn)
+    probe = _quiet_probe(fn, sig, given if adapt is None else adapt(b, given), inputs)
     args, kw = _as_call(sig, template)
     nodes = tuple(lz._n for lz in inputs)
     if isinstance(shapes, list):
         if not isinstance(probe, (tuple, list)) or len(probe) != len(shapes):
             raise Unsupported("unsupported", f"np.{fn.__name__}: results unlike NumPy's")
         items = tracer.make_multi(fn, args, kw or None, nodes,
-                                  [np.asarray(p).dtype for p in probe], shapes, fn.__name__)
+                                  [np.asarray(p).dtype for p in probe], shapes, fn.__name__,
+                                  scalar=all(isinstance(p, np.generic) for p in probe
+                                             if np.ndim(p) == 0))
         # NumPy 2's named results (QRResult(Q, R)) take their items one by one
         return type(probe)(*items) if hasattr(probe, "_fields") else type(probe)(items)
     return tracer.make(fn, args, kw or None, nodes, np.asarray(probe).dtype, shapes,

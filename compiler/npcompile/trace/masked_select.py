@@ -23,7 +23,7 @@ import numpy as np
 from ..dtypes import traced_dtype
 from ..graph import calls
 from ..graph.node import Ref
-from . import lazy_array as _la
+from . import lazy_array as _la, rules as _rules
 from .context import current
 from .operands import Unsupported
 
@@ -146,6 +146,28 @@ def written(lz, mask, value):
     return new
 
 
+def _counts_at(ufunc, a, sel, v):
+    """`np.add.at(counts, idx[m], 1)` (a histogram of the selected elements) into an
+    integer array, as `np.add.at(counts, np.where(m, idx, 0), np.where(m, 1, 0))`: the
+    unselected elements add 0 to counts[0], which leaves it as it was; every index
+    that m selects is NumPy's, its IndexError included. Integers only (a float's -0.0
+    plus 0 is +0.0), a constant of counts' dtype, and counts not empty (index 0 must
+    exist). Did it record the write? (False: NumPy's call on the compact array.)"""
+    tracer = current()
+    if tracer is None or sel._mat is not None or ufunc not in (np.add, np.subtract) or \
+            type(a) is not _la.LazyArray or a.dtype.kind not in "iu" or not a.shape or \
+            not a.shape[0] or sel.full.dtype.kind not in "iu" or \
+            type(v) not in (int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                            np.uint32, np.uint64) or \
+            not np.iinfo(a.dtype).min <= int(v) <= np.iinfo(a.dtype).max:
+        return False
+    zero = a.dtype.type(0)
+    step = np.where(sel.mask_snap, a.dtype.type(v), zero)
+    # inplace imports this module: its rules are reached as lazy arrays reach them
+    _rules.inplace.ufunc_at(tracer, ufunc, a, np.where(sel.mask_snap, sel.full, 0), step)
+    return True
+
+
 def materialize_all(obj):
     """obj with every Selected inside (tuples, lists, dicts) made its compact array."""
     t = type(obj)
@@ -241,6 +263,9 @@ class Selected:
             r = _lift(ufunc, inputs)
             if r is not None:
                 return r
+        if method == "at" and not kwargs and len(inputs) == 3 and inputs[1] is self and \
+                _counts_at(ufunc, *inputs):
+            return None
         return getattr(ufunc, method)(*materialize_all(inputs), **materialize_all(kwargs))
 
     def __array_function__(self, func, types, args, kwargs):

@@ -1,5 +1,7 @@
 """NumPy's numeric helpers as library steps (library_rules.library_call): np.cross,
-np.vander, np.trapezoid (np.trapz), np.convolve, np.correlate, np.gradient, np.unwrap.
+np.vander, np.trapezoid (np.trapz), np.convolve, np.correlate, np.gradient, np.unwrap,
+np.nan_to_num, np.sinc, np.ediff1d, np.nancumsum, np.nancumprod, np.polyfit, np.inner,
+np.vdot, np.linalg.multi_dot.
 Each result's shape follows from the arguments' shapes, declared here as NumPy derives
 it; NumPy's own function runs as a step of the graph (same values, same warnings), its
 dtype and scalar boxing from the call on stand-ins. Where NumPy would refuse the shapes
@@ -139,10 +141,83 @@ def _unwrap(b):
     return p
 
 
+def _nan_to_num(b):
+    if b.get("copy") is not True:
+        raise Unsupported("unsupported", "np.nan_to_num(copy=False) writes into its input")
+    return _shape(b, "x")
+
+
+def _ediff1d(b):
+    """The flat differences, then to_end's and to_begin's elements around them."""
+    n = int(np.prod(_shape(b, "ary")))
+    ends = sum(int(np.prod(_shape(b, k))) for k in ("to_end", "to_begin")
+               if b.get(k) is not None)
+    return (max(n - 1, 0) + ends,)
+
+
+def _nancumulative(b):
+    shape, axis = _shape(b, "a"), b.get("axis")
+    if axis is None:
+        return (int(np.prod(shape)),)
+    _axis(axis, len(shape), "nancumsum")
+    return shape
+
+
+def _polyfit(b):
+    """The deg + 1 coefficients, per column of a 2-d y (full= and cov= add results)."""
+    x, y, deg = _shape(b, "x"), _shape(b, "y"), b.get("deg")
+    if b.get("full") or b.get("cov") is not False:
+        raise Unsupported("unsupported", "np.polyfit(full=, cov=)")
+    deg = _index(deg, "np.polyfit: deg")
+    if deg < 0 or len(x) != 1 or len(y) not in (1, 2) or y[0] != x[0] or not x[0]:
+        raise _refused("np.polyfit: arguments NumPy refuses")
+    return (deg + 1,) + y[1:]
+
+
+def _inner(b):
+    """The sums over the last axes: a's other axes, then b's (a 0-d operand scales)."""
+    a, c = _shape(b, "a"), _shape(b, "b")
+    if not a or not c:
+        return c if not a else a
+    if a[-1] != c[-1]:
+        raise _refused("shapes not aligned: dimension mismatch")
+    return a[:-1] + c[:-1]
+
+
+def _vdot(b):
+    if int(np.prod(_shape(b, "a"))) != int(np.prod(_shape(b, "b"))):
+        raise _refused("vectors have different lengths")
+    return ()
+
+
+def _multi_dot(b):
+    """The matmul chain's shape: 1-d ends are a row and a column vector, dropped."""
+    shapes = [np.shape(a) for a in b.get("arrays")]
+    if len(shapes) < 2 or any(len(s) != 2 for s in shapes[1:-1]) or \
+            len(shapes[0]) not in (1, 2) or len(shapes[-1]) not in (1, 2):
+        raise _refused("np.linalg.multi_dot: arrays of these dimensions")
+    out = shapes[0]
+    for s in shapes[1:]:
+        lead = (1,) + out if len(out) == 1 else out
+        if lead[-1] != (s[0] if s else 0):
+            raise _refused("np.linalg.multi_dot: shapes not aligned")
+        out = out[:-1] + s[1:]
+    return out
+
+
+# C functions of NumPy 1.x carry no signature: theirs, as NumPy 2 declares them
+def _pair(a, b):
+    pass
+
+
 SHAPES = {np.cross: _cross, np.vander: _vander, np.convolve: _correlation,
           np.correlate: _correlation, np.gradient: _gradient, np.unwrap: _unwrap}
 for _name in ("trapezoid", "trapz"):     # trapz before NumPy 2.0, trapezoid after (2.4 drops trapz)
     if callable(getattr(np, _name, None)):
         SHAPES[getattr(np, _name)] = _trapezoid
 
-TABLE = declare(SHAPES)
+SHAPES.update({np.nan_to_num: _nan_to_num, np.sinc: lambda b: _shape(b, "x"),
+               np.ediff1d: _ediff1d, np.nancumsum: _nancumulative,
+               np.nancumprod: _nancumulative, np.polyfit: _polyfit, np.inner: _inner,
+               np.vdot: _vdot, np.linalg.multi_dot: _multi_dot})
+TABLE = declare(SHAPES, {np.inner: _pair, np.vdot: _pair})

@@ -15,8 +15,9 @@ from ..dtypes import traceable, traced_dtype
 from ..errors import GraphBreakError
 from ..graph import calls
 from ..graph.node import Node, Ref
-from . import (budget, complex_parts, composite_rules, creation, function_rules, inplace,
-               library_rules, numeric_library, rules, ufunc_rules, view_rules)
+from . import (budget, complex_parts, composite_rules, creation, function_rules, index_library,
+               inplace, library_rules, linalg_library, numeric_library, piecewise, rules,
+               ufunc_rules, view_compositions, view_rules)
 from .breaks import BreakRecord, user_frame, user_site
 from .operand_types import Unsupported
 from .context import _set_current, current  # noqa: F401 (current: re-exported)
@@ -32,6 +33,10 @@ rules.wire(function_rules=function_rules, inplace=inplace, library_rules=library
 function_rules.TABLE.update(composite_rules.TABLE)
 function_rules.TABLE.update(complex_parts.TABLE)
 function_rules.TABLE.update(numeric_library.TABLE)
+function_rules.TABLE.update(index_library.TABLE)
+function_rules.TABLE.update(linalg_library.TABLE)
+function_rules.TABLE.update(piecewise.TABLE)
+function_rules.TABLE.update(view_compositions.TABLE)
 function_rules.TABLE.update(inplace.TABLE)
 
 
@@ -240,10 +245,11 @@ class Tracer:
         self.note_op(label)
         return self._register(_la.LazyArray(Storage(node), (), node, scalar))
 
-    def make_multi(self, fn, args, kwargs, inputs, dtypes, shape, label):
+    def make_multi(self, fn, args, kwargs, inputs, dtypes, shape, label, scalar=False):
         """A NumPy call with several outputs (divmod, modf, frexp): one tuple node and a
         getitem node per output. `shape`: the outputs' shape, or a list of one per
-        output (np.histogram's counts and edges)."""
+        output (np.histogram's counts and edges). `scalar`: its 0-d outputs are NumPy
+        scalars (np.linalg.slogdet of one matrix, np.unravel_index of one index)."""
         import operator
         shapes = shape if isinstance(shape, list) else [shape] * len(dtypes)
         for dt in dtypes:       # before the tuple node: a refused output records nothing
@@ -251,7 +257,8 @@ class Tracer:
         tup = Node(fn, args, kwargs, inputs, None, shapes[0], label, user_site())
         self.note_op(label)
         return tuple(self.make(operator.getitem, (Ref(0), i), None, (tup,), dt, shp,
-                               f"{label}[{i}]") for i, (dt, shp) in enumerate(zip(dtypes, shapes)))
+                               f"{label}[{i}]", scalar=scalar and shp == ())
+                     for i, (dt, shp) in enumerate(zip(dtypes, shapes)))
 
     def _register(self, lazy):
         self.lazies.append(weakref.ref(lazy))

@@ -40,6 +40,10 @@ def call(tracer, ufunc, inputs, kwargs):
             raise Unsupported("unsupported", f"np.{ufunc.__name__} with several out= arrays")
         else:
             out = out[0]
+    where = kwargs.pop("where", True) if kwargs else True
+    if where is not True and (out is None or ufunc.nout != 1):
+        # without out= NumPy leaves the other elements as the new memory held them
+        raise Unsupported("unsupported", f"np.{ufunc.__name__}(..., where=) without out=")
     if kwargs:
         for k in kwargs:
             if k not in ("dtype", "casting"):
@@ -73,7 +77,14 @@ def call(tracer, ufunc, inputs, kwargs):
     if out is not None:
         if shape != out.shape:
             raise Unsupported("error", f"non-broadcastable output operand with shape {out.shape}")
-        inplace.write_ufunc(tracer, out, ufunc, ops, kw)
+        if where is not True:
+            mask = as_lazy(tracer, where)
+            if mask.dtype != np.bool_ or broadcast([shape, mask.shape]) != shape:
+                raise Unsupported("error", f"np.{ufunc.__name__}(..., where=): a mask NumPy "
+                                           f"would refuse or cast")
+            inplace.write_ufunc(tracer, out, ufunc, ops, kw, mask)
+        else:
+            inplace.write_ufunc(tracer, out, ufunc, ops, kw)
         return out
     if ufunc.nout == 1:
         checked = ufunc is np.power and dtypes[0].kind in "iu" and type(ops.template[1]) is Ref

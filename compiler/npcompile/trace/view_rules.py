@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import np_base as _nb
 from .operands import Unsupported
+from ..graph import calls
 from ..graph.view_step import ViewStep
 from ..graph.node import Ref
 from . import lazy_array as _la
@@ -85,31 +86,66 @@ def gather(tracer, lz, items):
     whose shape follows from the index arrays' shapes alone, recorded as a NumPy step
     inside the graph (NumPy's values, and its IndexError for an index out of range, at
     run time) instead of a break."""
-    template, inputs, protos = [], [lz._n], []
+    template, inputs, shape = indexed(tracer, lz, items, 1)
+    # one element (every index a traced integer): a NumPy scalar, as NumPy returns
+    return tracer.make(operator.getitem, (Ref(0), tuple(template)), None,
+                       (lz._n,) + tuple(ix._n for ix in inputs), lz.dtype, shape, "gather",
+                       scalar=not shape)
+
+
+def indexed(tracer, lz, items, first):
+    """An integer-array index of lz (a read, gather, or a write, inplace.scatter):
+    (key template whose Refs count from `first`, the index arrays as lazy arrays, the
+    indexed region's shape). Indices known now are checked now: NumPy raises IndexError
+    at the call, whether or not its result is used (a gather nobody reads never runs)."""
+    template, inputs, protos = [], [], []
     for x in items:
         if _index_array(x):
-            known = None if type(x) is _la.LazyArray else _nb.asarray(x)
-            ix = x if known is None else tracer.wrap_constant_array(known)
+            known = None if type(x) is _la.LazyArray else _index_list(tracer, x)
+            if type(known) is _la.LazyArray:    # a list holding traced integers
+                ix, known = known, None
+            else:
+                ix = x if known is None else tracer.wrap_constant_array(known)
             if ix.dtype.kind not in "iu" or (type(x) is list and ix.ndim != 1):
                 raise Unsupported("unsupported", "advanced indexing with a non-integer "
                                                  "or nested index")
-            template.append(Ref(len(inputs)))
-            inputs.append(ix._n)
-            # indices known now are checked now: NumPy raises IndexError at the call,
-            # whether or not the result is used (a gather nobody reads never runs)
+            template.append(Ref(len(inputs) + first))
+            inputs.append(ix)
             protos.append(known if known is not None else _nb.zeros(ix.shape, np.intp))
         elif _basic_item(x):
             template.append(int(x) if isinstance(x, np.integer) else x)
             protos.append(template[-1])
         else:
             raise Unsupported("unsupported", "advanced (integer or boolean array) indexing")
-    try:  # the result's shape: only element 0 of the stand-in is read
+    try:  # the region's shape: only element 0 of the stand-in is read
         shape = _pinned(lz.dtype, lz.shape)[tuple(protos)].shape
     except IndexError as e:
         raise Unsupported("error", str(e))
-    # one element (every index a traced integer): a NumPy scalar, as NumPy returns
-    return tracer.make(operator.getitem, (Ref(0), tuple(template)), None, tuple(inputs),
-                       lz.dtype, shape, "gather", scalar=not shape)
+    return template, inputs, shape
+
+
+def _index_list(tracer, x):
+    """An index given as a list or an ndarray: its values as an ndarray; a list that
+    holds traced integers (`A[[k, p]]`, p an np.argmax): those stacked, a traced array
+    (NumPy could not read them without a break)."""
+    if type(x) is list and any(type(v) is _la.LazyArray for v in x):
+        template, inputs, protos = [], [], []
+        for v in x:
+            if type(v) is _la.LazyArray:
+                if v.ndim != 0 or v.dtype.kind not in "iu":
+                    raise Unsupported("unsupported", "advanced indexing with a nested index")
+                template.append(Ref(len(inputs)))
+                inputs.append(v._n)
+                protos.append(_nb.zeros((), v.dtype))
+            elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+                template.append(v)
+                protos.append(v)
+            else:
+                raise Unsupported("unsupported", "advanced indexing with a nested index")
+        dtype = _nb.array(protos).dtype     # NumPy's array of the list
+        return tracer.make(calls.array_of, tuple(template), None, tuple(inputs), dtype,
+                           (len(x),), "index list")
+    return _nb.asarray(x)
 
 
 def item(tracer, lz, i):
