@@ -323,7 +323,12 @@ class DeviceArray(NDArrayOperatorsMixin):
                 return a.buffer is b.buffer and func(a._layout(False)[0], b._layout(False)[0])
             return False  # host and device memory never overlap
         if func is np.copyto and isinstance(args[0], DeviceArray):
-            args[0].set(args[1])
+            # NumPy's own call on a host copy: its casting rule, where= and broadcast
+            # (set() alone cast anything, unsafe, and ignored the mask)
+            target = args[0]
+            host = target.get()
+            np.copyto(host, *_host(args[1:]), **_host(kwargs))
+            target.set(host)
             return None
         return func(*_host(args), **_host(kwargs))
 
