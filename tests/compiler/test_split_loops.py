@@ -126,3 +126,28 @@ def test_a_body_that_is_only_an_if():
     rep = npcompile.report()
     # np.nonzero after the loop is the only break: none per iteration
     assert len(rep["graph_breaks"]) <= 1 or DEVICE == "cuda", rep["graph_breaks"][:2]
+
+
+@pytest.mark.skipif(not COMPILED or DEVICE == "cuda", reason="the C++ loop is the CPU's")
+@pytest.mark.parametrize("n", [9, 60])
+def test_a_step_then_ifs_runs_in_the_cpp_loop(n):
+    """One straight-line part first, then ifs: the part runs in C++, its ifs after each
+    run in Python; a branch rebinding what the part reads ends the C++ run there."""
+    check(snapshots, make((16,), np.float64), n)
+    check(clamp_after_step, make((16,), np.float64), n)
+    npcompile.reset()
+    npcompile.jit(snapshots, choose=False)(make((16,), np.float64), n)
+    rep = npcompile.report()
+    loop = [lp["summary"] for lp in rep["loops"] if "range" in lp["text"]]
+    assert loop and "in one C++ loop" in loop[0], rep["loops"]
+
+
+def clamp_after_step(x, n):
+    hist = []
+    for k in range(n):
+        x = 0.5 * (x + np.roll(x, 1)) + 0.3
+        if x.max() > 1.0:
+            x = x - 0.5             # rebinds what the step reads: C++ stops, Python goes on
+        if k % 3 == 0:
+            hist.append(x.sum())
+    return x, hist

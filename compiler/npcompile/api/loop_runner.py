@@ -216,7 +216,8 @@ class LoopRunner:
         while i < n:
             args = [env[p] for p in site.params]
             if replay.settled is not None and site.exit_next is not None:
-                done, _ = self._until(site, site.params, args, site.made, replay, after,
+                done, _ = self._until(lambda sc: self._jits(site, sc)[0], site.params,
+                                      site.carry, args, site.made, replay, after,
                                       site.exit_next, n - i, fed)
                 i += done
                 native += done
@@ -248,7 +249,7 @@ class LoopRunner:
             return None
         state, lazies = _take_over(tracer, site, args, loop_sinks.Fed(None, []))
         env = dict(zip(names, state))
-        graphs, native = _on_its_own(lambda: self._split_iterations(site, env, it))
+        graphs, parts, native = _on_its_own(lambda: self._split_iterations(site, env, it))
         n = len(it)
         if (index, n, "split") in self.reported:
             return it[-1], tuple(_rejoin(tracer, env[name], lazies, name)
@@ -258,18 +259,29 @@ class LoopRunner:
             "graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
             "lineno": site.lineno, "text": site.text, "iterations": n, "kernel": "",
             "summary": f"line {site.lineno}: {n} iterations; " + (
-                f"its {native} straight-line part(s) compiled once, its if statements run "
-                f"in Python" if native else "its if statements and their branches run as "
-                "plain NumPy (nothing outside them to compile)")})
+                f"its {parts} straight-line part(s) compiled once, its if statements run "
+                f"in Python" if parts else "its if statements and their branches run as "
+                "plain NumPy (nothing outside them to compile)") + (
+                f"; {native} of them in one C++ loop" if native else "")})
         return it[-1], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds)
 
     def _split_iterations(self, site, env, it):
         replays = [_Replays() for _ in site.items]
-        graphs, unbound = [], self.unbound
-        segments = [k for k, item in enumerate(site.items) if item.kind == "segment"]
-        for v in it:
-            env[site.var] = v
-            for k, item in enumerate(site.items):
+        graphs, items, var = [], site.items, site.var
+        segments = [k for k, item in enumerate(items) if item.kind == "segment"]
+        # one segment, then only ifs (a time step, then `if n % every == 0: keep u`):
+        # once settled, the segment runs in the C++ loop and its ifs after each run
+        lead = items[0] if segments == [0] else None
+        i, n, native = 0, len(it), 0
+        while i < n:
+            env[var] = it[i]
+            if lead is not None and replays[0].settled is not None:
+                done = self._split_in_cpp(site, lead, env, it, i, replays[0])
+                if done:
+                    i += done
+                    native += done
+                    continue
+            for k, item in enumerate(items):
                 if item.kind == "segment":
                     args = [_bound_value(env, p) for p in item.params]
                     scalars = tuple(j for j, a in enumerate(args) if isinstance(a, np.generic))
@@ -280,17 +292,50 @@ class LoopRunner:
                         graphs = graphs or list(jit.last_graph_ids)
                     env.update(zip(item.binds, _as_scalars(item.params, item.params, out,
                                                            item.binds, scalars)))
-                    continue
-                got = {p: env.get(p, unbound) for p in item.test_reads}
-                if item.test(**got):
-                    fn, reads = item.then, item.then_reads
-                elif item.orelse is not None:
-                    fn, reads = item.orelse, item.orelse_reads
                 else:
-                    continue
-                made = fn(**{p: env.get(p, unbound) for p in reads})
-                env.update((name, val) for name, val in made.items() if name in reads)
-        return graphs, len(segments)
+                    self._branch(item, env)
+            i += 1
+        return graphs, len(segments), native
+
+    def _branch(self, item, env):
+        """An `if` of a split loop, on the loop's values `env`: the names its branch bound
+        (env updated with them)."""
+        unbound = self.unbound
+        if item.test(**{p: env.get(p, unbound) for p in item.test_reads}):
+            fn, reads = item.then, item.then_reads
+        elif item.orelse is not None:
+            fn, reads = item.orelse, item.orelse_reads
+        else:
+            return ()
+        made = [(name, v) for name, v in fn(**{p: env.get(p, unbound) for p in reads}).items()
+                if name in reads]
+        env.update(made)
+        return [name for name, _ in made]
+
+    def _split_in_cpp(self, site, seg, env, it, i, replay):
+        """Iterations i.. of a split loop whose one segment comes first, in the C++ loop:
+        after each run, its ifs in Python. A branch that rebinds what the segment reads
+        ends the C++ loop after that iteration (its feeds would overwrite it). How many
+        iterations ran."""
+        n, var = len(it), site.var
+        at = [i]
+        fed = loop_sinks.Fed(None, [])
+
+        def after(out):
+            env.update(zip(seg.binds, out))
+            rebound = False
+            for item in site.items[1:]:
+                rebound = any(name in seg.params for name in self._branch(item, env)) or rebound
+            at[0] += 1
+            if at[0] >= n:
+                return False
+            env[var] = it[at[0]]
+            return not rebound
+        args = [_bound_value(env, p) for p in seg.params]
+        next_of = {j: seg.binds.index(p) for j, p in enumerate(seg.params) if p in seg.binds}
+        done, _ = self._until(lambda sc: self._split_jit(site, 0, sc), seg.params, seg.params,
+                              args, seg.binds, replay, after, next_of, n - i, fed)
+        return done
 
     def _split_jit(self, site, k, scalars):
         """The Jitted of a split loop's k-th item (a segment), NumPy scalars at the
@@ -320,8 +365,9 @@ class LoopRunner:
         while go:
             args = _body_args(site, state)
             if replay.settled is not None:
-                done, go = self._until(site, site.body_params, args, site.binds, replay,
-                                       after, site.while_next, _UNBOUNDED, fed)
+                done, go = self._until(lambda sc: self._jits(site, sc)[0], site.body_params,
+                                       site.carry, args, site.binds, replay, after,
+                                       site.while_next, _UNBOUNDED, fed)
                 n += done
                 native += done
                 if done:
@@ -333,19 +379,20 @@ class LoopRunner:
             go = site.cond(*state)
         return n, out[0], graphs, native
 
-    def _until(self, site, names, args, returned, replay, after, next_of, bound, fed):
-        """Up to `bound` runs of a while or exit loop's settled body in one C++ loop,
-        after(the values it returned, as _body_once hands them) deciding after each
-        whether to go on: (runs, whether the last answer was to go on); (0, True) where
-        they cannot run so. Carried NumPy scalars go round the loop as the 0-d arrays
-        the body takes and makes."""
-        scalars = _scalars(names, site.carry, args)
+    def _until(self, jit_for, names, carry, args, returned, replay, after, next_of, bound,
+               fed):
+        """Up to `bound` runs of a loop's settled body (jit_for(scalar positions): its
+        Jitted) in one C++ loop, after(the values it returned, as _body_once hands them)
+        deciding after each whether to go on: (runs, whether the last answer was to go
+        on); (0, True) where they cannot run so. Carried NumPy scalars (those of `carry`)
+        go round the loop as the 0-d arrays the body takes and makes."""
+        scalars = _scalars(names, carry, args)
 
         def taken(got):
-            return after(_as_scalars(names, site.carry, fed.take(got, {names[j] for j in scalars}),
+            return after(_as_scalars(names, carry, fed.take(got, {names[j] for j in scalars}),
                                      returned, scalars))
-        return replay.run_until(self._jits(site, scalars)[0], _with_scalars(args, scalars),
-                                next_of, taken, bound)
+        return replay.run_until(jit_for(scalars), _with_scalars(args, scalars), next_of, taken,
+                                bound)
 
     def _body_once(self, site, names, args, returned, graphs, replay, fed):
         """One run of a while or exit loop's body (one body for every iteration): what it
