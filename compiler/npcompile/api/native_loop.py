@@ -209,7 +209,7 @@ class _Scan:
 
     def expr(self, e, assigned):
         if isinstance(e, ast.Constant):
-            if type(e.value) not in (int, float, bool):
+            if type(e.value) not in (int, float, bool, str, bytes):
                 raise _No
         elif isinstance(e, ast.Name):
             self.read(e.id, assigned)
@@ -323,10 +323,10 @@ def run(site, args, owner_name):
             types[name] = v.dtype
             sig.append(v.dtype.str)
         elif type(v) is np.ndarray or type(v) is LazyArray:
-            if v.dtype not in sn.ARRAY_DTYPES or v.ndim == 0:
+            if not sn.array_dtype(v.dtype) or v.ndim == 0:
                 return _decline(site, f"{name} is a {v.ndim}-d {v.dtype} array (a compiled "
-                                      f"loop nest takes float64, float32, int64 and int32 arrays)",
-                                owner_name)
+                                      f"loop nest takes bool, integer, float32, float64 and "
+                                      f"fixed-width string arrays)", owner_name)
             types[name] = sn.ARRAY
             arrays[name] = (v.dtype, v.ndim, True)
             sig.append((v.dtype.str, v.ndim))

@@ -34,8 +34,10 @@ import numpy as np
 
 from .cpp_ops import PRELUDE, declarations, literal
 from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F4, F8,
-                                FLOAT_CT, I4, I8, MAT, PYBOOL, PYFLOAT, PYINT, VEC,
-                                Unsupported, arith, is_float, is_int, is_np, type_of_value)
+                                FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, U8, VEC,
+                                NEP50, Unsupported, arith, array_dtype, int_range, is_float, is_int,
+                                is_np, is_str, type_of_value)
+from . import scalar_nest_strings as strings
 from . import scalar_nest_vectors as vectors
 
 # functions of one float: math.X and np.X alike (NumPy's names where they differ)
@@ -51,7 +53,7 @@ _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 _FAIL = "goto npc_fail"
 
 
-class Nest(vectors.VectorCode):
+class Nest(vectors.VectorCode, strings.StringCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -78,12 +80,13 @@ class Nest(vectors.VectorCode):
         self.lines = []
         self.tmp = 0
         self.need = set()
+        self.constants = []       # static arrays the body reads (string constants)
         self._emit_stmt(self.loop, 1)
-        body = "\n".join(self.lines)
+        body = "\n".join(["  " + c for c in self.constants] + self.lines)
         text = self._head() + body + "\n" + self._tail()
         sym = "npc_nest_" + hashlib.sha1(text.encode()).hexdigest()[:16]
         decl = declarations(self.need) + "\n"   # the kernels' libm and helper declarations
-        source = (PRELUDE + vectors.HELPERS + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
+        source = (PRELUDE + vectors.HELPERS + strings.HELPERS + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
                   f"i64 begin, i64 end) {{\n  (void)begin; (void)end;\n{text}}}\n")
         return source, sym
 
@@ -102,8 +105,8 @@ class Nest(vectors.VectorCode):
                     P += (n, st)
             elif _CT[t] in FLOAT_CT:
                 P.append(int(np.float64(v).view(np.int64)))
-            else:
-                P.append(int(v))
+            else:           # a uint64 as its bits
+                P.append(int(np.uint64(v).view(np.int64)) if t == U8 else int(v))
         return bufs, P
 
     def unpack(self, slots):
@@ -117,8 +120,8 @@ class Nest(vectors.VectorCode):
             bits = slots[1 + 2 * j]
             if _CT[t] in FLOAT_CT:
                 v = float(np.int64(bits).view(np.float64))
-            else:
-                v = int(bits)
+            else:           # a uint64 comes back as its bits
+                v = int(np.int64(bits).view(np.uint64)) if t == U8 else int(bits)
             got[name] = (bool(v) if t == PYBOOL else v if t in (PYINT, PYFLOAT)
                          else t.type(v))
         return got
@@ -192,8 +195,7 @@ class Nest(vectors.VectorCode):
                 elif _is_row(s):
                     self._row(tgt)
                     for v in s.value.elts:
-                        if self._typ(v) == B1:
-                            raise Unsupported("a NumPy bool stored into an array")
+                        self._typ(v)
                 else:
                     self._store_type(tgt, self._typ(s.value))
             elif isinstance(s, ast.AugAssign):
@@ -203,10 +205,8 @@ class Nest(vectors.VectorCode):
     def _store_type(self, tgt, t):
         if isinstance(tgt, ast.Name):
             self._bind(tgt.id, t)
-        else:
-            self._element(tgt)            # checks the array and its indices
-            if B1 == t:
-                raise Unsupported("a NumPy bool stored into an array")
+        elif is_str(self._element(tgt)):      # checks the array and its indices
+            raise Unsupported(f"a store into {tgt.value.id}, a string array")
 
     def _want_int(self, e):
         t = self._typ(e)
@@ -229,10 +229,20 @@ class Nest(vectors.VectorCode):
         return dtype
 
     def _typ(self, e):
-        """The type of an expression (inference: names not typed yet count as unknown)."""
+        """The type of an expression that is a number (or a slice)."""
+        t = self._type(e)
+        if is_str(t):
+            raise Unsupported("a string used other than in == or != (scalar_nest_strings.py)")
+        return t
+
+    def _type(self, e):
+        """The type of an expression (inference: names not typed yet count as unknown);
+        a string's dtype for a string element or constant."""
         if isinstance(e, ast.Constant):
             v = e.value
             t = type_of_value(v)
+            if t is None:
+                t = strings.constant_type(v)
             if t is None or isinstance(v, np.generic):
                 raise Unsupported(f"the constant {v!r}")
             return t
@@ -254,7 +264,10 @@ class Nest(vectors.VectorCode):
                 raise Unsupported("arithmetic on a NumPy bool")
             return PYINT if t == PYBOOL else t
         if isinstance(e, ast.Compare):
-            ts = [self._typ(e.left)] + [self._typ(c) for c in e.comparators]
+            ts = [self._type(x) for x in [e.left] + e.comparators]
+            if any(is_str(t) for t in ts):    # np.str_ == np.str_ is Python's str ==
+                strings.compare_type(ts, e.ops)
+                return PYBOOL
             return B1 if any(is_np(t) for t in ts) else PYBOOL
         if isinstance(e, ast.BoolOp):
             for v in e.values:
@@ -540,21 +553,38 @@ class Nest(vectors.VectorCode):
         """A value of type t stored into an element of dtype, as NumPy's setitem casts."""
         if dtype.kind == "f":     # rounded to the element's width, as NumPy casts
             return f"({_CT[dtype]})({val})"
-        lo, hi = (-2 ** 63, 2 ** 63) if dtype.itemsize == 8 else (-2 ** 31, 2 ** 31)
+        if dtype == B1:           # anything not zero is True (nan too)
+            return f"(({val}) != 0)"
+        lo, hi = int_range(dtype)
         if is_float(t):    # truncated; nan, inf and out of range are NumPy's to handle
-            return self._trunc(val, _CT[dtype], lo, hi)
-        if is_np(t) or dtype.itemsize == 8:   # a NumPy integer: cast as NumPy casts
+            return self._trunc(val, _CT[dtype], lo, hi + 1)
+        if is_np(t):       # a NumPy integer or bool: cast as NumPy casts (wrapping)
             return f"({_CT[dtype]})(u64)({val})"
-        x = self._new()     # a Python int into int32: NumPy 2 raises when it does not fit
-        return (f"({{ const i64 {x} = {val}; if ({x} < {lo}LL || {x} >= {hi}LL) {_FAIL}; "
+        # a Python int: NumPy 2 raises where it does not fit, NumPy 1 warns
+        return self._python_int_as(val, dtype)
+
+    def _python_int_as(self, val, dtype):
+        """A Python int (held as int64) as an integer of dtype; where it does not fit,
+        the nest stops (NumPy 2 raises OverflowError, NumPy 1 warns)."""
+        lo, hi = int_range(dtype)
+        if (lo, hi) == int_range(I8):
+            return f"(({_CT[dtype]})({val}))"
+        x = self._new()
+        if dtype == U8:
+            return f"({{ const i64 {x} = {val}; if ({x} < 0) {_FAIL}; (u64){x}; }})"
+        return (f"({{ const i64 {x} = {val}; if ({x} < {lo}LL || {x} > {hi}LL) {_FAIL}; "
                 f"({_CT[dtype]}){x}; }})")
 
     def _element_ref(self, sub):
+        dtype = self.arrays[sub.value.id][0]
+        return f"(*({_CT[dtype]}*)({self._element_addr(sub)}))"
+
+    def _element_addr(self, sub):
+        """The C address of an element, its indices checked."""
         name = sub.value.id
-        dtype, ndim, _ = self.arrays[name]
         idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
         parts = [f"{self._index(e, f'n_{name}_{d}')} * s_{name}_{d}" for d, e in enumerate(idx)]
-        return f"(*({_CT[dtype]}*)(a_{name} + {' + '.join(parts)}))"
+        return f"(a_{name} + {' + '.join(parts)})"
 
     def _index(self, e, n):
         """An index into a dimension of length n, as NumPy takes it: from the end when
@@ -565,6 +595,10 @@ class Nest(vectors.VectorCode):
 
     def _int_expr(self, e):
         t = self._want_int(e)
+        if t == U8:     # past int64 it is out of every bound (and range()'s too)
+            x = self._new()
+            return (f"({{ const u64 {x} = {self._expr(e)}; if ({x} >> 63) {_FAIL}; "
+                    f"(i64){x}; }})")
         return f"(i64)({self._expr(e)})" if t != PYINT else self._expr(e)
 
     def _cond(self, e):
@@ -605,7 +639,7 @@ class Nest(vectors.VectorCode):
             for op, right in zip(e.ops, e.comparators):
                 if type(op) not in _CMP:
                     raise Unsupported(f"the comparison {type(op).__name__}")
-                parts.append(f"(({self._expr(left)}) {_CMP[type(op)]} ({self._expr(right)}))")
+                parts.append(self._compare(left, op, right))
                 left = right
             return "(" + " && ".join(parts) + ")"
         if isinstance(e, ast.BoolOp):
@@ -690,6 +724,45 @@ class Nest(vectors.VectorCode):
         return (f"({{ {_CT[t]} {x} = {a}; if ({x} < 0 && __builtin_sub_overflow(({_CT[t]})0, "
                 f"{x}, &{x})) {_FAIL}; {x}; }})")
 
+    def _operand_as(self, a, ta, t):
+        """An integer operand of type ta as the operation's integer type t: NumPy's
+        promotion keeps every value, except a Python int next to a narrower NumPy
+        integer under NumPy 2, which raises where it does not fit."""
+        if ta == PYINT and is_np(t):
+            return self._python_int_as(a, t)
+        return f"(({_CT[t]})({a}))"
+
+    def _compare(self, left, op, right):
+        """C of one comparison, by value as NumPy and Python compare (C's own rules
+        would turn a signed side unsigned, or an int32 into a float)."""
+        ta, tb = self._type(left), self._type(right)
+        if is_str(ta) or is_str(tb):
+            return self._str_compare(left, op, right)
+        c = _CMP[type(op)]
+        a, b = self._expr(left), self._expr(right)
+        if is_float(ta) or is_float(tb):
+            if not is_np(ta) and not is_np(tb):     # Python's int == float is exact
+                x, y = self._new(), self._new()
+                guard = "".join(f"if ({v} > {_EXACT}LL || {v} < -{_EXACT}LL) {_FAIL}; "
+                                for v, tv in ((x, ta), (y, tb)) if is_int(tv))
+                return (f"({{ const {_CT[ta]} {x} = {a}; const {_CT[tb]} {y} = {b}; {guard}"
+                        f"({x} {c} {y}); }})")
+            as_int = lambda t: np.dtype("i1") if t == B1 else t  # noqa: E731  (a bool is 0, 1)
+            ct = "float" if arith(as_int(ta), as_int(tb), "+") == F4 else "double"
+            return f"(({ct})({a}) {c} ({ct})({b}))"
+        signed = [t for t in (ta, tb) if t == PYINT or (is_np(t) and t.kind == "i")]
+        if U8 in (ta, tb) and signed:
+            if not NEP50:     # NumPy 1 compares uint64 and int64 as float64
+                return f"((double)({a}) {c} (double)({b}))"
+            x, y = self._new(), self._new()     # NumPy 2: by value
+            neg = x if ta != U8 else y          # the signed side, when negative, is less
+            less = c in (("<", "<=", "!=") if neg == x else (">", ">=", "!="))
+            return (f"({{ const {_CT[ta]} {x} = {a}; const {_CT[tb]} {y} = {b}; "
+                    f"({neg} < 0) ? {'true' if less else 'false'} : "
+                    f"((u64){x} {c} (u64){y}); }})")
+        ct = "u64" if U8 in (ta, tb) else "i64"
+        return f"(({ct})({a}) {c} ({ct})({b}))"
+
     def _binop(self, a, ta, b, tb, op):
         t = arith(ta, tb, op)
         C = _CT[t]
@@ -729,13 +802,17 @@ class Nest(vectors.VectorCode):
                     f"if ({y} == 0) {_FAIL}; {fn}({x}, {y}); }})")
         # integers, checked: Python's are unbounded, NumPy's wrap with a warning
         x, y, r = self._new(), self._new(), self._new()
-        pre = f"const {C} {x} = ({C})({a}), {y} = ({C})({b}); {C} {r};"
+        pre = (f"const {C} {x} = {self._operand_as(a, ta, t)}, "
+               f"{y} = {self._operand_as(b, tb, t)}; {C} {r};")
         if op in "+-*":
             fn = {"+": "add", "-": "sub", "*": "mul"}[op]
             return f"({{ {pre} if (__builtin_{fn}_overflow({x}, {y}, &{r})) {_FAIL}; {r}; }})"
         if op in ("//", "%"):
-            q = (f"if ({y} == 0 || ({y} == -1 && {x} == ({C})(((u64)1) << "
-                 f"{'63' if C == 'i64' else '31'}))) {_FAIL}; "
+            lo = int_range(t)[0]
+            least = f" || ({y} == -1 && {x} == {lo}LL)" if lo else ""   # MIN // -1 overflows
+            if lo == -2 ** 63:
+                least = f" || ({y} == -1 && {x} == (i64)(((u64)1) << 63))"
+            q = (f"if ({y} == 0{least}) {_FAIL}; "
                  f"{C} q = {x} / {y}, m = {x} % {y}; if (m && ((m < 0) != ({y} < 0))) "
                  f"{{ q -= 1; m += {y}; }}")
             return f"({{ {pre} {q} {'q' if op == '//' else 'm'}; }})"
@@ -751,7 +828,7 @@ def _is_row(s):
 
 
 def type_of_numeric(t):
-    return t in (PYINT, PYFLOAT) or (is_np(t) and t != B1)
+    return t in (PYINT, PYFLOAT) or (is_np(t) and t.kind in "iuf")
 
 
 def _as_load(node):
