@@ -197,11 +197,9 @@ class _Scan:
         self.read(name, assigned)
         idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         for x in idx:
-            if isinstance(x, ast.Slice):     # a:b, no step (codegen/scalar_nest_vectors.py)
-                if x.step is not None:
-                    raise _No
+            if isinstance(x, ast.Slice):     # a:b:c (codegen/scalar_nest_vectors.py)
                 self.slices = True
-                for b in (x.lower, x.upper):
+                for b in (x.lower, x.upper, x.step):
                     if b is not None:
                         self.expr(b, assigned)
             else:

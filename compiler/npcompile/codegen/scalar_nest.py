@@ -192,6 +192,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
                     ts = [self._typ(v) for v in s.value.elts]
                     for e, t in zip(tgt.elts, ts):
                         self._store_type(e, t)
+                elif self._is_fill(s):
+                    self._fill_type(tgt)
                 elif _is_row(s):
                     self._row(tgt)
                     for v in s.value.elts:
@@ -447,6 +449,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
             self._out(f"const {_CT[t]} {tmp} = {self._expr(s.value)};", depth)
             for tgt in s.targets:
                 self._store(tgt, tmp, t, depth)
+        elif self._is_fill(s):
+            self._fill_store(s.targets[0], s.value, depth)
         elif isinstance(s, ast.Assign) and _is_row(s):
             self._row_store(s.targets[0], s.value.elts, depth)
         elif isinstance(s, ast.Assign) and self._is_slice(s.targets[0]):

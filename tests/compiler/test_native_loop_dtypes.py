@@ -1,0 +1,344 @@
+"""Compiled loop nests (codegen/scalar_nest.py) over bool arrays, integers of every width
+signed and unsigned, and fixed-width string arrays, and number fills of strided slices,
+against eager NumPy 1.x and 2.x: values, dtypes, scalar types, in-place arrays, and
+NumPy's own errors and wraparound (the nest stops and the Python loop runs). Each test
+checks that the nest ran compiled, or that it declined where it must."""
+import numpy as np
+import pytest
+
+from conftest import check
+from test_native_loop import NATIVE, ran_native, summaries
+
+pytestmark = NATIVE
+INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+def ints(dtype, n, seed=0):
+    info = np.iinfo(dtype)
+    lo, hi = max(int(info.min), -50), min(int(info.max), 50)
+    return np.random.default_rng(seed).integers(lo, hi + 1, n).astype(dtype)
+
+
+def mix(a, b):
+    """Element arithmetic of two arrays and a Python int, stored into a third."""
+    out = np.zeros_like(a)
+    s = 0
+    for i in range(a.shape[0]):
+        x = a[i] * 2 + b[i] - 3
+        out[i] = x // 3 + x % 5
+        if a[i] > b[i]:
+            s += 1
+    return out, s, x
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_every_integer_width(dtype):
+    check(mix, ints(dtype, 40, 1), ints(dtype, 40, 2) // 2 + 3)
+    assert ran_native()
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_fixed_width_integers_wrap_as_numpy_does(dtype):
+    """Past the type's range NumPy's scalars wrap and warn: the nest stops, the Python
+    loop gives NumPy's wrapped values."""
+    info = np.iinfo(dtype)
+    a = np.array([1, info.max - 1, info.max, 3], dtype)
+
+    def add(a):
+        out = np.zeros_like(a)
+        for i in range(a.shape[0]):
+            out[i] = a[i] + a[i]
+        return out
+    check(add, a)
+    check(add, a[:1])
+    assert ran_native()
+
+
+def test_mixed_signed_and_unsigned_promote_as_numpy():
+    def f(a, b):
+        out = np.zeros(a.shape[0], np.int64)
+        for i in range(a.shape[0]):
+            y = a[i] - b[i]             # uint8 - int8: int16, uint64 - int64: float64
+            out[i] = y
+        return out, y
+    check(f, np.array([0, 200, 255], np.uint8), np.array([-128, 5, 127], np.int8))
+    check(f, np.array([0, 7, 9], np.uint64), np.array([-3, 5, 2], np.int64))
+    assert ran_native()
+
+
+def compare(a, b):
+    k = 0
+    for i in range(a.shape[0]):
+        if a[i] < b[i]:
+            k += 1
+        if a[i] == -1:
+            k += 10
+        if a[i] >= 300:
+            k += 100
+    return k
+
+
+@pytest.mark.parametrize("pair", [(np.uint32, np.int32), (np.uint64, np.int64),
+                                  (np.uint8, np.int8), (np.uint64, np.int8)])
+def test_comparisons_are_by_value(pair):
+    """C would compare uint32 with int32 as unsigned: NumPy compares values (NumPy 1
+    compares uint64 with int64 as float64, and so does the nest there)."""
+    ua, sb = pair
+    a = np.array([0, 1, 5, np.iinfo(ua).max, 2 ** 60 + 1 if ua is np.uint64 else 3], ua)
+    b = np.array([-1, 1, -128, 1, 2 ** 60 if sb is np.int64 else 2], sb)
+    check(compare, a, b)
+    assert ran_native()
+
+
+def python_int(a, k):
+    out = np.zeros(a.shape[0], np.int64)
+    for i in range(a.shape[0]):
+        out[i] = a[i] + k
+    return out
+
+
+@pytest.mark.parametrize("k", [1, 300, -1])
+def test_a_python_int_next_to_a_narrow_int(k):
+    """NumPy 2 raises OverflowError where the Python int does not fit uint8; NumPy 1
+    computes in int64."""
+    check(python_int, np.array([1, 2, 250], np.uint8), k)
+    assert ran_native() or k != 1
+
+
+@pytest.mark.parametrize("value", [7, 300, -1, 2.9, -0.5, float("nan"), 1e10, True])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint64, np.bool_])
+def test_stores_cast_as_numpys_setitem(value, dtype):
+    def f(out, v):
+        for i in range(out.shape[0]):
+            out[i] = v
+        return out
+    check(f, np.zeros(3, dtype), value)
+
+
+def test_numpy_ints_stored_narrower_wrap_silently():
+    def f(a, out):
+        for i in range(a.shape[0]):
+            out[i] = a[i] * 3
+        return out
+    check(f, np.array([100, 1000, -7], np.int64), np.zeros(3, np.uint8))
+    assert ran_native()
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint64])
+@pytest.mark.parametrize("d", [0, 3])
+def test_integer_division_by_zero_is_numpys(dtype, d):
+    def f(a, d):
+        out = np.zeros_like(a)
+        for i in range(a.shape[0]):
+            out[i] = a[i] // d + a[i] % d
+        return out
+    check(f, np.array([9, 4, 1], dtype), dtype(d))
+    assert d == 0 or ran_native()
+
+
+def test_uint64_values_past_int64():
+    def f(a, k):
+        big = a[0]
+        for i in range(a.shape[0]):
+            if a[i] > big:
+                big = a[i]
+        return big, a[k]
+    a = np.array([3, 2 ** 64 - 5, 2 ** 63 + 1, 7], np.uint64)
+    assert check(f, a, np.uint64(2)) == (np.uint64(2 ** 64 - 5), np.uint64(2 ** 63 + 1))
+    assert ran_native()
+    check(f, a, np.uint64(2 ** 63 + 2))     # IndexError, not an index from the end
+
+
+def test_uint64_index_past_int64_is_numpys_error():
+    def f(a, k):
+        s = 0
+        for i in range(3):
+            s += a[k]
+        return s
+    check(f, np.arange(5, dtype=np.uint64), np.uint64(2 ** 64 - 1))
+
+
+def flags_and_counts(x, t):
+    above = np.zeros(x.shape[0], bool)
+    count = 0
+    for i in range(x.shape[0]):
+        above[i] = x[i] > t
+        count += above[i]           # a Python int and a NumPy bool: a NumPy int64
+    total = 0.0
+    for i in range(x.shape[0]):
+        if above[i] and not above[i - 1]:
+            total += x[i] * above[i]
+    return above, count, total
+
+
+def test_bool_arrays():
+    check(flags_and_counts, np.random.default_rng(3).random(30), 0.4)
+    assert ran_native()
+
+
+def test_bool_minus_bool_is_numpys_error():
+    def f(m):
+        out = np.zeros(m.shape[0], np.int64)
+        for i in range(1, m.shape[0]):
+            out[i] = m[i] - m[i - 1]
+        return out
+    check(f, np.array([True, False, True]))
+    assert not ran_native()
+
+
+def test_bool_scalar_arguments_and_float_stores_into_bools():
+    def f(out, x, flag):
+        for i in range(out.shape[0]):
+            out[i] = x[i] if flag else x[0]
+        return out
+    x = np.array([0.0, -0.0, 0.5, np.nan, 3.0])
+    check(f, np.ones(5, bool), x, np.bool_(True))
+    check(f, np.ones(5, bool), x, False)
+    assert ran_native()
+
+
+# ----------------------------------------------------------------------------- strings
+
+def matches(a, b):
+    n = 0
+    for i in range(a.shape[0]):
+        for j in range(b.shape[0]):
+            if a[i] == b[j]:
+                n += 1
+            elif a[i] != b[j] and a[i] == "G":
+                n += 100
+    return n
+
+
+@pytest.mark.parametrize("dta, dtb", [("<U1", "<U1"), ("<U1", "<U3"), ("<U4", "<U2")])
+def test_string_elements_compare_as_numpys_strings(dta, dtb):
+    """Elements lose their trailing NULs: 'A' equals 'A\\0\\0' of a wider array, and
+    'A\\0B' keeps its inner NUL."""
+    a = np.array(["A", "G", "", "AB", "A\0B", "\u00e9"], dta)
+    b = np.array(["A", "AB", "", "G", "A\0B", "AB\0"], dtb)
+    check(matches, a, b)
+    assert ran_native()
+
+
+def test_bytes_elements_and_constants():
+    def f(a, b):
+        n = 0
+        for i in range(a.shape[0]):
+            if a[i] == b[i] or a[i] == b"T" or a[i] == b"":
+                n += 1
+        return n
+    check(f, np.array([b"A", b"T", b"", b"GG"], "S2"), np.array([b"A", b"C", b"C", b"G"], "S1"))
+    assert ran_native()
+
+
+def test_str_against_bytes_and_ordering_run_python():
+    def f(a, b):
+        n = 0
+        for i in range(a.shape[0]):
+            if a[i] == b[i]:
+                n += 1
+        return n
+    check(f, np.array(["A", "C"]), np.array([b"A", b"C"]))
+    assert not ran_native()
+    assert any("str with bytes" in s for s in summaries())
+
+    def g(a):
+        n = 0
+        for i in range(1, a.shape[0]):
+            if a[i] < a[i - 1]:
+                n += 1
+        return n
+    check(g, np.array(["B", "A", "C"]))
+    assert any("ordering comparison of strings" in s for s in summaries())
+
+
+def test_stores_into_string_arrays_run_python():
+    def f(a):
+        for i in range(a.shape[0]):
+            if a[i] == "T":
+                a[i] = "U"
+        return a
+    check(f, np.array(list("GATTACA")))
+    assert not ran_native()
+
+
+def test_string_index_out_of_bounds_is_numpys_error():
+    def f(a, b):
+        n = 0
+        for i in range(a.shape[0] + 1):
+            if a[i] == b[i]:
+                n += 1
+        return n
+    check(f, np.array(list("ACGT")), np.array(list("ACGTT")))
+
+
+# ----------------------------------------------------------------------------- fills
+
+def sieve(n):
+    is_prime = np.ones(n + 1, dtype=bool)
+    is_prime[:2] = False
+    for p in range(2, int(n ** 0.5) + 1):
+        if is_prime[p]:
+            is_prime[p * p::p] = False
+    return is_prime
+
+
+def test_sieve_fills_strided_slices():
+    check(sieve, 1000)
+    check(sieve, 2)
+    assert ran_native()
+
+
+def fill_slices(A, a, b, st, v):
+    for i in range(A.shape[0]):
+        if A[i, 0] != 0:            # an element read: the nest runs compiled
+            continue
+        if i % 2 == 0:
+            A[i, a:b:st] = v
+        elif i % 3 == 0:
+            A[i, ::st] = v + 1
+        else:
+            A[i, a::-st] = i
+    return A
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int16, np.uint8, np.bool_])
+@pytest.mark.parametrize("a, b, st", [(1, 5, 1), (-2, 1, -1), (6, -9, -2), (100, 0, 1),
+                                      (0, 7, 3), (-100, 100, 2)])
+def test_fills_of_slices_with_steps(dtype, a, b, st):
+    check(fill_slices, np.zeros((5, 7), dtype), a, b, st, 1.5)
+    assert ran_native()
+
+
+def test_a_zero_step_and_an_index_out_of_bounds_are_numpys_errors():
+    check(fill_slices, np.zeros((4, 7)), 1, 5, 0, 2.0)
+    check(fill_slices, np.zeros((4, 7)), 1, 5, 0, 2.0)
+
+    def rows(A, k):
+        for i in range(k):
+            if A[i, 0] > 0:
+                A[i, :] = 0
+        return A
+    check(rows, np.ones((3, 4), np.int32), 4)
+    check(rows, np.ones((3, 4), np.int32), 2)
+    assert ran_native()
+
+
+@pytest.mark.parametrize("v", [300, -1, float("nan"), 2.5])
+def test_fills_cast_as_numpys_setitem(v):
+    def f(A, v):
+        for i in range(A.shape[0]):
+            A[i, 1:] = v
+        return A
+    check(f, np.zeros((2, 3), np.uint8), v)
+
+
+def test_float64_slice_arithmetic_with_steps():
+    def f(u):
+        for t in range(3):
+            if u[0] < 100:
+                u[1::2] = 0.5 * (u[0:-1:2] + u[1::2])
+                u[::-1] += 1.0
+        return u
+    check(f, np.arange(11.0))
+    assert ran_native()
