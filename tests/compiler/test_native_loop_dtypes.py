@@ -272,6 +272,40 @@ def test_string_index_out_of_bounds_is_numpys_error():
     check(f, np.array(list("ACGT")), np.array(list("ACGTT")))
 
 
+def count_of(seq, base):
+    n = 0
+    for i in range(len(seq)):
+        ch = seq[i]                 # a string held in a variable inside the loop
+        if ch == base or (ch != "A" and ch == seq[0]):
+            n += 1
+    return n
+
+
+@pytest.mark.parametrize("base", ["G", np.str_("G"), "GA", "", "A"])
+def test_string_arguments_and_variables(base):
+    check(count_of, np.array(list("GATTACAGG")), base)
+    assert ran_native()
+
+
+def test_a_string_argument_ending_in_nul_runs_python():
+    """'G\0' is not 'G' to Python, where padding would make it so."""
+    check(count_of, np.array(list("GATTACAGG")), "G\0")
+    assert not ran_native()
+    check(count_of, np.array(list("GATTACAGG")), "G")
+    assert ran_native()
+
+
+def test_a_string_variable_read_after_the_loop_runs_python():
+    def last_gap(seq):
+        c = "-"
+        for i in range(len(seq)):
+            if seq[i] != "-":
+                c = seq[i]
+        return c
+    check(last_gap, np.array(list("AC-G-")))
+    assert any("read after the loop" in s for s in summaries())
+
+
 # ----------------------------------------------------------------------------- fills
 
 def sieve(n):
@@ -341,4 +375,14 @@ def test_float64_slice_arithmetic_with_steps():
                 u[::-1] += 1.0
         return u
     check(f, np.arange(11.0))
+    assert ran_native()
+
+
+def test_size_and_ndim():
+    def f(A):
+        total = 0.0
+        for k in range(A.size):
+            total += A.ndim * k
+        return total
+    check(f, np.zeros((3, 4), np.uint16))
     assert ran_native()

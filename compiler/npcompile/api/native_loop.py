@@ -211,6 +211,10 @@ class _Scan:
                 raise _No
         elif isinstance(e, ast.Name):
             self.read(e.id, assigned)
+        elif isinstance(e, ast.Attribute) and e.attr in ("size", "ndim") and \
+                isinstance(e.value, ast.Name):       # A.size, A.ndim
+            self.arrays.add(e.value.id)
+            self.read(e.value.id, assigned)
         elif isinstance(e, ast.BinOp):
             if type(e.op) not in sn._ARITH and not isinstance(e.op, ast.MatMult):
                 raise _No
@@ -330,6 +334,11 @@ def run(site, args, owner_name):
             sig.append((v.dtype.str, v.ndim))
         else:
             t = sn.type_of_value(v)
+            if t is None:
+                try:
+                    t = sn.strings.constant_type(v)
+                except sn.Unsupported as e:
+                    return _decline(site, f"{name}: {e}", owner_name)
             if t is None:
                 return _decline(site, f"{name} is a {type(v).__name__}", owner_name)
             types[name] = t

@@ -72,6 +72,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
         self.types = dict(types)
         self.arrays = dict(arrays)
         for name, src in self.copies.items():   # scratch arrays shaped as their source
+            if is_str(arrays[src][0]):
+                raise Unsupported(f"a copy of {src}, a string array")
             self.types[name] = ARRAY
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
         self.locals = {}          # name -> type of variables the nest binds
@@ -103,6 +105,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
                 bufs.append(v)
                 for n, st in zip(v.shape, v.strides):
                     P += (n, st)
+            elif is_str(t):
+                bufs.append(strings.buffer(v, t))
             elif _CT[t] in FLOAT_CT:
                 P.append(int(np.float64(v).view(np.int64)))
             else:           # a uint64 as its bits
@@ -148,6 +152,9 @@ class Nest(vectors.VectorCode, strings.StringCode):
             raise Unsupported(f"{name} is an array rebound in the loop")
         if t is VEC or t is MAT:
             raise Unsupported(f"{name} is bound to a slice (a NumPy view)")
+        if is_str(t):
+            strings.check_binding(name, t, self.types.get(name), self.locals.get(name),
+                                  self.outputs)
         old = self.locals.get(name)
         if old is None:
             given = self.types.get(name)
@@ -199,7 +206,7 @@ class Nest(vectors.VectorCode, strings.StringCode):
                     for v in s.value.elts:
                         self._typ(v)
                 else:
-                    self._store_type(tgt, self._typ(s.value))
+                    self._store_type(tgt, self._type(s.value))
             elif isinstance(s, ast.AugAssign):
                 cur = self._typ(_as_load(s.target))
                 self._store_type(s.target, arith(cur, self._typ(s.value), _ARITH[type(s.op)]))
@@ -207,8 +214,9 @@ class Nest(vectors.VectorCode, strings.StringCode):
     def _store_type(self, tgt, t):
         if isinstance(tgt, ast.Name):
             self._bind(tgt.id, t)
-        elif is_str(self._element(tgt)):      # checks the array and its indices
-            raise Unsupported(f"a store into {tgt.value.id}, a string array")
+        elif is_str(self._element(tgt)) or is_str(t):     # checks the array and indices
+            raise Unsupported(f"a string stored into {tgt.value.id}, or a store into a "
+                              f"string array")
 
     def _want_int(self, e):
         t = self._typ(e)
@@ -285,6 +293,10 @@ class Nest(vectors.VectorCode, strings.StringCode):
             if isinstance(e.value, ast.Attribute):       # A.shape[k]
                 return PYINT
             return self._element(e)
+        if isinstance(e, ast.Attribute):                 # A.size, A.ndim
+            if self.types.get(e.value.id) is not ARRAY:
+                raise Unsupported(f"{e.value.id}.{e.attr} where {e.value.id} is not an array")
+            return PYINT
         if isinstance(e, ast.Call):
             return self._call_type(e)
         raise Unsupported(f"{type(e).__name__} expressions")
@@ -380,6 +392,10 @@ class Nest(vectors.VectorCode, strings.StringCode):
                     k += 2
                 b += 1
                 continue
+            if is_str(t):       # a str or bytes argument: its code units in a buffer
+                out.append(f"  const char* v_{name} = bufs[{b}];")
+                b += 1
+                continue
             given = _CT[t]
             inner = self.locals.get(name, t)
             src = f"__builtin_bit_cast(double, P[{k}])" if given in FLOAT_CT else \
@@ -387,8 +403,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
             out.append(f"  {_CT[inner]} v_{name} = ({_CT[inner]}){src};")
             k += 1
         for name, t in self.locals.items():
-            if name not in self.types:
-                out.append(f"  {_CT[t]} v_{name} = 0;")
+            if name not in self.types:      # a string variable: where its element is
+                out.append(f"  {'const char*' if is_str(t) else _CT[t]} v_{name} = 0;")
         for name in self.outputs:
             out.append(f"  bool set_{name} = false;")
         return "\n".join(out) + "\n"
@@ -473,6 +489,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
                     vals.append((e, tmp, t))
                 for e, tmp, t in vals:
                     self._store(e, tmp, t, depth)
+            elif isinstance(tgt, ast.Name) and is_str(self._type(s.value)):
+                self._out(f"v_{tgt.id} = (const char*){self._str_operand(s.value)[0]};", depth)
             else:
                 self._store(tgt, self._expr(s.value), self._typ(s.value), depth)
         elif isinstance(s, ast.AugAssign):
@@ -544,6 +562,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
             self._element(tgt) in (VEC, MAT)
 
     def _store(self, tgt, val, t, depth):
+        if isinstance(tgt, ast.Name) and is_str(self.type_of(tgt.id)):
+            raise Unsupported("a string held in a variable, assigned other than plainly")
         if isinstance(tgt, ast.Name):
             vt = self.type_of(tgt.id)
             self._out(f"v_{tgt.id} = ({_CT[vt]})({val});" +
@@ -660,6 +680,13 @@ class Nest(vectors.VectorCode, strings.StringCode):
                 return f"n_{name}_{k}"
             self._element(e)
             return self._element_ref(e)
+        if isinstance(e, ast.Attribute):
+            self._typ(e)
+            name = e.value.id
+            ndim = self.arrays[name][1]
+            if e.attr == "ndim":
+                return f"((i64){ndim})"
+            return "(" + " * ".join(f"n_{name}_{d}" for d in range(ndim)) + ")"
         if isinstance(e, ast.Call):
             return self._call(e)
         raise Unsupported(f"{type(e).__name__} expressions")

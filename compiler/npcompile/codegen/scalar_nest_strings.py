@@ -6,8 +6,10 @@ An element of such an array is a np.str_ (np.bytes_) holding the element without
 trailing NULs, and == of two is Python's str (bytes) equality: a Python bool. Two
 fixed-width strings are equal that way exactly when they are equal padded with NULs to
 one width, which is what npc_streq compares, code unit by code unit (UCS4 for <U, bytes
-for S). A str next to bytes, a string next to a number, ordering comparisons, strings
-held in variables or stored: refused (the Python loop runs)."""
+for S). Str and bytes arguments are passed as such buffers; a variable may hold a string
+inside the loop (`ch = seq[i]`) as where it lies (string arrays are never written by a
+nest). A str next to bytes, a string next to a number, ordering comparisons, strings
+stored into arrays or read after the loop: refused (the Python loop runs)."""
 import ast
 
 import numpy as np
@@ -28,12 +30,28 @@ static inline bool npc_streq(const C* a, i64 na, const C* b, i64 nb) {
 
 
 def constant_type(v):
-    """The dtype a str or bytes constant compares as, or None for other constants."""
-    if type(v) is str:
-        return np.dtype(f"<U{len(v)}")
-    if type(v) is bytes:
-        return np.dtype(f"S{len(v)}")
-    return None
+    """The dtype a str or bytes constant or argument (np.str_ and np.bytes_ too) compares
+    as, or None for other values. One that ends in NUL is refused: Python compares it
+    as it is, to elements that never end in one, where npc_streq would pad."""
+    if not isinstance(v, (str, bytes)):
+        return None
+    if v[-1:] in ("\0", b"\0"):
+        raise Unsupported("a string that ends in NUL")
+    return np.dtype(f"<U{len(v)}" if isinstance(v, str) else f"S{len(v)}")
+
+
+def buffer(v, t):
+    """A string argument's code units, for the nest to read (at least one element)."""
+    return np.array(v, t) if t.itemsize else np.zeros(1, np.uint32)
+
+
+def check_binding(name, t, given, old, outputs):
+    """A variable may hold a string element or constant (`ch = seq[i]`), of one dtype,
+    inside the loop only: the nest keeps where it is, not a Python object."""
+    if name in outputs:
+        raise Unsupported(f"{name}, a string, is read after the loop")
+    if given is not None or (old is not None and old != t):
+        raise Unsupported(f"{name} holds a string and something else")
 
 
 def compare_type(ts, ops):
@@ -53,6 +71,8 @@ class StringCode:
         t = self._type(e)
         unit = "u32" if t.kind == "U" else "u8"
         width = t.itemsize // (4 if t.kind == "U" else 1)
+        if isinstance(e, ast.Name):     # a string argument or variable
+            return f"((const {unit}*)v_{e.id})", width
         if isinstance(e, ast.Constant):
             if width == 0:
                 return "(const u8*)0" if unit == "u8" else "(const u32*)0", 0
@@ -61,7 +81,7 @@ class StringCode:
             self.constants.append(f"static const {unit} {name}[] = {{{', '.join(map(str, units))}}};")
             return name, width
         if not isinstance(e, ast.Subscript):
-            raise Unsupported("a string held in a variable")
+            raise Unsupported(f"a string from a {type(e).__name__} expression")
         return f"((const {unit}*)({self._element_addr(e)}))", width
 
     def _str_compare(self, left, op, right):
