@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from conftest import check
-from test_native_loop import NATIVE, ran_native, summaries
+from test_native_loop import NATIVE, corpus, ran_native, summaries
 
 pytestmark = NATIVE
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
@@ -308,19 +308,19 @@ def test_a_string_variable_read_after_the_loop_runs_python():
 
 # ----------------------------------------------------------------------------- fills
 
-def sieve(n):
-    is_prime = np.ones(n + 1, dtype=bool)
-    is_prime[:2] = False
-    for p in range(2, int(n ** 0.5) + 1):
-        if is_prime[p]:
-            is_prime[p * p::p] = False
-    return is_prime
-
-
-def test_sieve_fills_strided_slices():
+def test_the_corpus_sieve_fills_strided_slices():
+    sieve = corpus("sieve")
     check(sieve, 1000)
     check(sieve, 2)
     assert ran_native()
+
+
+def test_the_corpus_needleman_wunsch_compares_characters():
+    nw = corpus("needleman_wunsch")
+    dna = lambda n, seed: np.array(list(np.random.default_rng(seed).choice(list("ACGT"), n)))  # noqa: E731
+    check(nw, dna(20, 1), dna(31, 2))
+    assert ran_native()
+    assert not [s for s in summaries() if "runs as Python" in s]
 
 
 def fill_slices(A, a, b, st, v):

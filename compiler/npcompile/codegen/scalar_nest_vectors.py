@@ -240,10 +240,7 @@ class VectorCode:
         off = " + ".join(f"{k} * {st}" for k, (_, st) in zip(ks, dims))
         self._out(f"{loops} *({CT[dtype]}*)({p} + {off}) = {v};")
         body, self.lines = self.lines, saved
-        self._out("{", depth)
-        for line in body:
-            self._out(line, depth + 1)
-        self._out("}", depth)
+        self._block(body, depth)
 
     def _vector_store(self, tgt, value, op, depth):
         """target[...] = value, or target[...] op= value (value: a slice expression or
@@ -278,6 +275,10 @@ class VectorCode:
         else:
             self._out(f"{loops} {put(val)}")
         body, self.lines = self.lines, saved
+        self._block(body, depth)
+
+    def _block(self, body, depth):
+        """Lines written aside, as one C block (their names stay local to it)."""
         self._out("{", depth)
         for line in body:
             self._out(line, depth + 1)
