@@ -386,3 +386,27 @@ def test_size_and_ndim():
         return total
     check(f, np.zeros((3, 4), np.uint16))
     assert ran_native()
+
+
+def roots(a):
+    out = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = np.sqrt(a[i]) + np.floor(a[i]) + np.minimum(a[i], 7)
+    return out, np.sqrt(a[0]), np.floor(a[0]), np.minimum(a[0], 7)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.uint16, np.uint8])
+def test_numpy_functions_of_integers_take_numpys_result_types(dtype):
+    """np.sqrt of an int16 is a float32, of a uint8 a float16 (refused); np.floor of an
+    int64 is an int64 under NumPy 2, a float64 under NumPy 1."""
+    check(roots, np.arange(1, 6, dtype=dtype))
+    assert ran_native() == (dtype is not np.uint8)
+
+
+def test_np_minimum_with_a_python_int_that_does_not_fit():
+    def f(a):
+        out = np.zeros(a.shape[0], np.int64)
+        for i in range(a.shape[0]):
+            out[i] = np.minimum(a[i], 300)
+        return out
+    check(f, np.array([1, 200], np.uint8))

@@ -36,7 +36,7 @@ from .cpp_ops import PRELUDE, declarations, literal
 from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F4, F8,
                                 FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, U8, VEC,
                                 NEP50, Unsupported, arith, array_dtype, int_range, is_float, is_int,
-                                is_np, is_str, type_of_value)
+                                is_np, is_str, numpy_result_type, type_of_value)
 from . import scalar_nest_strings as strings
 from . import scalar_nest_vectors as vectors
 
@@ -362,11 +362,11 @@ class Nest(vectors.VectorCode, strings.StringCode):
         if name in ("minimum", "maximum"):
             r = arith(args[0], args[1], "+")
             return r if is_np(r) else (F8 if r == PYFLOAT else I8)
-        if F4 in args:     # float32 in, float32 out; mixed with another width: refused
-            if any(a != F4 for a in args):
-                raise Unsupported(f"np.{name} of float32 and another type")
-            return F4
-        return F8
+        t = numpy_result_type(name, args)
+        if F4 == t and any(a != F4 and not (is_np(a) and a.kind in "iu") for a in args):
+            # float32 out of float32 (or int16) arguments only: mixed, refused
+            raise Unsupported(f"np.{name} of float32 and another type")
+        return t
 
     # ----------------------------------------------------------------- code
     def _out(self, text, depth=0):
@@ -728,9 +728,11 @@ class Nest(vectors.VectorCode, strings.StringCode):
             return self._trunc(f"{name}((double)({args[0]}))", "i64", -2 ** 63, 2 ** 63)
         if name in ("abs", "absolute", "fabs") and self.modules[f.value.id] == "numpy":
             return self._abs(f"(({_CT[t]}){args[0]})", t)
-        if name in ("minimum", "maximum"):
-            return vectors.extremum(args[0], args[1], _CT[t], name, self._new(), self._new(),
-                                    is_float(t))
+        if name in ("minimum", "maximum"):     # a Python int must fit, as in arithmetic
+            a, b = (self._operand_as(x, tx, t) for x, tx in zip(args, types))
+            return vectors.extremum(a, b, _CT[t], name, self._new(), self._new(), is_float(t))
+        if is_int(t):       # np.floor of an integer is that integer under NumPy 2
+            return f"(({_CT[t]})({args[0]}))"
         c = "float" if t == F4 else "double"     # NumPy's float32 functions: libm's *f
         fn = (_BINARY[name] if name in _BINARY else _UNARY[name]) + ("f" if c == "float" else "")
         self._libm(fn, len(args), c)

@@ -119,3 +119,16 @@ def arith(a, b, op):
     if n == B1:     # a NumPy bool and a Python int: NumPy's default integer
         return I8
     return n
+
+
+def numpy_result_type(name, args):
+    """The dtype np.<name> gives for arguments of these types, asked of the NumPy that
+    runs (np.sqrt of an int16 is a float32, of a uint8 a float16; np.floor of an int64
+    an int64 under NumPy 2): float32, float64 or an integer, else Unsupported."""
+    sample = {PYINT: 1, PYFLOAT: 1.0, PYBOOL: True}
+    values = [sample[a] if not is_np(a) else a.type(1) for a in args]
+    with np.errstate(all="ignore"):
+        r = np.asarray(getattr(np, name)(*values)).dtype
+    if r in (F4, F8) or r in INT_DTYPES:
+        return r
+    raise Unsupported(f"np.{name} of {', '.join(map(str, args))} is a {r}")
