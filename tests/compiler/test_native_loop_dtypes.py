@@ -3,6 +3,8 @@ signed and unsigned, and fixed-width string arrays, and number fills of strided 
 against eager NumPy 1.x and 2.x: values, dtypes, scalar types, in-place arrays, and
 NumPy's own errors and wraparound (the nest stops and the Python loop runs). Each test
 checks that the nest ran compiled, or that it declined where it must."""
+import math
+
 import numpy as np
 import pytest
 
@@ -410,3 +412,38 @@ def test_np_minimum_with_a_python_int_that_does_not_fit():
             out[i] = np.minimum(a[i], 300)
         return out
     check(f, np.array([1, 200], np.uint8))
+
+
+def constants_and_casts(x, n):
+    out = np.zeros(n, dtype=np.float32)
+    total = np.int64(0)
+    lo = 0.0
+    for k in range(n):
+        lo = float("inf")
+        out[k] = np.float32(math.sin(2 * np.pi * k / n) + math.e - np.e)
+        total += np.int64(k) * np.int32(2) + np.uint8(x[k % x.shape[0]])
+        for j in range(x.shape[0]):
+            if x[j] < lo and x[j] > -math.inf:
+                lo = x[j]
+        if lo == np.nan or math.tau < 0:
+            total = np.int64(-1)
+    return out, total, lo
+
+
+@pytest.mark.parametrize("x", [[3.5, 2.0, 7.25], [300.0, 1.0], [float("nan"), 1.0]])
+def test_module_constants_and_numpy_casts(x):
+    """np.uint8(300.0) is NumPy 2's OverflowError, np.uint8(nan) a ValueError: the nest
+    stops there and the Python loop raises."""
+    check(constants_and_casts, np.array(x), 9)
+    assert ran_native() or x[0] != 3.5
+
+
+@pytest.mark.parametrize("v", [7, 300, -1, 2.5])
+def test_numpy_casts_of_python_numbers(v):
+    def f(n, v):
+        s = np.int16(0)
+        for k in range(n):
+            s = s + np.uint8(v) + np.int16(k)
+        return s
+    check(f, 5, v)
+    assert ran_native() or v in (300, -1)

@@ -36,7 +36,7 @@ from ..trace.tracer import concretize, current
 
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range",)   # builtins a nest may call
-_MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) +
+_MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer"])
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
 # a nest that stopped this often for one argument type runs as Python from then on
@@ -214,6 +214,11 @@ class _Scan:
         elif isinstance(e, ast.Attribute) and e.attr in ("size", "ndim") and \
                 isinstance(e.value, ast.Name):       # A.size, A.ndim
             self.arrays.add(e.value.id)
+            self.read(e.value.id, assigned)
+        elif isinstance(e, ast.Attribute) and e.attr in sn.CONSTANTS and \
+                isinstance(e.value, ast.Name):       # math.pi, np.inf
+            if e.value.id not in self.modules:
+                self.modules.append(e.value.id)
             self.read(e.value.id, assigned)
         elif isinstance(e, ast.BinOp):
             if type(e.op) not in sn._ARITH and not isinstance(e.op, ast.MatMult):

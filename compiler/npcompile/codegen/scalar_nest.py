@@ -29,6 +29,7 @@ then the scalar arguments' bits."""
 import ast
 import copy
 import hashlib
+import math
 
 import numpy as np
 
@@ -47,6 +48,11 @@ _UNARY = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log10": "log10", "log2": 
           "atan": "atan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
           "floor": "floor", "ceil": "ceil", "fabs": "fabs", "cbrt": "cbrt"}
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot"}
+# np.int32(x), np.float64(x), ...: a number cast as NumPy's setitem casts it
+CONSTRUCTORS = {n: np.dtype(n) for n in ("float64", "float32", "int64", "int32", "int16", "int8",
+                                         "uint64", "uint32", "uint16", "uint8")}
+# math.pi, np.inf, ...: Python floats
+CONSTANTS = ("pi", "e", "inf", "nan", "tau")
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
           ast.Mod: "%", ast.Pow: "**"}
@@ -293,6 +299,9 @@ class Nest(vectors.VectorCode, strings.StringCode):
             if isinstance(e.value, ast.Attribute):       # A.shape[k]
                 return PYINT
             return self._element(e)
+        if isinstance(e, ast.Attribute) and e.attr in CONSTANTS:     # math.pi, np.inf
+            self._constant(e)
+            return PYFLOAT
         if isinstance(e, ast.Attribute):                 # A.size, A.ndim
             if self.types.get(e.value.id) is not ARRAY:
                 raise Unsupported(f"{e.value.id}.{e.attr} where {e.value.id} is not an array")
@@ -301,8 +310,19 @@ class Nest(vectors.VectorCode, strings.StringCode):
             return self._call_type(e)
         raise Unsupported(f"{type(e).__name__} expressions")
 
+    def _constant(self, e):
+        """The value of math.pi, np.inf and the like."""
+        which = self.modules.get(getattr(e.value, "id", None))
+        module = {"numpy": np, "math": math}.get(which)
+        v = getattr(module, e.attr, None)
+        if type(v) is not float:
+            raise Unsupported(f"{getattr(e.value, 'id', '?')}.{e.attr} is not a float constant")
+        return v
+
     def _call_type(self, e):
         f = e.func
+        if _float_of_text(e) is not None:         # float("inf")
+            return PYFLOAT
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
             self._vector_operand(f.value)
             return F8
@@ -355,6 +375,12 @@ class Nest(vectors.VectorCode, strings.StringCode):
                 raise Unsupported(f"{f.id}() of different types")
         mod, name = f.value.id, f.attr
         which = self.modules[mod]
+        if which == "numpy" and name in CONSTRUCTORS:
+            if len(args) != 1 or (not type_of_numeric(args[0]) and args[0] not in (PYBOOL, B1)):
+                raise Unsupported(f"np.{name} of other than one number")
+            return CONSTRUCTORS[name]
+        if which == "math" and name in CONSTRUCTORS:
+            raise Unsupported(f"math.{name}")
         if which == "math":
             return PYINT if name in ("floor", "ceil") else PYFLOAT
         if name in ("abs", "absolute"):
@@ -635,6 +661,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
 
     def _expr(self, e):
         if isinstance(e, ast.Constant):   # bool, int64 or float64, as the kernels write them
+            if type(e.value) not in (bool, int, float):
+                raise Unsupported(f"the constant {e.value!r} where a number is needed")
             return literal(e.value, {bool: B1, int: I8, float: F8}[type(e.value)])
         if isinstance(e, ast.Name):
             return f"v_{e.id}"
@@ -680,6 +708,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
                 return f"n_{name}_{k}"
             self._element(e)
             return self._element_ref(e)
+        if isinstance(e, ast.Attribute) and e.attr in CONSTANTS:
+            return literal(self._constant(e), F8)
         if isinstance(e, ast.Attribute):
             self._typ(e)
             name = e.value.id
@@ -694,6 +724,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
     def _call(self, e):
         f = e.func
         t = self._typ(e)
+        if _float_of_text(e) is not None:
+            return literal(_float_of_text(e), F8)
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             return self._reduction(f.value)
         if isinstance(f, ast.Attribute) and f.attr == "norm":
@@ -723,6 +755,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
                        f"({y} {cmp} {x}) ? {y} : {x}; }})")
             return out
         name = f.attr
+        if name in CONSTRUCTORS:
+            return self._convert_store(args[0], types[0], t)
         if name in ("floor", "ceil") and self.modules[f.value.id] == "math":
             self._libm(name, 1)     # an int in Python: nan and inf raise there
             return self._trunc(f"{name}((double)({args[0]}))", "i64", -2 ** 63, 2 ** 63)
@@ -854,6 +888,17 @@ class Nest(vectors.VectorCode, strings.StringCode):
                 f"while (e) {{ if ((e & 1) && __builtin_mul_overflow({r}, base, &{r})) "
                 f"{_FAIL}; e >>= 1; if (e && __builtin_mul_overflow(base, base, &base)) "
                 f"{_FAIL}; }} {r}; }})")
+
+
+def _float_of_text(e):
+    """The value of float("inf"), float("nan"), float("-inf") ...; None for other calls."""
+    if isinstance(e.func, ast.Name) and e.func.id == "float" and len(e.args) == 1 and \
+            isinstance(e.args[0], ast.Constant) and type(e.args[0].value) is str:
+        try:
+            return float(e.args[0].value)
+        except ValueError:
+            raise Unsupported(f"float({e.args[0].value!r}) raises") from None
+    return None
 
 
 def _is_row(s):
