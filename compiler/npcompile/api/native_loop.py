@@ -226,7 +226,7 @@ class _Scan:
             self.expr(e.left, assigned)
             self.expr(e.right, assigned)
         elif isinstance(e, ast.UnaryOp):
-            if not isinstance(e.op, (ast.USub, ast.UAdd, ast.Not)):
+            if not isinstance(e.op, (ast.USub, ast.UAdd, ast.Not, ast.Invert)):
                 raise _No
             self.expr(e.operand, assigned)
         elif isinstance(e, ast.Compare):

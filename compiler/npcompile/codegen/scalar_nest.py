@@ -34,11 +34,12 @@ import math
 import numpy as np
 
 from .cpp_ops import PRELUDE, declarations, literal
-from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F4, F8,
+from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, BITS, CT as _CT, EXACT as _EXACT, F4, F8,
                                 FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, U8, VEC,
                                 NEP50, Unsupported, arith, array_dtype, int_range, is_float, is_int,
                                 is_np, is_str, numpy_result_type, type_of_value)
 from . import scalar_nest_strings as strings
+from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
 
 # functions of one float: math.X and np.X alike (NumPy's names where they differ)
@@ -55,11 +56,12 @@ CONSTRUCTORS = {n: np.dtype(n) for n in ("float64", "float32", "int64", "int32",
 CONSTANTS = ("pi", "e", "inf", "nan", "tau")
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
-          ast.Mod: "%", ast.Pow: "**"}
+          ast.Mod: "%", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+          ast.LShift: "<<", ast.RShift: ">>"}
 _FAIL = "goto npc_fail"
 
 
-class Nest(vectors.VectorCode, strings.StringCode):
+class Nest(vectors.VectorCode, strings.StringCode, BitCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -276,6 +278,9 @@ class Nest(vectors.VectorCode, strings.StringCode):
             t = self._typ(e.operand)
             if isinstance(e.op, ast.Not):
                 return PYBOOL
+            if isinstance(e.op, ast.Invert):
+                self._invert("", t)       # checks the type
+                return t
             if t == B1:
                 raise Unsupported("arithmetic on a NumPy bool")
             return PYINT if t == PYBOOL else t
@@ -685,7 +690,7 @@ class Nest(vectors.VectorCode, strings.StringCode):
                     return f"(-({a}))"
                 x = self._new()
                 return f"({{ {_CT[t]} {x}; if (__builtin_sub_overflow(({_CT[t]})0, ({_CT[t]}){a}, &{x})) {_FAIL}; {x}; }})"
-            raise Unsupported("~ on numbers")
+            return self._invert(a, t)
         if isinstance(e, ast.Compare):
             parts, left = [], e.left
             for op, right in zip(e.ops, e.comparators):
@@ -831,6 +836,8 @@ class Nest(vectors.VectorCode, strings.StringCode):
         return f"(({ct})({a}) {c} ({ct})({b}))"
 
     def _binop(self, a, ta, b, tb, op):
+        if op in BITS:
+            return self._bitop(a, ta, b, tb, op)
         t = arith(ta, tb, op)
         C = _CT[t]
         if t == F4:      # float32 arithmetic, each result rounded to float32 as NumPy's

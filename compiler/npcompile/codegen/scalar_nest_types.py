@@ -86,8 +86,13 @@ def type_of_value(v):
     return None
 
 
+BITS = ("&", "|", "^", "<<", ">>")
+
+
 def arith(a, b, op):
     """The type of `a op b` as Python and NumPy compute it, or Unsupported."""
+    if op in BITS:
+        return _bitwise(a, b, op)
     sliced = [t for t in (a, b) if t is VEC or t is MAT]
     if sliced:      # elementwise, of one shape (NumPy's broadcasting is not followed)
         if op not in ("+", "-", "*", "/") or len(set(sliced)) != 1 or not all(
@@ -132,3 +137,20 @@ def numpy_result_type(name, args):
     if r in (F4, F8) or r in INT_DTYPES:
         return r
     raise Unsupported(f"np.{name} of {', '.join(map(str, args))} is a {r}")
+
+
+def _bitwise(a, b, op):
+    """& | ^ << >> of integers and bools: of two bools & | ^ are logical (a NumPy bool
+    if either is one); otherwise the integer type arithmetic would give, where NumPy has
+    a loop for it (none for floats, nor for uint64 with a signed integer)."""
+    for t in (a, b):
+        if not (is_int(t) or t == B1):
+            raise Unsupported(f"{op} of a {t}")
+    if {a, b} <= {PYBOOL, B1}:
+        if op in ("<<", ">>"):
+            raise Unsupported(f"{op} of two bools")
+        return B1 if B1 in (a, b) else PYBOOL
+    r = arith(a, b, "+")
+    if is_float(r):
+        raise Unsupported(f"{op} of a {a} and a {b} (NumPy has no loop for them)")
+    return r
