@@ -614,6 +614,18 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
         if is_float(t):    # truncated; nan, inf and out of range are NumPy's to handle
             return self._trunc(val, _CT[dtype], lo, hi + 1)
         if is_np(t):       # a NumPy integer or bool: cast as NumPy casts (wrapping)
+            lo_t, hi_t = (0, 1) if t == B1 else int_range(t)
+            if (NEP50 or (t == U8 and dtype.kind == "i")) and (lo_t < lo or hi_t > hi):
+                # NumPy 2 stores a NumPy integer as a Python int: OverflowError where
+                # it does not fit (a signed array; an unsigned one wraps, but not in
+                # every 2.x), and NumPy 1 a uint64 into a signed array: the nest stops
+                x = self._new()
+                w = "u64" if t == U8 else "i64"
+                out = ([f"{x} > {hi}ULL"] if t == U8 else
+                       ([f"{x} < {lo}LL"] if lo_t < lo else []) +
+                       ([f"{x} > {hi}LL"] if hi_t > hi else []))
+                return (f"({{ const {w} {x} = ({w})({val}); if ({' || '.join(out)}) {_FAIL}; "
+                        f"({_CT[dtype]}){x}; }})")
             return f"({_CT[dtype]})(u64)({val})"
         # a Python int: NumPy 2 raises where it does not fit, NumPy 1 warns
         return self._python_int_as(val, dtype)
