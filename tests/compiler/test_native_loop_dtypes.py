@@ -509,3 +509,15 @@ def test_a_cellular_automaton_by_bits(rule):
     cells[15] = 1
     check(elementary_automaton, cells, 12, rule)
     assert ran_native()
+
+
+@pytest.mark.parametrize("start", [0, 100, 300, -1])
+def test_a_python_int_that_becomes_a_narrow_numpy_int(start):
+    """`s = start` then `s += a[i]`: under NumPy 2 s is a uint8 after the first
+    iteration, and a start that does not fit is NumPy's OverflowError there."""
+    def f(a, s):
+        for i in range(a.shape[0]):
+            s += a[i]
+        return s
+    check(f, np.array([1, 2, 3], np.uint8), start)
+    assert ran_native() or start in (300, -1)

@@ -357,10 +357,13 @@ def run(site, args, owner_name):
     if site.stops.get(sig, 0) >= MAX_STOPS:
         return None
     rendered, address = got
-    for name, given in rendered.entry.items():   # a number that becomes a double inside
-        v = values[name]
-        if sn.is_int(given) and not sn.is_int(rendered.locals[name]) and abs(int(v)) > sn._EXACT:
+    for name, given in rendered.entry.items():   # a number that becomes a double inside,
+        v, inner = values[name], rendered.locals[name]     # or a narrower NumPy integer
+        if sn.is_int(given) and not sn.is_int(inner) and abs(int(v)) > sn._EXACT:
             return None
+        if given in (sn.PYINT, sn.PYBOOL) and sn.is_np(inner) and sn.is_int(inner) and \
+                not sn.int_range(inner)[0] <= int(v) <= sn.int_range(inner)[1]:
+            return None     # NumPy 2's OverflowError at its first use: Python's loop
     tracer = current()
     if tracer is not None and tracer.options.get("device") == "cuda":
         return None     # the arrays live on the GPU: the loop is traced as written
