@@ -42,7 +42,7 @@ def program(r):
             return f"(~{expr(depth - 1)})"
         return f"(-{expr(depth - 1)})"
     lines = ["def f(a, b, out, k):",
-             "    s = 0",
+             f"    s = {r.choice([0, 0, 0, 300, -1, True, 2.5 if floats else 0])}",
              "    for i in range(a.shape[0]):",
              f"        x = {expr(2)}",
              f"        if x {r.choice(CMPS)} {expr(0)}:",
