@@ -521,3 +521,34 @@ def test_a_python_int_that_becomes_a_narrow_numpy_int(start):
         return s
     check(f, np.array([1, 2, 3], np.uint8), start)
     assert ran_native() or start in (300, -1)
+
+
+def smith_waterman(a, b, gap):
+    """Local alignment: max(0, ...) of a Python int and float64 table entries, stored."""
+    H = np.zeros((a.shape[0] + 1, b.shape[0] + 1))
+    best = 0.0
+    for i in range(1, a.shape[0] + 1):
+        for j in range(1, b.shape[0] + 1):
+            s = 2 if a[i - 1] == b[j - 1] else -1
+            H[i, j] = max(0, H[i - 1, j - 1] + s, H[i - 1, j] - gap, H[i, j - 1] - gap)
+            if H[i, j] > best:
+                best = H[i, j]
+    return H, best
+
+
+def test_an_extremum_of_mixed_types_stored_into_an_array():
+    dna = lambda n, seed: np.array(list(np.random.default_rng(seed).choice(list("ACGT"), n)))  # noqa: E731
+    check(smith_waterman, dna(25, 7), dna(30, 8), 1.5)
+    check(smith_waterman, dna(25, 7), dna(30, 8), 2)
+    assert ran_native()
+
+
+@pytest.mark.parametrize("k", [0, -5, 300])
+def test_a_stored_extremum_with_a_python_int_that_may_not_fit(k):
+    def f(a, out, k):
+        for i in range(a.shape[0]):
+            out[i] = min(k, a[i], 200)
+        return out
+    check(f, np.array([3, 250, 0], np.uint8), np.zeros(3, np.uint8), k)
+    check(f, np.array([3, 250, 0], np.uint8), np.zeros(3, np.float32), k)
+    assert ran_native() or k != 0

@@ -48,7 +48,7 @@ def program(r):
              f"        if x {r.choice(CMPS)} {expr(0)}:",
              f"            out[i] = {expr(1)}",
              "        else:",
-             "            out[i] = x",
+             f"            out[i] = {r.choice(['min', 'max'])}(x, {expr(1)}, {expr(0)})",
              f"        if {expr(1)} {r.choice(CMPS)} {expr(1)}:",
              f"            s += {expr(1)}",
              "    return out, s, x"]

@@ -28,6 +28,7 @@ an assigned flag per output name), bufs[1..] the arrays; P their sizes and byte 
 then the scalar arguments' bits."""
 import ast
 import copy
+import functools
 import hashlib
 import math
 
@@ -86,6 +87,7 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
         self.locals = {}          # name -> type of variables the nest binds
         self.entry = {}           # assigned parameters: type given -> type in the nest
+        self.stored_extrema = {id(s.value) for s in ast.walk(self.loop) if _stores_extremum(s)}
         self._infer()
         self.lines = []
         self.tmp = 0
@@ -377,6 +379,10 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
                     # the one it returns keeps its type; the values are the same doubles,
                     # and np.float64 is a float: taken as NumPy's
                     return F8
+                if id(e) in self.stored_extrema and all(type_of_numeric(a) for a in args):
+                    # `H[i, j] = max(0, H[i - 1, j - 1] + s, ...)`: whichever it returns
+                    # goes into the array as the same number, compared as NumPy compares
+                    return functools.reduce(lambda x, y: arith(x, y, "+"), args)
                 raise Unsupported(f"{f.id}() of different types")
         mod, name = f.value.id, f.attr
         which = self.modules[mod]
@@ -765,6 +771,7 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
             # min/max as Python's builtins: the first unless a later one compares
             # strictly less (greater)
             cmp = "<" if f.id == "min" else ">"
+            args = [self._operand_as(a, ta, t) for a, ta in zip(args, types)]
             out = args[0]
             for a in args[1:]:
                 x, y = self._new(), self._new()
@@ -907,6 +914,14 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
                 f"while (e) {{ if ((e & 1) && __builtin_mul_overflow({r}, base, &{r})) "
                 f"{_FAIL}; e >>= 1; if (e && __builtin_mul_overflow(base, base, &base)) "
                 f"{_FAIL}; }} {r}; }})")
+
+
+def _stores_extremum(s):
+    """`A[i, j] = max(...)` or min(...): only the number it gives matters, not its type."""
+    return isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+        isinstance(s.targets[0], ast.Subscript) and isinstance(s.value, ast.Call) and \
+        isinstance(s.value.func, ast.Name) and s.value.func.id in ("min", "max") and \
+        not any(isinstance(x, ast.Slice) for x in ast.walk(s.targets[0].slice))
 
 
 def _float_of_text(e):
