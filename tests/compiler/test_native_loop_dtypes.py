@@ -118,13 +118,18 @@ def test_stores_cast_as_numpys_setitem(value, dtype):
     check(f, np.zeros(3, dtype), value)
 
 
-def test_numpy_ints_stored_narrower_wrap_silently():
+def test_numpy_ints_stored_narrower_wrap_as_numpy_does():
+    """NumPy 1 wraps them silently; NumPy 2 stores them as Python ints (OverflowError
+    into a signed array where they do not fit): the nest stops there."""
     def f(a, out):
         for i in range(a.shape[0]):
             out[i] = a[i] * 3
         return out
-    check(f, np.array([100, 1000, -7], np.int64), np.zeros(3, np.uint8))
-    assert ran_native()
+    for dtype in (np.uint8, np.int8):
+        check(f, np.array([100, 1000, -7], np.int64), np.zeros(3, dtype))
+        assert ran_native() or NEP50
+        check(f, np.array([10, 20, 0], np.int64), np.zeros(3, dtype))
+        assert ran_native()
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint64])
@@ -552,3 +557,23 @@ def test_a_stored_extremum_with_a_python_int_that_may_not_fit(k):
     check(f, np.array([3, 250, 0], np.uint8), np.zeros(3, np.uint8), k)
     check(f, np.array([3, 250, 0], np.uint8), np.zeros(3, np.float32), k)
     assert ran_native() or k != 0
+
+
+def test_a_stored_extremum_that_would_round_runs_python():
+    """max(0.1, a float32) is the Python float 0.1 itself where it wins, not 0.1 rounded
+    to float32: refused; max(0.5, ...) is exact either way."""
+    def f(a, out, c):
+        for i in range(a.shape[0]):
+            out[i] = max(0.1, a[i])
+            out[i] += max(c, a[i])
+        return out
+    a = np.array([0.0, 0.3, -1.0], np.float32)
+    check(f, a, np.zeros(3), 2 ** 60 + 1)
+    assert not ran_native()
+
+    def g(a, out):
+        for i in range(a.shape[0]):
+            out[i] = max(0.5, a[i], 0)
+        return out
+    check(g, a, np.zeros(3))
+    assert ran_native()

@@ -381,8 +381,11 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
                     return F8
                 if id(e) in self.stored_extrema and all(type_of_numeric(a) for a in args):
                     # `H[i, j] = max(0, H[i - 1, j - 1] + s, ...)`: whichever it returns
-                    # goes into the array as the same number, compared as NumPy compares
-                    return functools.reduce(lambda x, y: arith(x, y, "+"), args)
+                    # goes into the array as the same number, compared as NumPy compares,
+                    # where each is that number in the common type too
+                    t = functools.reduce(lambda x, y: arith(x, y, "+"), args)
+                    if all(_holds(t, a) or _exactly(x, t) for x, a in zip(e.args, args)):
+                        return t
                 raise Unsupported(f"{f.id}() of different types")
         mod, name = f.value.id, f.attr
         which = self.modules[mod]
@@ -922,6 +925,24 @@ def _stores_extremum(s):
         isinstance(s.targets[0], ast.Subscript) and isinstance(s.value, ast.Call) and \
         isinstance(s.value.func, ast.Name) and s.value.func.id in ("min", "max") and \
         not any(isinstance(x, ast.Slice) for x in ast.walk(s.targets[0].slice))
+
+
+def _holds(t, a):
+    """Whether every value of type a is a value of type t (an integer that does not fit
+    an integer type stops the nest where it is converted)."""
+    if a == t or (is_int(a) and is_int(t)) or (a == PYFLOAT and t == F8):
+        return True
+    return is_np(a) and is_np(t) and t.kind == "f" and (
+        (a.kind == "f" and a.itemsize <= t.itemsize) or
+        (a.kind in "iub" and 2 * a.itemsize <= t.itemsize))
+
+
+def _exactly(e, t):
+    """Whether e is a number constant that type t holds exactly."""
+    if not isinstance(e, ast.Constant) or type(e.value) not in (int, float) or not is_np(t):
+        return False
+    with np.errstate(all="ignore"):
+        return bool(np.array(e.value).astype(t) == e.value)
 
 
 def _float_of_text(e):
