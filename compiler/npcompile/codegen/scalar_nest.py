@@ -5,11 +5,15 @@ Python it is ~100 ns per operation; compiled it is a few instructions.
 
 Types follow what the Python loop would compute, value by value:
 * Python ints, floats and bools (loop variables, constants, scalar arguments), and NumPy
-  scalars of float64, float32, int64 and int32 (elements of arrays of those dtypes, NumPy scalar
-  arguments). A binary operation on a NumPy scalar and a Python number follows the
-  NumPy that runs: under 2.x it keeps the NumPy dtype (a float makes an integer dtype
-  float64), under 1.x the number counts as int64 or float64 (np.int32(3) * 2 is an
-  int64 there); two NumPy scalars promote as NumPy does.
+  scalars of bool, every integer width signed and unsigned, float32 and float64
+  (elements of arrays of those dtypes, NumPy scalar arguments, np.int8(x) and the like).
+  A binary operation on a NumPy scalar and a Python number follows the NumPy that
+  runs: under 2.x it keeps the NumPy dtype (a float makes an integer dtype float64; a
+  Python int that does not fit it is NumPy's OverflowError), under 1.x the number counts
+  as int64 or float64 (np.int32(3) * 2 is an int64 there); two NumPy scalars promote as
+  NumPy does, and compare by value (not as C, which would make a signed side unsigned).
+  Bitwise operators: scalar_nest_bits.py. Elements of fixed-width string arrays, str
+  and bytes: compared only (scalar_nest_strings.py). Slices: scalar_nest_vectors.py.
 * Whatever would raise or warn in Python or NumPy does not happen here: the function
   stops (status 1), the caller puts back the arrays it wrote and runs the Python loop,
   which then raises or warns as it always did. That is: an index out of bounds,
