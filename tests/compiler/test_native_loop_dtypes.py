@@ -577,3 +577,16 @@ def test_a_stored_extremum_that_would_round_runs_python():
         return out
     check(g, a, np.zeros(3))
     assert ran_native()
+
+
+def test_the_truth_of_a_string_runs_python():
+    def f(seq, gap):
+        n = 0
+        for i in range(seq.shape[0]):
+            ch = seq[i]
+            if ch and gap:
+                n += 1
+        return n
+    check(f, np.array(["A", "", "C"]), "")
+    check(f, np.array(["A", "", "C"]), "-")
+    assert not ran_native()

@@ -695,6 +695,7 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
                 raise Unsupported(f"the constant {e.value!r} where a number is needed")
             return literal(e.value, {bool: B1, int: I8, float: F8}[type(e.value)])
         if isinstance(e, ast.Name):
+            self._typ(e)        # a number (a string's truth is its length: refused)
             return f"v_{e.id}"
         if self._typ(e) in (VEC, MAT):
             raise Unsupported("a slice where a number is needed")
