@@ -496,26 +496,6 @@ def test_bitwise_operators_of_bools_are_logical():
     assert ran_native()
 
 
-def elementary_automaton(cells, steps, rule):
-    """Rule 30/90/110 of a row of uint8 cells: the rule number's bits, by shifts."""
-    n = cells.shape[0]
-    hist = np.zeros((steps, n), dtype=np.uint8)
-    hist[0] = cells
-    for t in range(1, steps):
-        for i in range(n):
-            pattern = (hist[t - 1, (i - 1) % n] << 2) | (hist[t - 1, i] << 1) | hist[t - 1, (i + 1) % n]
-            hist[t, i] = (rule >> pattern) & 1
-    return hist
-
-
-@pytest.mark.parametrize("rule", [30, 90, 110])
-def test_a_cellular_automaton_by_bits(rule):
-    cells = np.zeros(31, np.uint8)
-    cells[15] = 1
-    check(elementary_automaton, cells, 12, rule)
-    assert ran_native()
-
-
 @pytest.mark.parametrize("start", [0, 100, 300, -1])
 def test_a_python_int_that_becomes_a_narrow_numpy_int(start):
     """`s = start` then `s += a[i]`: under NumPy 2 s is a uint8 after the first
@@ -590,3 +570,54 @@ def test_the_truth_of_a_string_runs_python():
     check(f, np.array(["A", "", "C"]), "")
     check(f, np.array(["A", "", "C"]), "-")
     assert not ran_native()
+
+
+# ----------------------------------------------------------------------------- element loops
+
+def over_elements(data, t, seq):
+    count = 0
+    for v in data:
+        if v > t:
+            count += 1
+    gc = 0
+    for ch in seq:
+        if ch == "G" or ch == "C":
+            gc += 1
+    return count, v, gc
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.uint8, np.bool_])
+def test_for_each_element_of_an_array(dtype):
+    check(over_elements, np.arange(10).astype(dtype), 4, np.array(list("GATTACAGC")))
+    assert ran_native()
+
+
+def test_zip_and_enumerate():
+    def f(a, b, k):
+        s = 0.0
+        for x, y in zip(a, b):          # the shortest
+            s += x * y
+        for i, x in enumerate(a, k):
+            s += i * x
+            k += 1                      # the start was taken once
+        for j, x in enumerate(b):
+            if j + 1 < b.shape[0]:
+                b[j + 1] = b[j + 1] + x     # step j + 1 reads what step j wrote
+        return s, i, x, b
+    check(f, np.arange(5.0), np.arange(7.0), 3)
+    check(f, np.arange(5.0), np.arange(3.0), -2)
+    assert ran_native()
+
+
+def test_element_loops_over_what_is_not_a_1d_array_run_python():
+    def f(A):
+        total = 0.0
+        for row in A:
+            if total < 10:
+                total += 1
+        return total
+    check(f, np.ones((3, 2)))
+    assert not ran_native()
+    assert any("2-d array (its rows are views)" in s for s in summaries())
+    check(over_elements, [1, 5, 7], 4, np.array(list("GC")))
+    assert any("data is a list" in s for s in summaries())

@@ -151,8 +151,8 @@ def rule_automaton(cells, steps, rule):
         for i in range(n):
             left = hist[t - 1, (i - 1) % n]
             right = hist[t - 1, (i + 1) % n]
-            pattern = 4 * left + 2 * hist[t - 1, i] + right
-            hist[t, i] = rule[pattern]
+            pattern = (left << 2) | (hist[t - 1, i] << 1) | right
+            hist[t, i] = (rule >> pattern) & 1      # the rule number's bits
     return hist
 
 
@@ -294,8 +294,9 @@ PROGRAMS = [
     (histogram, (rng.integers(0, 10, 300).astype(np.uint8), 10)),
     (histogram, (rng.integers(0, 10, 300).astype(np.uint8), 9)),    # IndexError
     (matrix_chain, (rng.integers(2, 30, 8),)),
-    (rule_automaton, ((rng.random(40) < 0.5).astype(np.uint8), 10,
-                      np.array([0, 1, 1, 1, 0, 1, 1, 0], np.uint8))),
+    (rule_automaton, ((rng.random(40) < 0.5).astype(np.uint8), 10, 110)),
+    (rule_automaton, ((rng.random(41) < 0.5).astype(np.uint8), 12, 30)),
+    (rule_automaton, ((rng.random(41) < 0.5).astype(np.uint8), 12, np.uint8(90))),
     (random_walk, (rng.choice(np.array([-1, 1], dtype=np.int32), 500),)),
     (gc_content, (dna(100, 5),)),
     (count_uint8, ((rng.random((8, 9)) * 255).astype(np.uint8), 100)),

@@ -35,7 +35,7 @@ from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current
 
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
-_NAMES = _BUILTINS + ("range",)   # builtins a nest may call
+_NAMES = _BUILTINS + ("range", "enumerate", "zip")   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer"])
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
@@ -116,7 +116,21 @@ class _Scan:
             self.stmt(s, assigned)
 
     def stmt(self, s, assigned):
-        if isinstance(s, ast.For):
+        if isinstance(s, ast.For) and not s.orelse and sn.elements.parts(s) is not None:
+            bound, start = sn.elements.parts(s)    # for x in a, enumerate(a), zip(a, b)
+            if start is not None:
+                self.expr(start, assigned)
+            if isinstance(s.iter, ast.Call):
+                self.read(s.iter.func.id, assigned)
+            inner = set(assigned)
+            for name, array in bound:
+                if array is not None:
+                    self.arrays.add(array)
+                    self.read(array, assigned)
+            for name, _ in bound:
+                self.bind(name, inner)
+            self.stmts(s.body, inner)
+        elif isinstance(s, ast.For):
             it = s.iter
             if s.orelse or not isinstance(s.target, ast.Name) or not isinstance(it, ast.Call) \
                     or not isinstance(it.func, ast.Name) or it.func.id != "range" \

@@ -43,6 +43,7 @@ from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, BITS, CT as _CT, EXACT 
                                 FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, U8, VEC,
                                 NEP50, Unsupported, arith, array_dtype, int_range, is_float, is_int,
                                 is_np, is_str, numpy_result_type, type_of_value)
+from . import scalar_nest_iter as elements
 from . import scalar_nest_strings as strings
 from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
@@ -66,7 +67,7 @@ _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 _FAIL = "goto npc_fail"
 
 
-class Nest(vectors.VectorCode, strings.StringCode, BitCode):
+class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -192,7 +193,10 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
 
     def _infer_stmts(self, stmts):
         for s in stmts:
-            if isinstance(s, ast.For):
+            if isinstance(s, ast.For) and elements.parts(s) is not None:
+                self._iter_types(s)
+                self._infer_stmts(s.body)
+            elif isinstance(s, ast.For):
                 self._bind(s.target.id, PYINT)
                 for a in s.iter.args:
                     self._want_int(a)
@@ -478,7 +482,9 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode):
             self._emit_stmt(s, depth)
 
     def _emit_stmt(self, s, depth):
-        if isinstance(s, ast.For):
+        if isinstance(s, ast.For) and elements.parts(s) is not None:
+            self._iter_loop(s, depth)
+        elif isinstance(s, ast.For):
             name = s.target.id
             args = [self._int_expr(a) for a in s.iter.args]
             start, stop, step = ("0", args[0], "1") if len(args) == 1 else \
