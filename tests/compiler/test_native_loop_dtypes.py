@@ -621,3 +621,59 @@ def test_element_loops_over_what_is_not_a_1d_array_run_python():
     assert any("2-d array (its rows are views)" in s for s in summaries())
     check(over_elements, [1, 5, 7], 4, np.array(list("GC")))
     assert any("data is a list" in s for s in summaries())
+
+
+# ----------------------------------------------------------------------------- resets
+
+def matvec_rows(A, x):
+    y = np.zeros(A.shape[0], A.dtype)
+    for i in range(A.shape[0]):
+        s = 0                       # a Python int each row, a NumPy scalar after one step
+        best = 0
+        for j in range(A.shape[1]):
+            s += A[i, j] * x[j]
+            if A[i, j] > best:
+                best = A[i, j]
+        y[i] = s + best / 2
+    return y
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32])
+def test_a_variable_reset_to_a_python_number_each_outer_step(dtype):
+    A = np.arange(20).reshape(4, 5).astype(dtype) - 7
+    check(matvec_rows, A, np.arange(5).astype(dtype))
+    assert ran_native()
+
+
+def test_resets_read_where_the_types_differ_run_python():
+    """best = 0 then best = a float32: best / 2 is a Python float or a float32; and a
+    Python int shifted left keeps its bits where an int32 drops them."""
+    A = np.arange(20).reshape(4, 5).astype(np.float32)
+    check(matvec_rows, A, np.arange(5, dtype=np.float32))
+    assert any("best holds a Python number or a NumPy float32" in s for s in summaries()) \
+        or not NEP50      # NumPy 1: best / 2 is a float64 either way
+
+    def shifts(a):
+        out = np.zeros(a.shape[0], np.int64)
+        for i in range(a.shape[0]):
+            h = 1
+            out[i] = h << 40        # a Python int: 2**40; an int32 would give 0
+            h = a[i]
+            out[i] += h
+        return out
+    check(shifts, np.arange(3, dtype=np.int32))
+    assert any("h holds a Python number" in s for s in summaries()) or not NEP50
+
+
+def test_resets_next_to_other_numpy_types():
+    """s = 0, then s += an int32 times a float64: a float64 either way."""
+    def mixed(A, x):
+        y = np.zeros(A.shape[0])
+        for i in range(A.shape[0]):
+            s = 0
+            for j in range(A.shape[1]):
+                s += A[i, j] * x[j]
+            y[i] = s
+        return y
+    check(mixed, np.arange(20).reshape(4, 5).astype(np.int32), np.arange(5.0))
+    assert ran_native()

@@ -26,6 +26,7 @@ def program(r):
     """The source of a random nest f(a, b, out, k) and its argument dtypes: integer
     programs (every width, bools, the bitwise operators) or float ones (ints mixed in)."""
     floats = r.random() < 0.3
+    resets = r.random() < 0.3       # y = a Python number, then maybe a NumPy one
     ops = FLOAT_OPS if floats else INT_OPS
     consts = [0, 1, 2, 3, 7, -1, 200, 70000] + ([0.5, -2.0] if floats else [])
 
@@ -45,10 +46,14 @@ def program(r):
              f"    s = {r.choice([0, 0, 0, 300, -1, True, 2.5 if floats else 0])}",
              "    for i in range(a.shape[0]):",
              f"        x = {expr(2)}",
+             f"        y = {r.choice(consts + [0, 0.0]) if resets else 'x'}",  # a reset?
+             f"        if {expr(0)} {r.choice(CMPS)} {expr(0)}:",
+             f"            y = {expr(1) if resets else 'x'}",
              f"        if x {r.choice(CMPS)} {expr(0)}:",
              f"            out[i] = {expr(1)}",
              "        else:",
-             f"            out[i] = {r.choice(['min', 'max'])}(x, {expr(1)}, {expr(0)})",
+             f"            out[i] = {r.choice(['min', 'max'])}(x, {'y' if resets else expr(1)}, "
+             f"{expr(0)})",
              f"        if {expr(1)} {r.choice(CMPS)} {expr(1)}:",
              f"            s += {expr(1)}",
              "    return out, s, x"]

@@ -93,7 +93,9 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
         self.locals = {}          # name -> type of variables the nest binds
         self.entry = {}           # assigned parameters: type given -> type in the nest
         self.stored_extrema = {id(s.value) for s in ast.walk(self.loop) if _stores_extremum(s)}
+        self.resets = {}          # name -> T: reset to Python constants, else holding T
         self._infer()
+        self._check_resets()
         self.lines = []
         self.tmp = 0
         self.need = set()
@@ -183,13 +185,89 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             self.changed = True
         elif old != t:
             pair = {old, t}
-            if name not in self.outputs and (pair <= {PYFLOAT, F8} or pair <= {PYINT, I8}):
-                # `x = 0.0` then `x = x * x + C[k]`: the same numbers either way (int
-                # overflow stops both); only the type differs, and no one sees it after
-                self.locals[name] = F8 if F8 in pair else I8
-                self.changed = self.changed or old is not self.locals[name]
+            self.resets.setdefault(name, set()).update(x for x in pair if not is_np(x))
+            numpy = [x for x in pair if is_np(x)]
+            if name not in self.outputs and len(numpy) == 1 and numpy[0].kind in "iuf" and \
+                    pair - set(numpy) <= ({PYINT, PYFLOAT} if numpy[0].kind == "f" else {PYINT}):
+                # `s = 0` in an outer loop, then `s += A[i, j] * x[j]`: s holds its
+                # NumPy type throughout, checked once the types settle (_check_resets)
+                self.locals[name] = numpy[0]
+                self.changed = self.changed or old is not numpy[0]
                 return
             raise Unsupported(f"{name} is assigned a {_name(t)} and a {_name(old)}")
+
+    def _check_resets(self):
+        """A variable given Python numbers and NumPy ones of one type T (`x = 0.0` then
+        `x = x * x + C[k]`; `s = 0` in an outer loop then `s += A[i, j] * x[j]`) is T
+        throughout, where that changes no value: each Python number it is given is a
+        constant T holds exactly, it is never a loop's variable, and where it is read
+        as the Python number it may be, the result is the type T gives (an operand of
+        arithmetic that T and the Python type promote alike), or a comparison, or the
+        value stored into an array element."""
+        parents = {id(c): p for p in ast.walk(self.loop) for c in ast.iter_child_nodes(p)}
+        for name, pys in self.resets.items():
+            t = self.locals[name]
+            for node in ast.walk(self.loop):
+                if isinstance(node, ast.For) and name in {x.id for x in ast.walk(node.target)
+                                                          if isinstance(x, ast.Name)}:
+                    raise Unsupported(f"{name} is a loop's variable and holds a NumPy {t}")
+                if isinstance(node, ast.Assign) and any(
+                        name in {x.id for x in ast.walk(tgt) if isinstance(x, ast.Name)}
+                        for tgt in node.targets):
+                    values = node.value.elts if isinstance(node.targets[0], ast.Tuple) \
+                        else [node.value]
+                    for v in values:
+                        if not is_np(self._typ(v)) and not _exactly(v, t):
+                            raise Unsupported(f"{name} holds a NumPy {t} and is given a "
+                                              f"Python number other than a constant")
+                if isinstance(node, ast.Name) and node.id == name and \
+                        isinstance(node.ctx, ast.Load):
+                    self._check_reset_read(name, t, pys, node, parents.get(id(node)), parents)
+                if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
+                        node.target.id == name:
+                    self._check_reset_read(name, t, pys, node.target, node, parents)
+
+    def _check_reset_read(self, name, t, pys, node, parent, parents=None):
+        """Where `node`, of type t in the nest and of a Python type in pys in the Python
+        loop, is read: the same numbers either way, up to the value's use."""
+        if isinstance(parent, ast.Compare):
+            return
+        if isinstance(parent, ast.Assign) and parent.value is node:
+            if all(isinstance(x, ast.Subscript) or (isinstance(x, ast.Name) and
+                                                    x.id in self.resets and
+                                                    self.locals[x.id] == t)
+                   for x in parent.targets):
+                return          # stored into an array, or held as such a variable
+        if isinstance(parent, ast.Tuple) and isinstance(parents, dict):
+            assign = parents.get(id(parent))
+            if isinstance(assign, ast.Assign) and assign.value is parent and \
+                    isinstance(assign.targets[0], ast.Tuple):
+                target = assign.targets[0].elts[parent.elts.index(node)]
+                if isinstance(target, ast.Subscript) or (
+                        isinstance(target, ast.Name) and target.id in self.resets and
+                        self.locals[target.id] == t):
+                    return
+        if isinstance(parent, (ast.BinOp, ast.AugAssign)):
+            other = parent.value if isinstance(parent, ast.AugAssign) else \
+                (parent.right if parent.left is node else parent.left)
+            op = _ARITH.get(type(parent.op))
+            d = self._typ(other)
+            left = isinstance(parent, ast.AugAssign) or parent.left is node
+            try:
+                r_np = arith(t, d, op) if left else arith(d, t, op)
+                r_py = {arith(p, d, op) if left else arith(d, p, op) for p in pys}
+            except Unsupported:
+                r_py = None
+            if op == "<<" and r_py != {r_np}:
+                r_py = None     # NumPy's fixed-width shifts drop bits without stopping
+            if r_py == {r_np} or (isinstance(parent, ast.AugAssign) and r_py is not None and
+                                  all(_same_numbers(r, r_np) for r in r_py)):
+                return
+            if r_py is not None and all(_same_numbers(r, r_np) for r in r_py):
+                return self._check_reset_read(name, r_np, r_py, parent,
+                                              (parents or {}).get(id(parent)), parents)
+        raise Unsupported(f"{name} holds a Python number or a NumPy {t}, and is read where "
+                          f"the two differ")
 
     def _infer_stmts(self, stmts):
         for s in stmts:
@@ -946,6 +1024,14 @@ def _holds(t, a):
     return is_np(a) and is_np(t) and t.kind == "f" and (
         (a.kind == "f" and a.itemsize <= t.itemsize) or
         (a.kind in "iub" and 2 * a.itemsize <= t.itemsize))
+
+
+def _same_numbers(py, t):
+    """Whether a value of Python type py and one of NumPy type t computed alike are the
+    same number (a Python float and a float64; a Python int and a NumPy integer, whose
+    overflow stops the nest), so that only the type differs."""
+    return py == t or (py == PYFLOAT and t == F8) or \
+        (py == PYINT and is_np(t) and t.kind in "iu")
 
 
 def _exactly(e, t):
