@@ -35,8 +35,8 @@ from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current
 
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
-_NAMES = _BUILTINS + ("range",)   # builtins a nest may call
-_MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) +
+_NAMES = _BUILTINS + ("range", "enumerate", "zip")   # builtins a nest may call
+_MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer"])
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
 # a nest that stopped this often for one argument type runs as Python from then on
@@ -116,7 +116,21 @@ class _Scan:
             self.stmt(s, assigned)
 
     def stmt(self, s, assigned):
-        if isinstance(s, ast.For):
+        if isinstance(s, ast.For) and not s.orelse and sn.elements.parts(s) is not None:
+            bound, start = sn.elements.parts(s)    # for x in a, enumerate(a), zip(a, b)
+            if start is not None:
+                self.expr(start, assigned)
+            if isinstance(s.iter, ast.Call):
+                self.read(s.iter.func.id, assigned)
+            inner = set(assigned)
+            for name, array in bound:
+                if array is not None:
+                    self.arrays.add(array)
+                    self.read(array, assigned)
+            for name, _ in bound:
+                self.bind(name, inner)
+            self.stmts(s.body, inner)
+        elif isinstance(s, ast.For):
             it = s.iter
             if s.orelse or not isinstance(s.target, ast.Name) or not isinstance(it, ast.Call) \
                     or not isinstance(it.func, ast.Name) or it.func.id != "range" \
@@ -197,11 +211,9 @@ class _Scan:
         self.read(name, assigned)
         idx = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
         for x in idx:
-            if isinstance(x, ast.Slice):     # a:b, no step (codegen/scalar_nest_vectors.py)
-                if x.step is not None:
-                    raise _No
+            if isinstance(x, ast.Slice):     # a:b:c (codegen/scalar_nest_vectors.py)
                 self.slices = True
-                for b in (x.lower, x.upper):
+                for b in (x.lower, x.upper, x.step):
                     if b is not None:
                         self.expr(b, assigned)
             else:
@@ -209,17 +221,26 @@ class _Scan:
 
     def expr(self, e, assigned):
         if isinstance(e, ast.Constant):
-            if type(e.value) not in (int, float, bool):
+            if type(e.value) not in (int, float, bool, str, bytes):
                 raise _No
         elif isinstance(e, ast.Name):
             self.read(e.id, assigned)
+        elif isinstance(e, ast.Attribute) and e.attr in ("size", "ndim") and \
+                isinstance(e.value, ast.Name):       # A.size, A.ndim
+            self.arrays.add(e.value.id)
+            self.read(e.value.id, assigned)
+        elif isinstance(e, ast.Attribute) and e.attr in sn.CONSTANTS and \
+                isinstance(e.value, ast.Name):       # math.pi, np.inf
+            if e.value.id not in self.modules:
+                self.modules.append(e.value.id)
+            self.read(e.value.id, assigned)
         elif isinstance(e, ast.BinOp):
             if type(e.op) not in sn._ARITH and not isinstance(e.op, ast.MatMult):
                 raise _No
             self.expr(e.left, assigned)
             self.expr(e.right, assigned)
         elif isinstance(e, ast.UnaryOp):
-            if not isinstance(e.op, (ast.USub, ast.UAdd, ast.Not)):
+            if not isinstance(e.op, (ast.USub, ast.UAdd, ast.Not, ast.Invert)):
                 raise _No
             self.expr(e.operand, assigned)
         elif isinstance(e, ast.Compare):
@@ -323,15 +344,20 @@ def run(site, args, owner_name):
             types[name] = v.dtype
             sig.append(v.dtype.str)
         elif type(v) is np.ndarray or type(v) is LazyArray:
-            if v.dtype not in sn.ARRAY_DTYPES or v.ndim == 0:
+            if not sn.array_dtype(v.dtype) or v.ndim == 0:
                 return _decline(site, f"{name} is a {v.ndim}-d {v.dtype} array (a compiled "
-                                      f"loop nest takes float64, float32, int64 and int32 arrays)",
-                                owner_name)
+                                      f"loop nest takes bool, integer, float32, float64 and "
+                                      f"fixed-width string arrays)", owner_name)
             types[name] = sn.ARRAY
             arrays[name] = (v.dtype, v.ndim, True)
             sig.append((v.dtype.str, v.ndim))
         else:
             t = sn.type_of_value(v)
+            if t is None:
+                try:
+                    t = sn.strings.constant_type(v)
+                except sn.Unsupported as e:
+                    return _decline(site, f"{name}: {e}", owner_name)
             if t is None:
                 return _decline(site, f"{name} is a {type(v).__name__}", owner_name)
             types[name] = t
@@ -345,10 +371,13 @@ def run(site, args, owner_name):
     if site.stops.get(sig, 0) >= MAX_STOPS:
         return None
     rendered, address = got
-    for name, given in rendered.entry.items():   # a number that becomes a double inside
-        v = values[name]
-        if sn.is_int(given) and not sn.is_int(rendered.locals[name]) and abs(int(v)) > sn._EXACT:
+    for name, given in rendered.entry.items():   # a number that becomes a double inside,
+        v, inner = values[name], rendered.locals[name]     # or a narrower NumPy integer
+        if sn.is_int(given) and not sn.is_int(inner) and abs(int(v)) > sn._EXACT:
             return None
+        if given in (sn.PYINT, sn.PYBOOL) and sn.is_np(inner) and sn.is_int(inner) and \
+                not sn.int_range(inner)[0] <= int(v) <= sn.int_range(inner)[1]:
+            return None     # NumPy 2's OverflowError at its first use: Python's loop
     tracer = current()
     if tracer is not None and tracer.options.get("device") == "cuda":
         return None     # the arrays live on the GPU: the loop is traced as written

@@ -5,11 +5,15 @@ Python it is ~100 ns per operation; compiled it is a few instructions.
 
 Types follow what the Python loop would compute, value by value:
 * Python ints, floats and bools (loop variables, constants, scalar arguments), and NumPy
-  scalars of float64, float32, int64 and int32 (elements of arrays of those dtypes, NumPy scalar
-  arguments). A binary operation on a NumPy scalar and a Python number follows the
-  NumPy that runs: under 2.x it keeps the NumPy dtype (a float makes an integer dtype
-  float64), under 1.x the number counts as int64 or float64 (np.int32(3) * 2 is an
-  int64 there); two NumPy scalars promote as NumPy does.
+  scalars of bool, every integer width signed and unsigned, float32 and float64
+  (elements of arrays of those dtypes, NumPy scalar arguments, np.int8(x) and the like).
+  A binary operation on a NumPy scalar and a Python number follows the NumPy that
+  runs: under 2.x it keeps the NumPy dtype (a float makes an integer dtype float64; a
+  Python int that does not fit it is NumPy's OverflowError), under 1.x the number counts
+  as int64 or float64 (np.int32(3) * 2 is an int64 there); two NumPy scalars promote as
+  NumPy does, and compare by value (not as C, which would make a signed side unsigned).
+  Bitwise operators: scalar_nest_bits.py. Elements of fixed-width string arrays, str
+  and bytes: compared only (scalar_nest_strings.py). Slices: scalar_nest_vectors.py.
 * Whatever would raise or warn in Python or NumPy does not happen here: the function
   stops (status 1), the caller puts back the arrays it wrote and runs the Python loop,
   which then raises or warns as it always did. That is: an index out of bounds,
@@ -28,14 +32,20 @@ an assigned flag per output name), bufs[1..] the arrays; P their sizes and byte 
 then the scalar arguments' bits."""
 import ast
 import copy
+import functools
 import hashlib
+import math
 
 import numpy as np
 
 from .cpp_ops import PRELUDE, declarations, literal
-from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, CT as _CT, EXACT as _EXACT, F4, F8,
-                                FLOAT_CT, I4, I8, MAT, PYBOOL, PYFLOAT, PYINT, VEC,
-                                Unsupported, arith, is_float, is_int, is_np, type_of_value)
+from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, BITS, CT as _CT, EXACT as _EXACT, F4, F8,
+                                FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, U8, VEC,
+                                NEP50, Unsupported, arith, array_dtype, int_range, is_float, is_int,
+                                is_np, is_str, numpy_result_type, type_of_value)
+from . import scalar_nest_iter as elements
+from . import scalar_nest_strings as strings
+from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
 
 # functions of one float: math.X and np.X alike (NumPy's names where they differ)
@@ -45,13 +55,19 @@ _UNARY = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log10": "log10", "log2": 
           "atan": "atan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
           "floor": "floor", "ceil": "ceil", "fabs": "fabs", "cbrt": "cbrt"}
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot"}
+# np.int32(x), np.float64(x), ...: a number cast as NumPy's setitem casts it
+CONSTRUCTORS = {n: np.dtype(n) for n in ("float64", "float32", "int64", "int32", "int16", "int8",
+                                         "uint64", "uint32", "uint16", "uint8")}
+# math.pi, np.inf, ...: Python floats
+CONSTANTS = ("pi", "e", "inf", "nan", "tau")
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
-          ast.Mod: "%", ast.Pow: "**"}
+          ast.Mod: "%", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+          ast.LShift: "<<", ast.RShift: ">>"}
 _FAIL = "goto npc_fail"
 
 
-class Nest(vectors.VectorCode):
+class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -70,20 +86,26 @@ class Nest(vectors.VectorCode):
         self.types = dict(types)
         self.arrays = dict(arrays)
         for name, src in self.copies.items():   # scratch arrays shaped as their source
+            if is_str(arrays[src][0]):
+                raise Unsupported(f"a copy of {src}, a string array")
             self.types[name] = ARRAY
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
         self.locals = {}          # name -> type of variables the nest binds
         self.entry = {}           # assigned parameters: type given -> type in the nest
+        self.stored_extrema = {id(s.value) for s in ast.walk(self.loop) if _stores_extremum(s)}
+        self.resets = {}          # name -> T: reset to Python constants, else holding T
         self._infer()
+        self._check_resets()
         self.lines = []
         self.tmp = 0
         self.need = set()
+        self.constants = []       # static arrays the body reads (string constants)
         self._emit_stmt(self.loop, 1)
-        body = "\n".join(self.lines)
+        body = "\n".join(["  " + c for c in self.constants] + self.lines)
         text = self._head() + body + "\n" + self._tail()
         sym = "npc_nest_" + hashlib.sha1(text.encode()).hexdigest()[:16]
         decl = declarations(self.need) + "\n"   # the kernels' libm and helper declarations
-        source = (PRELUDE + vectors.HELPERS + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
+        source = (PRELUDE + vectors.HELPERS + strings.HELPERS + decl + f'extern "C" void {sym}(char** bufs, const i64* P, '
                   f"i64 begin, i64 end) {{\n  (void)begin; (void)end;\n{text}}}\n")
         return source, sym
 
@@ -100,10 +122,12 @@ class Nest(vectors.VectorCode):
                 bufs.append(v)
                 for n, st in zip(v.shape, v.strides):
                     P += (n, st)
+            elif is_str(t):
+                bufs.append(strings.buffer(v, t))
             elif _CT[t] in FLOAT_CT:
                 P.append(int(np.float64(v).view(np.int64)))
-            else:
-                P.append(int(v))
+            else:           # a uint64 as its bits
+                P.append(int(np.uint64(v).view(np.int64)) if t == U8 else int(v))
         return bufs, P
 
     def unpack(self, slots):
@@ -117,8 +141,8 @@ class Nest(vectors.VectorCode):
             bits = slots[1 + 2 * j]
             if _CT[t] in FLOAT_CT:
                 v = float(np.int64(bits).view(np.float64))
-            else:
-                v = int(bits)
+            else:           # a uint64 comes back as its bits
+                v = int(np.int64(bits).view(np.uint64)) if t == U8 else int(bits)
             got[name] = (bool(v) if t == PYBOOL else v if t in (PYINT, PYFLOAT)
                          else t.type(v))
         return got
@@ -145,6 +169,9 @@ class Nest(vectors.VectorCode):
             raise Unsupported(f"{name} is an array rebound in the loop")
         if t is VEC or t is MAT:
             raise Unsupported(f"{name} is bound to a slice (a NumPy view)")
+        if is_str(t):
+            strings.check_binding(name, t, self.types.get(name), self.locals.get(name),
+                                  self.outputs)
         old = self.locals.get(name)
         if old is None:
             given = self.types.get(name)
@@ -158,17 +185,96 @@ class Nest(vectors.VectorCode):
             self.changed = True
         elif old != t:
             pair = {old, t}
-            if name not in self.outputs and (pair <= {PYFLOAT, F8} or pair <= {PYINT, I8}):
-                # `x = 0.0` then `x = x * x + C[k]`: the same numbers either way (int
-                # overflow stops both); only the type differs, and no one sees it after
-                self.locals[name] = F8 if F8 in pair else I8
-                self.changed = self.changed or old is not self.locals[name]
+            self.resets.setdefault(name, set()).update(x for x in pair if not is_np(x))
+            numpy = [x for x in pair if is_np(x)]
+            if name not in self.outputs and len(numpy) == 1 and numpy[0].kind in "iuf" and \
+                    pair - set(numpy) <= ({PYINT, PYFLOAT} if numpy[0].kind == "f" else {PYINT}):
+                # `s = 0` in an outer loop, then `s += A[i, j] * x[j]`: s holds its
+                # NumPy type throughout, checked once the types settle (_check_resets)
+                self.locals[name] = numpy[0]
+                self.changed = self.changed or old is not numpy[0]
                 return
             raise Unsupported(f"{name} is assigned a {_name(t)} and a {_name(old)}")
 
+    def _check_resets(self):
+        """A variable given Python numbers and NumPy ones of one type T (`x = 0.0` then
+        `x = x * x + C[k]`; `s = 0` in an outer loop then `s += A[i, j] * x[j]`) is T
+        throughout, where that changes no value: each Python number it is given is a
+        constant T holds exactly, it is never a loop's variable, and where it is read
+        as the Python number it may be, the result is the type T gives (an operand of
+        arithmetic that T and the Python type promote alike), or a comparison, or the
+        value stored into an array element."""
+        parents = {id(c): p for p in ast.walk(self.loop) for c in ast.iter_child_nodes(p)}
+        for name, pys in self.resets.items():
+            t = self.locals[name]
+            for node in ast.walk(self.loop):
+                if isinstance(node, ast.For) and name in {x.id for x in ast.walk(node.target)
+                                                          if isinstance(x, ast.Name)}:
+                    raise Unsupported(f"{name} is a loop's variable and holds a NumPy {t}")
+                if isinstance(node, ast.Assign) and any(
+                        name in {x.id for x in ast.walk(tgt) if isinstance(x, ast.Name)}
+                        for tgt in node.targets):
+                    values = node.value.elts if isinstance(node.targets[0], ast.Tuple) \
+                        else [node.value]
+                    for v in values:
+                        if not is_np(self._typ(v)) and not _exactly(v, t):
+                            raise Unsupported(f"{name} holds a NumPy {t} and is given a "
+                                              f"Python number other than a constant")
+                if isinstance(node, ast.Name) and node.id == name and \
+                        isinstance(node.ctx, ast.Load):
+                    self._check_reset_read(name, t, pys, node, parents.get(id(node)), parents)
+                if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
+                        node.target.id == name:
+                    self._check_reset_read(name, t, pys, node.target, node, parents)
+
+    def _check_reset_read(self, name, t, pys, node, parent, parents=None):
+        """Where `node`, of type t in the nest and of a Python type in pys in the Python
+        loop, is read: the same numbers either way, up to the value's use."""
+        if isinstance(parent, ast.Compare):
+            return
+        if isinstance(parent, ast.Assign) and parent.value is node:
+            if all(isinstance(x, ast.Subscript) or (isinstance(x, ast.Name) and
+                                                    x.id in self.resets and
+                                                    self.locals[x.id] == t)
+                   for x in parent.targets):
+                return          # stored into an array, or held as such a variable
+        if isinstance(parent, ast.Tuple) and isinstance(parents, dict):
+            assign = parents.get(id(parent))
+            if isinstance(assign, ast.Assign) and assign.value is parent and \
+                    isinstance(assign.targets[0], ast.Tuple):
+                target = assign.targets[0].elts[parent.elts.index(node)]
+                if isinstance(target, ast.Subscript) or (
+                        isinstance(target, ast.Name) and target.id in self.resets and
+                        self.locals[target.id] == t):
+                    return
+        if isinstance(parent, (ast.BinOp, ast.AugAssign)):
+            other = parent.value if isinstance(parent, ast.AugAssign) else \
+                (parent.right if parent.left is node else parent.left)
+            op = _ARITH.get(type(parent.op))
+            d = self._typ(other)
+            left = isinstance(parent, ast.AugAssign) or parent.left is node
+            try:
+                r_np = arith(t, d, op) if left else arith(d, t, op)
+                r_py = {arith(p, d, op) if left else arith(d, p, op) for p in pys}
+            except Unsupported:
+                r_py = None
+            if op == "<<" and r_py != {r_np}:
+                r_py = None     # NumPy's fixed-width shifts drop bits without stopping
+            if r_py == {r_np} or (isinstance(parent, ast.AugAssign) and r_py is not None and
+                                  all(_same_numbers(r, r_np) for r in r_py)):
+                return
+            if r_py is not None and all(_same_numbers(r, r_np) for r in r_py):
+                return self._check_reset_read(name, r_np, r_py, parent,
+                                              (parents or {}).get(id(parent)), parents)
+        raise Unsupported(f"{name} holds a Python number or a NumPy {t}, and is read where "
+                          f"the two differ")
+
     def _infer_stmts(self, stmts):
         for s in stmts:
-            if isinstance(s, ast.For):
+            if isinstance(s, ast.For) and elements.parts(s) is not None:
+                self._iter_types(s)
+                self._infer_stmts(s.body)
+            elif isinstance(s, ast.For):
                 self._bind(s.target.id, PYINT)
                 for a in s.iter.args:
                     self._want_int(a)
@@ -189,13 +295,14 @@ class Nest(vectors.VectorCode):
                     ts = [self._typ(v) for v in s.value.elts]
                     for e, t in zip(tgt.elts, ts):
                         self._store_type(e, t)
+                elif self._is_fill(s):
+                    self._fill_type(tgt)
                 elif _is_row(s):
                     self._row(tgt)
                     for v in s.value.elts:
-                        if self._typ(v) == B1:
-                            raise Unsupported("a NumPy bool stored into an array")
+                        self._typ(v)
                 else:
-                    self._store_type(tgt, self._typ(s.value))
+                    self._store_type(tgt, self._type(s.value))
             elif isinstance(s, ast.AugAssign):
                 cur = self._typ(_as_load(s.target))
                 self._store_type(s.target, arith(cur, self._typ(s.value), _ARITH[type(s.op)]))
@@ -203,10 +310,9 @@ class Nest(vectors.VectorCode):
     def _store_type(self, tgt, t):
         if isinstance(tgt, ast.Name):
             self._bind(tgt.id, t)
-        else:
-            self._element(tgt)            # checks the array and its indices
-            if B1 == t:
-                raise Unsupported("a NumPy bool stored into an array")
+        elif is_str(self._element(tgt)) or is_str(t):     # checks the array and indices
+            raise Unsupported(f"a string stored into {tgt.value.id}, or a store into a "
+                              f"string array")
 
     def _want_int(self, e):
         t = self._typ(e)
@@ -229,10 +335,20 @@ class Nest(vectors.VectorCode):
         return dtype
 
     def _typ(self, e):
-        """The type of an expression (inference: names not typed yet count as unknown)."""
+        """The type of an expression that is a number (or a slice)."""
+        t = self._type(e)
+        if is_str(t):
+            raise Unsupported("a string used other than in == or != (scalar_nest_strings.py)")
+        return t
+
+    def _type(self, e):
+        """The type of an expression (inference: names not typed yet count as unknown);
+        a string's dtype for a string element or constant."""
         if isinstance(e, ast.Constant):
             v = e.value
             t = type_of_value(v)
+            if t is None:
+                t = strings.constant_type(v)
             if t is None or isinstance(v, np.generic):
                 raise Unsupported(f"the constant {v!r}")
             return t
@@ -250,11 +366,17 @@ class Nest(vectors.VectorCode):
             t = self._typ(e.operand)
             if isinstance(e.op, ast.Not):
                 return PYBOOL
+            if isinstance(e.op, ast.Invert):
+                self._invert("", t)       # checks the type
+                return t
             if t == B1:
                 raise Unsupported("arithmetic on a NumPy bool")
             return PYINT if t == PYBOOL else t
         if isinstance(e, ast.Compare):
-            ts = [self._typ(e.left)] + [self._typ(c) for c in e.comparators]
+            ts = [self._type(x) for x in [e.left] + e.comparators]
+            if any(is_str(t) for t in ts):    # np.str_ == np.str_ is Python's str ==
+                strings.compare_type(ts, e.ops)
+                return PYBOOL
             return B1 if any(is_np(t) for t in ts) else PYBOOL
         if isinstance(e, ast.BoolOp):
             for v in e.values:
@@ -270,12 +392,30 @@ class Nest(vectors.VectorCode):
             if isinstance(e.value, ast.Attribute):       # A.shape[k]
                 return PYINT
             return self._element(e)
+        if isinstance(e, ast.Attribute) and e.attr in CONSTANTS:     # math.pi, np.inf
+            self._constant(e)
+            return PYFLOAT
+        if isinstance(e, ast.Attribute):                 # A.size, A.ndim
+            if self.types.get(e.value.id) is not ARRAY:
+                raise Unsupported(f"{e.value.id}.{e.attr} where {e.value.id} is not an array")
+            return PYINT
         if isinstance(e, ast.Call):
             return self._call_type(e)
         raise Unsupported(f"{type(e).__name__} expressions")
 
+    def _constant(self, e):
+        """The value of math.pi, np.inf and the like."""
+        which = self.modules.get(getattr(e.value, "id", None))
+        module = {"numpy": np, "math": math}.get(which)
+        v = getattr(module, e.attr, None)
+        if type(v) is not float:
+            raise Unsupported(f"{getattr(e.value, 'id', '?')}.{e.attr} is not a float constant")
+        return v
+
     def _call_type(self, e):
         f = e.func
+        if _float_of_text(e) is not None:         # float("inf")
+            return PYFLOAT
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
             self._vector_operand(f.value)
             return F8
@@ -325,9 +465,22 @@ class Nest(vectors.VectorCode):
                     # the one it returns keeps its type; the values are the same doubles,
                     # and np.float64 is a float: taken as NumPy's
                     return F8
+                if id(e) in self.stored_extrema and all(type_of_numeric(a) for a in args):
+                    # `H[i, j] = max(0, H[i - 1, j - 1] + s, ...)`: whichever it returns
+                    # goes into the array as the same number, compared as NumPy compares,
+                    # where each is that number in the common type too
+                    t = functools.reduce(lambda x, y: arith(x, y, "+"), args)
+                    if all(_holds(t, a) or _exactly(x, t) for x, a in zip(e.args, args)):
+                        return t
                 raise Unsupported(f"{f.id}() of different types")
         mod, name = f.value.id, f.attr
         which = self.modules[mod]
+        if which == "numpy" and name in CONSTRUCTORS:
+            if len(args) != 1 or (not type_of_numeric(args[0]) and args[0] not in (PYBOOL, B1)):
+                raise Unsupported(f"np.{name} of other than one number")
+            return CONSTRUCTORS[name]
+        if which == "math" and name in CONSTRUCTORS:
+            raise Unsupported(f"math.{name}")
         if which == "math":
             return PYINT if name in ("floor", "ceil") else PYFLOAT
         if name in ("abs", "absolute"):
@@ -335,11 +488,11 @@ class Nest(vectors.VectorCode):
         if name in ("minimum", "maximum"):
             r = arith(args[0], args[1], "+")
             return r if is_np(r) else (F8 if r == PYFLOAT else I8)
-        if F4 in args:     # float32 in, float32 out; mixed with another width: refused
-            if any(a != F4 for a in args):
-                raise Unsupported(f"np.{name} of float32 and another type")
-            return F4
-        return F8
+        t = numpy_result_type(name, args)
+        if F4 == t and any(a != F4 and not (is_np(a) and a.kind in "iu") for a in args):
+            # float32 out of float32 (or int16) arguments only: mixed, refused
+            raise Unsupported(f"np.{name} of float32 and another type")
+        return t
 
     # ----------------------------------------------------------------- code
     def _out(self, text, depth=0):
@@ -365,6 +518,10 @@ class Nest(vectors.VectorCode):
                     k += 2
                 b += 1
                 continue
+            if is_str(t):       # a str or bytes argument: its code units in a buffer
+                out.append(f"  const char* v_{name} = bufs[{b}];")
+                b += 1
+                continue
             given = _CT[t]
             inner = self.locals.get(name, t)
             src = f"__builtin_bit_cast(double, P[{k}])" if given in FLOAT_CT else \
@@ -372,8 +529,8 @@ class Nest(vectors.VectorCode):
             out.append(f"  {_CT[inner]} v_{name} = ({_CT[inner]}){src};")
             k += 1
         for name, t in self.locals.items():
-            if name not in self.types:
-                out.append(f"  {_CT[t]} v_{name} = 0;")
+            if name not in self.types:      # a string variable: where its element is
+                out.append(f"  {'const char*' if is_str(t) else _CT[t]} v_{name} = 0;")
         for name in self.outputs:
             out.append(f"  bool set_{name} = false;")
         return "\n".join(out) + "\n"
@@ -403,7 +560,9 @@ class Nest(vectors.VectorCode):
             self._emit_stmt(s, depth)
 
     def _emit_stmt(self, s, depth):
-        if isinstance(s, ast.For):
+        if isinstance(s, ast.For) and elements.parts(s) is not None:
+            self._iter_loop(s, depth)
+        elif isinstance(s, ast.For):
             name = s.target.id
             args = [self._int_expr(a) for a in s.iter.args]
             start, stop, step = ("0", args[0], "1") if len(args) == 1 else \
@@ -434,6 +593,8 @@ class Nest(vectors.VectorCode):
             self._out(f"const {_CT[t]} {tmp} = {self._expr(s.value)};", depth)
             for tgt in s.targets:
                 self._store(tgt, tmp, t, depth)
+        elif self._is_fill(s):
+            self._fill_store(s.targets[0], s.value, depth)
         elif isinstance(s, ast.Assign) and _is_row(s):
             self._row_store(s.targets[0], s.value.elts, depth)
         elif isinstance(s, ast.Assign) and self._is_slice(s.targets[0]):
@@ -456,6 +617,8 @@ class Nest(vectors.VectorCode):
                     vals.append((e, tmp, t))
                 for e, tmp, t in vals:
                     self._store(e, tmp, t, depth)
+            elif isinstance(tgt, ast.Name) and is_str(self._type(s.value)):
+                self._out(f"v_{tgt.id} = (const char*){self._str_operand(s.value)[0]};", depth)
             else:
                 self._store(tgt, self._expr(s.value), self._typ(s.value), depth)
         elif isinstance(s, ast.AugAssign):
@@ -527,6 +690,8 @@ class Nest(vectors.VectorCode):
             self._element(tgt) in (VEC, MAT)
 
     def _store(self, tgt, val, t, depth):
+        if isinstance(tgt, ast.Name) and is_str(self.type_of(tgt.id)):
+            raise Unsupported("a string held in a variable, assigned other than plainly")
         if isinstance(tgt, ast.Name):
             vt = self.type_of(tgt.id)
             self._out(f"v_{tgt.id} = ({_CT[vt]})({val});" +
@@ -540,21 +705,50 @@ class Nest(vectors.VectorCode):
         """A value of type t stored into an element of dtype, as NumPy's setitem casts."""
         if dtype.kind == "f":     # rounded to the element's width, as NumPy casts
             return f"({_CT[dtype]})({val})"
-        lo, hi = (-2 ** 63, 2 ** 63) if dtype.itemsize == 8 else (-2 ** 31, 2 ** 31)
+        if dtype == B1:           # anything not zero is True (nan too)
+            return f"(({val}) != 0)"
+        lo, hi = int_range(dtype)
         if is_float(t):    # truncated; nan, inf and out of range are NumPy's to handle
-            return self._trunc(val, _CT[dtype], lo, hi)
-        if is_np(t) or dtype.itemsize == 8:   # a NumPy integer: cast as NumPy casts
+            return self._trunc(val, _CT[dtype], lo, hi + 1)
+        if is_np(t):       # a NumPy integer or bool: cast as NumPy casts (wrapping)
+            lo_t, hi_t = (0, 1) if t == B1 else int_range(t)
+            if (NEP50 or (t == U8 and dtype.kind == "i")) and (lo_t < lo or hi_t > hi):
+                # NumPy 2 stores a NumPy integer as a Python int: OverflowError where
+                # it does not fit (a signed array; an unsigned one wraps, but not in
+                # every 2.x), and NumPy 1 a uint64 into a signed array: the nest stops
+                x = self._new()
+                w = "u64" if t == U8 else "i64"
+                out = ([f"{x} > {hi}ULL"] if t == U8 else
+                       ([f"{x} < {lo}LL"] if lo_t < lo else []) +
+                       ([f"{x} > {hi}LL"] if hi_t > hi else []))
+                return (f"({{ const {w} {x} = ({w})({val}); if ({' || '.join(out)}) {_FAIL}; "
+                        f"({_CT[dtype]}){x}; }})")
             return f"({_CT[dtype]})(u64)({val})"
-        x = self._new()     # a Python int into int32: NumPy 2 raises when it does not fit
-        return (f"({{ const i64 {x} = {val}; if ({x} < {lo}LL || {x} >= {hi}LL) {_FAIL}; "
+        # a Python int: NumPy 2 raises where it does not fit, NumPy 1 warns
+        return self._python_int_as(val, dtype)
+
+    def _python_int_as(self, val, dtype):
+        """A Python int (held as int64) as an integer of dtype; where it does not fit,
+        the nest stops (NumPy 2 raises OverflowError, NumPy 1 warns)."""
+        lo, hi = int_range(dtype)
+        if (lo, hi) == int_range(I8):
+            return f"(({_CT[dtype]})({val}))"
+        x = self._new()
+        if dtype == U8:
+            return f"({{ const i64 {x} = {val}; if ({x} < 0) {_FAIL}; (u64){x}; }})"
+        return (f"({{ const i64 {x} = {val}; if ({x} < {lo}LL || {x} > {hi}LL) {_FAIL}; "
                 f"({_CT[dtype]}){x}; }})")
 
     def _element_ref(self, sub):
+        dtype = self.arrays[sub.value.id][0]
+        return f"(*({_CT[dtype]}*)({self._element_addr(sub)}))"
+
+    def _element_addr(self, sub):
+        """The C address of an element, its indices checked."""
         name = sub.value.id
-        dtype, ndim, _ = self.arrays[name]
         idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
         parts = [f"{self._index(e, f'n_{name}_{d}')} * s_{name}_{d}" for d, e in enumerate(idx)]
-        return f"(*({_CT[dtype]}*)(a_{name} + {' + '.join(parts)}))"
+        return f"(a_{name} + {' + '.join(parts)})"
 
     def _index(self, e, n):
         """An index into a dimension of length n, as NumPy takes it: from the end when
@@ -565,6 +759,10 @@ class Nest(vectors.VectorCode):
 
     def _int_expr(self, e):
         t = self._want_int(e)
+        if t == U8:     # past int64 it is out of every bound (and range()'s too)
+            x = self._new()
+            return (f"({{ const u64 {x} = {self._expr(e)}; if ({x} >> 63) {_FAIL}; "
+                    f"(i64){x}; }})")
         return f"(i64)({self._expr(e)})" if t != PYINT else self._expr(e)
 
     def _cond(self, e):
@@ -577,8 +775,11 @@ class Nest(vectors.VectorCode):
 
     def _expr(self, e):
         if isinstance(e, ast.Constant):   # bool, int64 or float64, as the kernels write them
+            if type(e.value) not in (bool, int, float):
+                raise Unsupported(f"the constant {e.value!r} where a number is needed")
             return literal(e.value, {bool: B1, int: I8, float: F8}[type(e.value)])
         if isinstance(e, ast.Name):
+            self._typ(e)        # a number (a string's truth is its length: refused)
             return f"v_{e.id}"
         if self._typ(e) in (VEC, MAT):
             raise Unsupported("a slice where a number is needed")
@@ -599,13 +800,13 @@ class Nest(vectors.VectorCode):
                     return f"(-({a}))"
                 x = self._new()
                 return f"({{ {_CT[t]} {x}; if (__builtin_sub_overflow(({_CT[t]})0, ({_CT[t]}){a}, &{x})) {_FAIL}; {x}; }})"
-            raise Unsupported("~ on numbers")
+            return self._invert(a, t)
         if isinstance(e, ast.Compare):
             parts, left = [], e.left
             for op, right in zip(e.ops, e.comparators):
                 if type(op) not in _CMP:
                     raise Unsupported(f"the comparison {type(op).__name__}")
-                parts.append(f"(({self._expr(left)}) {_CMP[type(op)]} ({self._expr(right)}))")
+                parts.append(self._compare(left, op, right))
                 left = right
             return "(" + " && ".join(parts) + ")"
         if isinstance(e, ast.BoolOp):
@@ -622,6 +823,15 @@ class Nest(vectors.VectorCode):
                 return f"n_{name}_{k}"
             self._element(e)
             return self._element_ref(e)
+        if isinstance(e, ast.Attribute) and e.attr in CONSTANTS:
+            return literal(self._constant(e), F8)
+        if isinstance(e, ast.Attribute):
+            self._typ(e)
+            name = e.value.id
+            ndim = self.arrays[name][1]
+            if e.attr == "ndim":
+                return f"((i64){ndim})"
+            return "(" + " * ".join(f"n_{name}_{d}" for d in range(ndim)) + ")"
         if isinstance(e, ast.Call):
             return self._call(e)
         raise Unsupported(f"{type(e).__name__} expressions")
@@ -629,6 +839,8 @@ class Nest(vectors.VectorCode):
     def _call(self, e):
         f = e.func
         t = self._typ(e)
+        if _float_of_text(e) is not None:
+            return literal(_float_of_text(e), F8)
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             return self._reduction(f.value)
         if isinstance(f, ast.Attribute) and f.attr == "norm":
@@ -651,6 +863,7 @@ class Nest(vectors.VectorCode):
             # min/max as Python's builtins: the first unless a later one compares
             # strictly less (greater)
             cmp = "<" if f.id == "min" else ">"
+            args = [self._operand_as(a, ta, t) for a, ta in zip(args, types)]
             out = args[0]
             for a in args[1:]:
                 x, y = self._new(), self._new()
@@ -658,14 +871,18 @@ class Nest(vectors.VectorCode):
                        f"({y} {cmp} {x}) ? {y} : {x}; }})")
             return out
         name = f.attr
+        if name in CONSTRUCTORS:
+            return self._convert_store(args[0], types[0], t)
         if name in ("floor", "ceil") and self.modules[f.value.id] == "math":
             self._libm(name, 1)     # an int in Python: nan and inf raise there
             return self._trunc(f"{name}((double)({args[0]}))", "i64", -2 ** 63, 2 ** 63)
         if name in ("abs", "absolute", "fabs") and self.modules[f.value.id] == "numpy":
             return self._abs(f"(({_CT[t]}){args[0]})", t)
-        if name in ("minimum", "maximum"):
-            return vectors.extremum(args[0], args[1], _CT[t], name, self._new(), self._new(),
-                                    is_float(t))
+        if name in ("minimum", "maximum"):     # a Python int must fit, as in arithmetic
+            a, b = (self._operand_as(x, tx, t) for x, tx in zip(args, types))
+            return vectors.extremum(a, b, _CT[t], name, self._new(), self._new(), is_float(t))
+        if is_int(t):       # np.floor of an integer is that integer under NumPy 2
+            return f"(({_CT[t]})({args[0]}))"
         c = "float" if t == F4 else "double"     # NumPy's float32 functions: libm's *f
         fn = (_BINARY[name] if name in _BINARY else _UNARY[name]) + ("f" if c == "float" else "")
         self._libm(fn, len(args), c)
@@ -690,7 +907,48 @@ class Nest(vectors.VectorCode):
         return (f"({{ {_CT[t]} {x} = {a}; if ({x} < 0 && __builtin_sub_overflow(({_CT[t]})0, "
                 f"{x}, &{x})) {_FAIL}; {x}; }})")
 
+    def _operand_as(self, a, ta, t):
+        """An integer operand of type ta as the operation's integer type t: NumPy's
+        promotion keeps every value, except a Python int next to a narrower NumPy
+        integer under NumPy 2, which raises where it does not fit."""
+        if ta == PYINT and is_np(t):
+            return self._python_int_as(a, t)
+        return f"(({_CT[t]})({a}))"
+
+    def _compare(self, left, op, right):
+        """C of one comparison, by value as NumPy and Python compare (C's own rules
+        would turn a signed side unsigned, or an int32 into a float)."""
+        ta, tb = self._type(left), self._type(right)
+        if is_str(ta) or is_str(tb):
+            return self._str_compare(left, op, right)
+        c = _CMP[type(op)]
+        a, b = self._expr(left), self._expr(right)
+        if is_float(ta) or is_float(tb):
+            if not is_np(ta) and not is_np(tb):     # Python's int == float is exact
+                x, y = self._new(), self._new()
+                guard = "".join(f"if ({v} > {_EXACT}LL || {v} < -{_EXACT}LL) {_FAIL}; "
+                                for v, tv in ((x, ta), (y, tb)) if is_int(tv))
+                return (f"({{ const {_CT[ta]} {x} = {a}; const {_CT[tb]} {y} = {b}; {guard}"
+                        f"({x} {c} {y}); }})")
+            as_int = lambda t: np.dtype("i1") if t == B1 else t  # noqa: E731  (a bool is 0, 1)
+            ct = "float" if arith(as_int(ta), as_int(tb), "+") == F4 else "double"
+            return f"(({ct})({a}) {c} ({ct})({b}))"
+        signed = [t for t in (ta, tb) if t == PYINT or (is_np(t) and t.kind == "i")]
+        if U8 in (ta, tb) and signed:
+            if not NEP50:     # NumPy 1 compares uint64 and int64 as float64
+                return f"((double)({a}) {c} (double)({b}))"
+            x, y = self._new(), self._new()     # NumPy 2: by value
+            neg = x if ta != U8 else y          # the signed side, when negative, is less
+            less = c in (("<", "<=", "!=") if neg == x else (">", ">=", "!="))
+            return (f"({{ const {_CT[ta]} {x} = {a}; const {_CT[tb]} {y} = {b}; "
+                    f"({neg} < 0) ? {'true' if less else 'false'} : "
+                    f"((u64){x} {c} (u64){y}); }})")
+        ct = "u64" if U8 in (ta, tb) else "i64"
+        return f"(({ct})({a}) {c} ({ct})({b}))"
+
     def _binop(self, a, ta, b, tb, op):
+        if op in BITS:
+            return self._bitop(a, ta, b, tb, op)
         t = arith(ta, tb, op)
         C = _CT[t]
         if t == F4:      # float32 arithmetic, each result rounded to float32 as NumPy's
@@ -729,13 +987,17 @@ class Nest(vectors.VectorCode):
                     f"if ({y} == 0) {_FAIL}; {fn}({x}, {y}); }})")
         # integers, checked: Python's are unbounded, NumPy's wrap with a warning
         x, y, r = self._new(), self._new(), self._new()
-        pre = f"const {C} {x} = ({C})({a}), {y} = ({C})({b}); {C} {r};"
+        pre = (f"const {C} {x} = {self._operand_as(a, ta, t)}, "
+               f"{y} = {self._operand_as(b, tb, t)}; {C} {r};")
         if op in "+-*":
             fn = {"+": "add", "-": "sub", "*": "mul"}[op]
             return f"({{ {pre} if (__builtin_{fn}_overflow({x}, {y}, &{r})) {_FAIL}; {r}; }})"
         if op in ("//", "%"):
-            q = (f"if ({y} == 0 || ({y} == -1 && {x} == ({C})(((u64)1) << "
-                 f"{'63' if C == 'i64' else '31'}))) {_FAIL}; "
+            lo = int_range(t)[0]
+            least = f" || ({y} == -1 && {x} == {lo}LL)" if lo else ""   # MIN // -1 overflows
+            if lo == -2 ** 63:
+                least = f" || ({y} == -1 && {x} == (i64)(((u64)1) << 63))"
+            q = (f"if ({y} == 0{least}) {_FAIL}; "
                  f"{C} q = {x} / {y}, m = {x} % {y}; if (m && ((m < 0) != ({y} < 0))) "
                  f"{{ q -= 1; m += {y}; }}")
             return f"({{ {pre} {q} {'q' if op == '//' else 'm'}; }})"
@@ -746,12 +1008,57 @@ class Nest(vectors.VectorCode):
                 f"{_FAIL}; }} {r}; }})")
 
 
+def _stores_extremum(s):
+    """`A[i, j] = max(...)` or min(...): only the number it gives matters, not its type."""
+    return isinstance(s, ast.Assign) and len(s.targets) == 1 and \
+        isinstance(s.targets[0], ast.Subscript) and isinstance(s.value, ast.Call) and \
+        isinstance(s.value.func, ast.Name) and s.value.func.id in ("min", "max") and \
+        not any(isinstance(x, ast.Slice) for x in ast.walk(s.targets[0].slice))
+
+
+def _holds(t, a):
+    """Whether every value of type a is a value of type t (an integer that does not fit
+    an integer type stops the nest where it is converted)."""
+    if a == t or (is_int(a) and is_int(t)) or (a == PYFLOAT and t == F8):
+        return True
+    return is_np(a) and is_np(t) and t.kind == "f" and (
+        (a.kind == "f" and a.itemsize <= t.itemsize) or
+        (a.kind in "iub" and 2 * a.itemsize <= t.itemsize))
+
+
+def _same_numbers(py, t):
+    """Whether a value of Python type py and one of NumPy type t computed alike are the
+    same number (a Python float and a float64; a Python int and a NumPy integer, whose
+    overflow stops the nest), so that only the type differs."""
+    return py == t or (py == PYFLOAT and t == F8) or \
+        (py == PYINT and is_np(t) and t.kind in "iu")
+
+
+def _exactly(e, t):
+    """Whether e is a number constant that type t holds exactly."""
+    if not isinstance(e, ast.Constant) or type(e.value) not in (int, float) or not is_np(t):
+        return False
+    with np.errstate(all="ignore"):
+        return bool(np.array(e.value).astype(t) == e.value)
+
+
+def _float_of_text(e):
+    """The value of float("inf"), float("nan"), float("-inf") ...; None for other calls."""
+    if isinstance(e.func, ast.Name) and e.func.id == "float" and len(e.args) == 1 and \
+            isinstance(e.args[0], ast.Constant) and type(e.args[0].value) is str:
+        try:
+            return float(e.args[0].value)
+        except ValueError:
+            raise Unsupported(f"float({e.args[0].value!r}) raises") from None
+    return None
+
+
 def _is_row(s):
     return isinstance(s.value, (ast.Tuple, ast.List)) and isinstance(s.targets[0], ast.Subscript)
 
 
 def type_of_numeric(t):
-    return t in (PYINT, PYFLOAT) or (is_np(t) and t != B1)
+    return t in (PYINT, PYFLOAT) or (is_np(t) and t.kind in "iuf")
 
 
 def _as_load(node):

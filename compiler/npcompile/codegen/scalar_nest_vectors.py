@@ -3,7 +3,7 @@ algebra with loops over k writes, `y[i] = (b[i] - L[i, :i] @ y[:i]) / L[i, i]`,
 `L[k + 1:, k] = (A[k + 1:, k] - L[k + 1:, :k] @ L[k, :k]) / L[k, k]`,
 `A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k, k + 1:])`.
 
-Taken: slices with `a:b` (step 1) in one dimension (VEC) or both dimensions of a 2-D
+Taken: slices with `a:b:c` in one dimension (VEC) or both dimensions of a 2-D
 array (MAT) of a float64 array; elementwise + - * / of slices of one shape and numbers;
 unary minus; np.maximum and np.minimum of them; matrix @ vector, vector @ matrix, vector @ vector and np.dot of the same;
 np.outer of two vectors; np.sum, .sum() and np.linalg.norm of a vector; a slice as the
@@ -13,10 +13,13 @@ goes through a temporary. Shapes that differ stop the nest (NumPy raises, or
 broadcasts: the Python loop does either). A slice bound to a name is a view in NumPy,
 whose aliasing this does not follow: refused. Dot products and sums add in order, so
 their last bits may differ from BLAS's and NumPy's pairwise sums, as the fused
-reductions' do."""
+reductions' do.
+
+A number stored into a slice (`is_prime[p * p::p] = False`, `A[i, :] = 0`) is a fill,
+taken for arrays of every numeric dtype."""
 import ast
 
-from .scalar_nest_types import ARRAY, F8, MAT, VEC, Unsupported
+from .scalar_nest_types import ARRAY, CT, F8, MAT, VEC, Unsupported
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
@@ -78,17 +81,22 @@ class VectorCode:
         for d, x in enumerate(idx):
             dim = f"n_{name}_{d}"
             if isinstance(x, ast.Slice):
-                if x.step is not None:
-                    raise Unsupported("a slice with a step")
-                lo, hi, n = self._new(), self._new(), self._new()
-                self._out(f"i64 {lo} = {self._int_expr(x.lower) if x.lower else '0'}; "
-                          f"i64 {hi} = {self._int_expr(x.upper) if x.upper else dim};")
-                for v in (lo, hi):   # Python's slice bounds: from the end, then clamped
-                    self._out(f"if ({v} < 0) {{ {v} += {dim}; if ({v} < 0) {v} = 0; }} "
-                              f"else if ({v} > {dim}) {v} = {dim};")
-                self._out(f"const i64 {n} = {hi} > {lo} ? {hi} - {lo} : 0;")
-                off.append(f"{lo} * s_{name}_{d}")
-                dims.append((n, f"s_{name}_{d}"))
+                lo, hi, n, st, s = (self._new() for _ in range(5))
+                # Python's slice of a step: a missing bound is the far end for its sign,
+                # bounds count from the end when negative and are clamped, a step of 0
+                # raises (ValueError)
+                self._out(f"const i64 {st} = {self._int_expr(x.step) if x.step else '1'}; "
+                          f"if ({st} == 0 || {st} < -0x7fffffffffffffffLL) {_FAIL};")
+                self._out(f"i64 {lo} = {self._int_expr(x.lower) if x.lower else f'{st} < 0 ? 0x7fffffffffffffffLL : 0'}; "
+                          f"i64 {hi} = {self._int_expr(x.upper) if x.upper else f'{st} < 0 ? (-0x7fffffffffffffffLL - 1) : 0x7fffffffffffffffLL'};")
+                for v in (lo, hi):
+                    self._out(f"if ({v} < 0) {{ {v} += {dim}; if ({v} < 0) {v} = {st} < 0 ? -1 : 0; }} "
+                              f"else if ({v} >= {dim}) {v} = {st} < 0 ? {dim} - 1 : {dim};")
+                self._out(f"const i64 {n} = {st} < 0 ? ({hi} < {lo} ? ({lo} - {hi} - 1) / (-{st}) + 1 : 0) "
+                          f": ({lo} < {hi} ? ({hi} - {lo} - 1) / {st} + 1 : 0);")
+                self._out(f"const i64 {s} = s_{name}_{d} * {st};")
+                off.append(f"({n} ? {lo} : 0) * s_{name}_{d}")
+                dims.append((n, s))
             else:
                 off.append(f"{self._index(x, dim)} * s_{name}_{d}")
         self._out(f"char* const {p} = a_{name} + {' + '.join(off)};")
@@ -189,6 +197,51 @@ class VectorCode:
         return f"(*(double*)({p} + {off}))"
 
     # ----------------------------------------------------------------- statements
+    def _is_fill(self, s):
+        """`x[a:b:c] = v`, `A[i, :] = v` with v a number: a fill of a slice of an array
+        of any numeric dtype, `is_prime[p * p::p] = False`."""
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1):
+            return False
+        tgt = s.targets[0]
+        if not (isinstance(tgt, ast.Subscript) and isinstance(tgt.value, ast.Name)):
+            return False
+        idx = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
+        return any(isinstance(x, ast.Slice) for x in idx) and \
+            self._typ(s.value) not in (VEC, MAT)
+
+    def _fill_type(self, tgt):
+        """The dtype of the array a fill writes, its indices and bounds checked."""
+        name = tgt.value.id
+        if self.types.get(name) is not ARRAY:
+            raise Unsupported(f"{name}[...] where {name} is not an array")
+        dtype, ndim, _ = self.arrays[name]
+        idx = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
+        if len(idx) != ndim:
+            raise Unsupported(f"{name} has {ndim} dimensions and is indexed by {len(idx)}")
+        if dtype.kind not in "biuf":
+            raise Unsupported(f"a store into {name}, a {dtype} array")
+        for x in idx:
+            for e in ([x.lower, x.upper, x.step] if isinstance(x, ast.Slice) else [x]):
+                if e is not None:
+                    self._want_int(e)
+        return dtype
+
+    def _fill_store(self, tgt, value, depth):
+        """The number once, cast as NumPy's setitem casts it, then into every element of
+        the slice."""
+        dtype = self._fill_type(tgt)
+        saved, self.lines = self.lines, []
+        v = self._new()
+        self._out(f"const {CT[dtype]} {v} = "
+                  f"{self._convert_store(self._expr(value), self._typ(value), dtype)};")
+        p, dims = self._view(tgt)
+        ks = [self._new() for _ in dims]
+        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, (n, _) in zip(ks, dims))
+        off = " + ".join(f"{k} * {st}" for k, (_, st) in zip(ks, dims))
+        self._out(f"{loops} *({CT[dtype]}*)({p} + {off}) = {v};")
+        body, self.lines = self.lines, saved
+        self._block(body, depth)
+
     def _vector_store(self, tgt, value, op, depth):
         """target[...] = value, or target[...] op= value (value: a slice expression or
         a number), the right side computed before the target changes."""
@@ -222,6 +275,10 @@ class VectorCode:
         else:
             self._out(f"{loops} {put(val)}")
         body, self.lines = self.lines, saved
+        self._block(body, depth)
+
+    def _block(self, body, depth):
+        """Lines written aside, as one C block (their names stay local to it)."""
         self._out("{", depth)
         for line in body:
             self._out(line, depth + 1)
