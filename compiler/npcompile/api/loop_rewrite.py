@@ -106,7 +106,7 @@ class IndexedSite(LoopSite):
         self.body_at = [params.index(p) for p in body_params]
         self.view_at = [params.index(p) for p in view_params]
         self.views = self.ostep = self.obody = None
-        self.windows = False    # a slice of it moves with the loop variable (_window)
+        self.taps = False       # a statement or two over moving windows (_window)
 
     def attach(self, funcs):
         super().attach(funcs)
@@ -461,8 +461,11 @@ class _Rewriter:
             params = body_params + [p for p in view_params if p not in body_params]
             self._add_site(IndexedSite(index, loop.lineno, text, var, params, binds,
                                        body_params, view_names, view_params), sinks)
-            self.sites[-1].windows = any(isinstance(n, ast.Slice) and var in _names_read(n)
-                                         for _, e in views for n in ast.walk(e))
+            # a statement or two over moving windows (`tmp += w[i] * pad[:, i:i + nx]`):
+            # a filter's taps (loop_runner.WINDOW_TAPS), not a time loop's batches
+            self.sites[-1].taps = len(written) <= 2 and any(
+                isinstance(n, ast.Slice) and var in _names_read(n)
+                for _, e in views for n in ast.walk(e))
             self.body_defs.append(_function(
                 f"__npc_views_{index}", [var] + view_params,
                 [ast.Return(ast.Tuple([e for _, e in views], ast.Load()))], loop))

@@ -32,9 +32,10 @@ from .replay import _NotNow, _overlap, arg_key, build, loop_feeds, loop_until
 # Below this many iterations the loop is traced into the surrounding graph as written:
 # a short loop fuses with the code around it, and costs little to compile.
 LOOP_MIN = 8
-# A loop over this few moving windows is a filter's taps (`tmp += w[i] * pad[:, i:i + nx]`):
-# traced as written, its iterations fuse into one pass over the data (a 13-tap blur ran
-# 8x faster so than one compiled body run per tap).
+# A statement or two over this few moving windows is a filter's taps (`tmp += w[i] *
+# pad[:, i:i + nx]`): traced as written, its iterations fuse into one pass over the data
+# (a 13-tap blur ran 8x faster so than one compiled body run per tap). A longer body (a
+# mini-batch's gradient step) is compiled once.
 WINDOW_TAPS = 32
 
 
@@ -67,7 +68,7 @@ class LoopRunner:
         if _lazy_inside(args):
             return None         # lazy arrays inside a container: traced as written
         if isinstance(site, IndexedSite) and (
-                not _array_work(site, it, args) or (site.windows and len(it) <= WINDOW_TAPS)):
+                not _array_work(site, it, args) or (site.taps and len(it) <= WINDOW_TAPS)):
             return None
         n = len(it)
         peeled = 0
