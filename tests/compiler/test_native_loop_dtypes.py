@@ -328,7 +328,8 @@ def test_the_corpus_needleman_wunsch_compares_characters():
     dna = lambda n, seed: np.array(list(np.random.default_rng(seed).choice(list("ACGT"), n)))  # noqa: E731
     check(nw, dna(20, 1), dna(31, 2))
     assert ran_native()
-    assert not [s for s in summaries() if "runs as Python" in s]
+    assert not [s for s in summaries()
+                if "runs as Python" in s or "not a scalar loop nest" in s]
 
 
 def fill_slices(A, a, b, st, v):

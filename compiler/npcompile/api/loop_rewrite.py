@@ -383,9 +383,11 @@ class _Rewriter:
                     # where the native nest declines at run time (an array of two
                     # dimensions indexed by one), a body compiled once beats the loop
                     # as written
+                    nest = self.sites[-1]
                     instead = self._loop(flat)
                     if instead is not None:
                         got[-1].body = instead
+                        nest.instead = "a body compiled once"
                 if got is not None and attempt == self._native and got[-1].body == [s]:
                     # the nest may decline at run time (it writes slices of an array it
                     # also reads as a number): the loop as written runs then, and its

@@ -57,6 +57,7 @@ class NativeSite:
         self.compiled = {}        # argument types -> (rendered Nest, address) or a reason
         self.stops = {}           # argument types -> times the nest stopped
         self.reported = set()
+        self.instead = None       # what runs where the nest declines, when not the loop as written
 
 
 # ----------------------------------------------------------------------------- scan
@@ -439,7 +440,12 @@ def _fallback(site, what, e):
 
 
 def _decline(site, why, owner_name):
-    _report(site, why, f"line {site.lineno}: the loop nest runs as Python: {why}", owner_name)
+    # where a compiled body takes the loop instead, "runs as Python" would mislead (the
+    # body's own line follows)
+    summary = f"line {site.lineno}: the loop nest runs as Python: {why}" if site.instead \
+        is None else f"line {site.lineno}: not a scalar loop nest ({why}): it runs as " \
+        f"{site.instead}"
+    _report(site, why, summary, owner_name)
     return None
 
 
