@@ -49,8 +49,10 @@ set_limit(_from_env("NPC_OP_BUDGET", 10000))
 # Compile time one call may spend (ms; None: no limit). Kernels compiled are kept: the
 # next call finds them in the cache and compiles on from where this one stopped, so a
 # program whose loop makes hundreds of distinct kernels (a GPU Cholesky: 31 s cold)
-# costs seconds at most per call instead of stalling the first one.
-COMPILE_LIMIT_MS = _from_env("NPC_COMPILE_BUDGET_MS", 2000.0, float)
+# costs a second at most per call instead of stalling the first one. (2 s let an
+# adaptive RK45 whose ifs break its loop every step take 2.2 s on its first call; 1 s:
+# 1.4 s, the rest compiled on the next calls, before the path choice times them.)
+COMPILE_LIMIT_MS = _from_env("NPC_COMPILE_BUDGET_MS", 1000.0, float)
 
 
 def set_compile_limit(ms):
