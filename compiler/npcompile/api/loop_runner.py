@@ -58,7 +58,7 @@ class LoopRunner:
 
     def __call__(self, index, it, args):
         tracer = current()
-        if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
+        if tracer is None or args is None or _too_short(it):
             return None
         site = self.sites[index]
         args, fed = loop_sinks.feed(site.sinks, args)
@@ -191,7 +191,7 @@ class LoopRunner:
         """A `for` loop with a convergence test (ExitSite): (the loop variable's last
         value, what the loop bound, whether the test held), or None to run it as written."""
         tracer = current()
-        if tracer is None or args is None or type(it) is not range or len(it) < LOOP_MIN:
+        if tracer is None or args is None or _too_short(it):
             return None
         site = self.sites[index]
         if _lazy_inside(args) or any(not _carries(args, site, name) for name in site.carry):
@@ -226,8 +226,8 @@ class LoopRunner:
                     break
                 if done:
                     continue
-            out, graphs = self._body_once(site, site.params, args, site.made, graphs, replay,
-                                          fed)
+            out, graphs = self._body_once(lambda sc: self._jits(site, sc)[0], site.params,
+                                          site.carry, args, site.made, graphs, replay, fed)
             i += 1
             if not after(out):
                 break
@@ -238,7 +238,7 @@ class LoopRunner:
         last value, what the loop bound), or None to run it as written. `local`: the
         function's locals() at the loop."""
         tracer = current()
-        if tracer is None or type(it) is not range or len(it) < LOOP_MIN:
+        if tracer is None or _too_short(it):
             return None
         site = self.sites[index]
         if any(b not in local for b in site.maybe) or self.owner.options["device"] != "cpu":
@@ -252,23 +252,22 @@ class LoopRunner:
         env = dict(zip(names, state))
         graphs, parts, native = _on_its_own(lambda: self._split_iterations(site, env, it))
         n = len(it)
-        if (index, n, "split") in self.reported:
-            return it[-1], tuple(_rejoin(tracer, env[name], lazies, name)
-                                 for name in site.binds)
-        self.reported.add((index, n, "split"))
-        native_loop.report_loop({
-            "graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
-            "lineno": site.lineno, "text": site.text, "iterations": n, "kernel": "",
-            "summary": f"line {site.lineno}: {n} iterations; " + (
-                f"its {parts} straight-line part(s) compiled once, its if statements run "
-                f"in Python" if parts else "its if statements and their branches run as "
-                "plain NumPy (nothing outside them to compile)") + (
-                f"; {native} of them in one C++ loop" if native else "")})
+        if (index, n, "split") not in self.reported:
+            self.reported.add((index, n, "split"))
+            native_loop.report_loop({
+                "graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
+                "lineno": site.lineno, "text": site.text, "iterations": n, "kernel": "",
+                "summary": f"line {site.lineno}: {n} iterations; " + (
+                    f"its {parts} straight-line part(s) compiled once, its if statements "
+                    f"run in Python" if parts else "its if statements and their branches "
+                    "run as plain NumPy (nothing outside them to compile)") + (
+                    f"; {native} of them in one C++ loop" if native else "")})
         return it[-1], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds)
 
     def _split_iterations(self, site, env, it):
         replays = [_Replays() for _ in site.items]
         graphs, items, var = [], site.items, site.var
+        fed = loop_sinks.Fed(None, [])      # (a split loop has no sinks)
         segments = [k for k, item in enumerate(items) if item.kind == "segment"]
         # one segment, then only ifs (a time step, then `if n % every == 0: keep u`):
         # once settled, the segment runs in the C++ loop and its ifs after each run
@@ -277,22 +276,20 @@ class LoopRunner:
         while i < n:
             env[var] = it[i]
             if lead is not None and replays[0].settled is not None:
-                done = self._split_in_cpp(site, lead, env, it, i, replays[0])
+                done = self._split_in_cpp(site, lead, env, it, i, replays[0], fed)
                 if done:
                     i += done
                     native += done
                     continue
             for k, item in enumerate(items):
                 if item.kind == "segment":
-                    args = [_bound_value(env, p) for p in item.params]
-                    scalars = tuple(j for j, a in enumerate(args) if isinstance(a, np.generic))
-                    jit = self._split_jit(site, k, scalars)
-                    out, replayed = replays[k](jit, args, scalars)
-                    if not replayed:
-                        out = jit.call_body(_with_scalars(args, scalars))
-                        graphs = graphs or list(jit.last_graph_ids)
-                    env.update(zip(item.binds, _as_scalars(item.params, item.params, out,
-                                                           item.binds, scalars)))
+                    # every NumPy scalar it reads goes in as a 0-d array (one graph for
+                    # every value), so all its parameters count as carried
+                    out, graphs = self._body_once(
+                        lambda sc, k=k: self._split_jit(site, k, sc), item.params,
+                        item.params, [_bound_value(env, p) for p in item.params], item.binds,
+                        graphs, replays[k], fed)
+                    env.update(zip(item.binds, out))
                 else:
                     self._branch(item, env)
             i += 1
@@ -313,14 +310,13 @@ class LoopRunner:
         env.update(made)
         return [name for name, _ in made]
 
-    def _split_in_cpp(self, site, seg, env, it, i, replay):
+    def _split_in_cpp(self, site, seg, env, it, i, replay, fed):
         """Iterations i.. of a split loop whose one segment comes first, in the C++ loop:
         after each run, its ifs in Python. A branch that rebinds what the segment reads
         ends the C++ loop after that iteration (its feeds would overwrite it). How many
         iterations ran."""
         n, var = len(it), site.var
         at = [i]
-        fed = loop_sinks.Fed(None, [])
 
         def after(out):
             env.update(zip(seg.binds, out))
@@ -333,9 +329,8 @@ class LoopRunner:
             env[var] = it[at[0]]
             return not rebound
         args = [_bound_value(env, p) for p in seg.params]
-        next_of = {j: seg.binds.index(p) for j, p in enumerate(seg.params) if p in seg.binds}
         done, _ = self._until(lambda sc: self._split_jit(site, 0, sc), seg.params, seg.params,
-                              args, seg.binds, replay, after, next_of, n - i, fed)
+                              args, seg.binds, replay, after, seg.next_of, n - i, fed)
         return done
 
     def _split_jit(self, site, k, scalars):
@@ -373,8 +368,9 @@ class LoopRunner:
                 native += done
                 if done:
                     continue
-            got, graphs = self._body_once(site, site.body_params, args, site.binds, graphs,
-                                          replay, fed)
+            got, graphs = self._body_once(lambda sc: self._jits(site, sc)[0],
+                                          site.body_params, site.carry, args, site.binds,
+                                          graphs, replay, fed)
             out[0] = _step(site, state, got)
             n += 1
             go = site.cond(*state)
@@ -395,18 +391,19 @@ class LoopRunner:
         return replay.run_until(jit_for(scalars), _with_scalars(args, scalars), next_of, taken,
                                 bound)
 
-    def _body_once(self, site, names, args, returned, graphs, replay, fed):
-        """One run of a while or exit loop's body (one body for every iteration): what it
-        returned (scalars as NumPy has them; its sinks' values to Python), and the graphs
-        of its first trace."""
-        scalars = _scalars(names, site.carry, args)
-        jit = self._jits(site, scalars)[0]
+    def _body_once(self, jit_for, names, carry, args, returned, graphs, replay, fed):
+        """One run of a body compiled once for every iteration (a while or exit loop's,
+        a split loop's part; jit_for(scalar positions): its Jitted): what it returned
+        (carried NumPy scalars, those of `carry`, as NumPy has them; its sinks' values to
+        Python), and the graphs of its first trace."""
+        scalars = _scalars(names, carry, args)
+        jit = jit_for(scalars)
         out, replayed = replay(jit, args, scalars)
         if not replayed:
             out = _traced(jit, args, scalars, fed)
             graphs = graphs or list(jit.last_graph_ids)
         out = fed.take(out, {names[j] for j in scalars})
-        return _as_scalars(names, site.carry, out, returned, scalars), graphs
+        return _as_scalars(names, carry, out, returned, scalars), graphs
 
     def _jits(self, site, scalars=()):
         """(the step's Jitted, the last iteration's Jitted) of a loop, whose arguments
@@ -444,6 +441,11 @@ class LoopRunner:
                "kernel": (f"its body, graph {graphs[0]}" if done == n and graphs else ""),
                "summary": summary}
         native_loop.report_loop(rec)
+
+
+def _too_short(it):
+    """Not a range of LOOP_MIN iterations or more: the loop runs as written."""
+    return type(it) is not range or len(it) < LOOP_MIN
 
 
 def _array_work(site, it, args):

@@ -25,6 +25,9 @@ class Segment:
         self.name = name
         self.params = params
         self.binds = binds
+        # per parameter position, the position among `binds` of its next value (what a
+        # C++ loop of this segment feeds back)
+        self.next_of = {j: binds.index(p) for j, p in enumerate(params) if p in binds}
         self.fn = None
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from ..dtypes import register_device_type, traced_dtype
+from ..graph.node import map_leaves
 from ..records import SESSION
 from .. import np_base  # np.empty itself makes lazy arrays while a trace runs
 from .cuda_runtime import native
@@ -439,14 +440,7 @@ def _basic_index(key):
 
 
 def _host(obj):
-    t = type(obj)
-    if t is DeviceArray:
-        return obj.get()
-    if t is tuple or t is list:
-        return t(_host(x) for x in obj)
-    if t is dict:
-        return {k: _host(v) for k, v in obj.items()}
-    return obj
+    return map_leaves(obj, lambda x: x.get() if type(x) is DeviceArray else x)
 
 
 def _to_device_like(value):

@@ -86,6 +86,16 @@ def substitute(template, values):
     return template
 
 
+def map_leaves(obj, fn):
+    """obj with fn applied to every leaf of its nested tuples, lists and dicts."""
+    t = type(obj)
+    if t is tuple or t is list:
+        return t(map_leaves(x, fn) for x in obj)
+    if t is dict:
+        return {k: map_leaves(v, fn) for k, v in obj.items()}
+    return fn(obj)
+
+
 def contains(template, pred):
     """Does pred hold for some leaf of a (nested tuple/list/dict) template?"""
     t = type(template)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..dtypes import traced_dtype
 from ..graph import calls
-from ..graph.node import Ref
+from ..graph.node import Ref, map_leaves
 from . import lazy_array as _la, rules as _rules
 from .context import current
 from .operands import Unsupported
@@ -170,14 +170,7 @@ def _counts_at(ufunc, a, sel, v):
 
 def materialize_all(obj):
     """obj with every Selected inside (tuples, lists, dicts) made its compact array."""
-    t = type(obj)
-    if t is Selected:
-        return obj.materialize()
-    if t is tuple or t is list:
-        return t(materialize_all(x) for x in obj)
-    if t is dict:
-        return {k: materialize_all(v) for k, v in obj.items()}
-    return obj
+    return map_leaves(obj, lambda x: x.materialize() if type(x) is Selected else x)
 
 
 def _binary(fn, reflected=False):
