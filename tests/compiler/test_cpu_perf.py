@@ -40,6 +40,7 @@ def test_large_outputs_come_from_the_pool_and_go_back():
     assert type(out.base).__name__ == "PyCapsule"  # the pool's block, not NumPy's
     np.testing.assert_array_equal(out, a * 2.0 + 1.0)
     out[0, 0] = 7  # ours to write
+    gc.collect()    # earlier tests' garbage (cycles) would hand blocks back in between
     native.pool_clear()
     block = native.empty([600, 700], np.dtype(np.float64))
     del block

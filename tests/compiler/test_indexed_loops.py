@@ -118,8 +118,11 @@ def test_which_loops_are_indexed():
             x = x * 2
             x[t] = 0
         return x
-    for fn in (reads_it_otherwise, moving_slice, rebinds_the_base):
+    # read as a number: handed in as a 0-d array (trace/loop_values.py)
+    assert [s.value_at for s in sites(reads_it_otherwise)] == [1]
+    for fn in (moving_slice, rebinds_the_base):
         assert sites(fn) == []
+    for fn in (reads_it_otherwise, moving_slice, rebinds_the_base):
         check(fn, make((LOOP_MIN + 3,), np.float64), LOOP_MIN + 2)
 
 

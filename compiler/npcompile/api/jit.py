@@ -15,6 +15,7 @@ from ..records import SESSION
 from ..trace.breaks import user_frame
 from ..trace.budget import TraceBudgetExceeded
 from ..trace.lazy_array import LazyArray
+from ..trace.loop_values import LoopValueRefused
 from ..trace.tracer import Tracer, concretize, current, is_traceable
 from . import loop_rewrite, path_choice
 from .loop_runner import LoopRunner
@@ -81,6 +82,11 @@ class Jitted:
         # positions of 0-d array arguments that stand for NumPy scalars (a loop body's
         # carried scalars): traced with a scalar's semantics (`s += 1` rebinds)
         self.scalar_positions = frozenset()
+        # the position of a loop body's loop variable, read as a number (a 0-d array;
+        # trace/loop_values.py), or None
+        self.value_position = None
+        self.value_nonneg = True    # and it is never negative
+        self.value_refused = None   # why it cannot be (then the loop runs as written)
         self.last_graph_ids = []
         # loops whose body compiles once (api/loop_rewrite.py): the traced function is
         # the rewritten one, the NumPy path (self._eager) stays the user's own
@@ -182,7 +188,7 @@ class Jitted:
                 f"; the rest of the call ran uncompiled (it could not start again: "
                 f"{tracer.irreversible or 'what it did is not known'}), and its later "
                 f"calls like it run as plain NumPy"))
-        elif watch is not None:
+        elif watch is not None and not tracer.loops_settling:
             self._keep_plan(key, tracer.plan)
         return result
 
@@ -245,6 +251,8 @@ class Jitted:
             self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:
                 wargs[i]._scalar = True
+            if self.value_position is not None:
+                tracer.take_loop_values([wargs[self.value_position]], self.value_nonneg)
             wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) else v
                        for k, v in kwargs.items()}
             try:
@@ -253,6 +261,8 @@ class Jitted:
                 else:
                     with watch:
                         result = self.fn(*wargs, **wkwargs)
+            except LoopValueRefused:
+                raise   # nothing of the body ran (trace/loop_values.py)
             except BaseException as e:
                 if tracer.restarting:   # the budget's end of the trace, whatever the
                     # user's code made of it: nothing pending lands, the call starts again
@@ -265,6 +275,8 @@ class Jitted:
             if tracer.restarting:       # the user's code swallowed the budget's exception
                 raise TraceBudgetExceeded(tracer.budget_reason)
             del wargs, wkwargs
+            if tracer.loop_values is not None:
+                tracer.check_loop_values(result)
             tracer.flush()
             tracer.plan = None if watch is None else make_plan(
                 self.fn, tracer, result, watch, ENGINE.generation)

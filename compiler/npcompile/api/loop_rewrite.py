@@ -50,6 +50,8 @@ import os
 import textwrap
 import types
 
+import numpy as np
+
 from . import loop_sinks, native_loop
 from .loop_split import Branch, Segment, SplitSite
 
@@ -97,7 +99,13 @@ class IndexedSite(LoopSite):
     subscript becomes a view made in Python per iteration (`y[t, ...]`, same layout at
     every t) and handed to the body, which reads and writes it as `v[()]`. The body then
     sees no new Python int per iteration: one graph, replayed for every t, where reading
-    t made a graph per iteration."""
+    t made a graph per iteration.
+
+    A body that reads t as a number too (`np.cos(w * t * dt)`, `out[mask] = i`) is
+    handed t as a 0-d array, its last argument (value_at), which the body's trace takes
+    as a NumPy scalar, an input of the graph rather than a constant; the trace refuses
+    it where a NumPy scalar would not do what the Python int does (trace/loop_values.py)
+    and the loop is then traced as written."""
 
     def __init__(self, index, lineno, text, var, params, binds, body_params, view_names,
                  view_params):
@@ -107,6 +115,10 @@ class IndexedSite(LoopSite):
         self.view_at = [params.index(p) for p in view_params]
         self.views = self.ostep = self.obody = None
         self.taps = False       # a statement or two over moving windows (_window)
+        self.value_at = len(self.call_names) - 1 if view_names and view_names[-1] == var \
+            else None
+        self.value_refused = None   # why the body cannot take it so (then as written)
+        self.refusal = None         # the last such reason, of the step or the last body
 
     def attach(self, funcs):
         super().attach(funcs)
@@ -118,7 +130,14 @@ class IndexedSite(LoopSite):
     def call_args(self, value, state):
         """The body's arguments at loop value `value` (raises as NumPy's indexing does)."""
         return [state[j] for j in self.body_at] + \
-            list(self.views(value, *[state[j] for j in self.view_at]))
+            self.made_views(value, [state[j] for j in self.view_at])
+
+    def made_views(self, value, fixed):
+        """The views at loop value `value`, the loop value among them as a 0-d array."""
+        got = list(self.views(value, *fixed))
+        if self.value_at is not None:
+            got[-1] = np.asarray(got[-1])
+        return got
 
 
 class ExitSite:
@@ -370,8 +389,10 @@ class _Rewriter:
                 # fused kernels run on every core), so that is tried first for it.
                 nat = native_loop.scan(s, _loaded_outside(self.fdef, s) if self.fdef is not
                                        None else None) if native_loop_default() else None
+                # (one reading its index as a number stays a nest: its index is then a
+                # C++ int, where a body would take it as an input per iteration)
                 tries = (self._loop, self._native) if nat is not None and nat[0].slices \
-                    else (self._native, self._loop)
+                    and not _reads_as_number(s) else (self._native, self._loop)
                 tries += (self._exit_loop, self._split)
                 got = None
                 flat = _with_static_loops_unrolled(s, self.globals)
@@ -433,7 +454,7 @@ class _Rewriter:
             reads = _reads(s)
             for name in reads:
                 if name == var:
-                    return None     # the body reads the loop variable
+                    continue        # a view's name (_index_views), not a local
                 if name in self.locals and name not in binds and name not in params:
                     params.append(name)
             for name in _binds(s):
@@ -1024,9 +1045,10 @@ _INDEX_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.U
 
 def _index_views(body, var, index):
     """(body with each subscript indexed by the loop variable read as a view `v[()]`,
-    [(view name, the view's expression `base[key, ...]`)]), or None where the body reads
-    the variable otherwise, or indexes by it an array it rebinds, or by a slice of it
-    whose length changes (_window says which slices move and keep their length)."""
+    [(view name, the view's expression `base[key, ...]`)], the variable itself last
+    where the body reads it as a number), or None where the body binds the variable,
+    indexes by it an array it rebinds, or by a slice of it whose length changes
+    (_window says which slices move and keep their length)."""
     bound = set()
     for st in body:
         names = _binds(st)
@@ -1063,11 +1085,23 @@ def _index_views(body, var, index):
 
     walker = Views()
     out = [walker.visit(copy.deepcopy(st)) for st in body]
-    if walker.failed or any(var in _names_read(st) for st in out):
+    if walker.failed:
         return None
+    if any(var in _names_read(st) for st in out):
+        # the variable read as a number (`np.cos(w * t * dt)`, `out[mask] = i`): handed
+        # in under its own name as a 0-d array per iteration (IndexedSite.value_at)
+        views.append((var, ast.Name(var, ast.Load())))
     for st in out:
         ast.fix_missing_locations(st)
     return out, views
+
+
+def _reads_as_number(loop):
+    """Does a loop's body read its variable as a number (not only as whole indices)?"""
+    if not isinstance(loop.target, ast.Name):
+        return False
+    got = _index_views(loop.body, loop.target.id, 0)
+    return got is not None and bool(got[1]) and got[1][-1][0] == loop.target.id
 
 
 def _element_index(key, var, bound):

@@ -23,6 +23,7 @@ import numpy as np
 from ..exec.engine import ENGINE
 from ..graph.node import contains
 from ..trace.lazy_array import LazyArray
+from ..trace.loop_values import LoopValueRefused
 from ..trace.tracer import concretize, current, is_traceable
 from . import loop_picks, loop_sinks, native_loop
 from .loop_rewrite import IndexedSite
@@ -68,7 +69,8 @@ class LoopRunner:
         if _lazy_inside(args):
             return None         # lazy arrays inside a container: traced as written
         if isinstance(site, IndexedSite) and (
-                not _array_work(site, it, args) or (site.taps and len(it) <= WINDOW_TAPS)):
+                site.value_refused or not _array_work(site, it, args) or
+                (site.taps and len(it) <= WINDOW_TAPS)):
             return None
         n = len(it)
         peeled = 0
@@ -85,6 +87,8 @@ class LoopRunner:
                     fed.result()
         state, lazies = _take_over(tracer, site, args, fed)
         done, out, graphs, native = self._replayed(site, state, carry, it[peeled:], fed)
+        if getattr(site, "value_refused", None):
+            tracer.loops_settling = True    # as written from the next call on
         self._report(site, n, graphs, done + peeled, peeled, native)
         if done < n - peeled:
             # the body could not be replayed: the rest of the loop is traced as written
@@ -114,6 +118,8 @@ class LoopRunner:
         replay = _Replays()
         indexed = isinstance(site, IndexedSite)
         names = site.call_names if indexed else site.params
+        # a loop variable read as a number takes no negative value (trace/loop_values.py)
+        nonneg = n > 0 and min(values[0], values[-1]) >= 0
         i = 0
         while i < n:
             if i < n - 1 and replay.settled is not None:
@@ -124,7 +130,7 @@ class LoopRunner:
                 except Exception:   # NumPy's error, raised where the loop as written does
                     return i, (), graphs, native
                 scalars = _scalars(names, site.carry, probe)
-                done = replay.run_many(self._jits(site, scalars)[0], site, state, carry,
+                done = replay.run_many(self._jits(site, scalars, nonneg)[0], site, state, carry,
                                        values[i:], fed, scalars)
                 if done:
                     i += done
@@ -138,7 +144,7 @@ class LoopRunner:
             else:
                 args = state
             scalars = _scalars(names, site.carry, args)
-            step, body = self._jits(site, scalars)
+            step, body = self._jits(site, scalars, nonneg)
             jit = step if i < n - 1 else body
             out, replayed = replay(jit, args, scalars)
             if not replayed:
@@ -146,7 +152,17 @@ class LoopRunner:
                     traced += 1
                     if traced > 2:
                         return i, (), graphs, native   # traced twice, still no plan
-                out = _traced(jit, args, scalars, fed)
+                if jit.value_refused:
+                    return i, (), graphs, native
+                try:
+                    out = _traced(jit, args, scalars, fed)
+                except LoopValueRefused as e:   # nothing of it ran: traced as written
+                    # (the step refused: every later run of the loop as written; the last
+                    # iteration's body, which hands back more: that iteration only)
+                    jit.value_refused = site.refusal = str(e)
+                    if jit is step:
+                        site.value_refused = jit.value_refused
+                    return i, (), graphs, native
                 if not graphs:
                     graphs = list(jit.last_graph_ids)
             out = fed.take(out, {names[j] for j in scalars})
@@ -342,13 +358,16 @@ class LoopRunner:
                 site.items[k].fn, f"part of the loop at line {site.lineno}", scalars)
         return got
 
-    def _body_jit(self, fn, what, scalars):
+    def _body_jit(self, fn, what, scalars, value_position=None, nonneg=True):
         """A body function's Jitted (named for the report after the loop it is part
-        of), NumPy scalars at the positions `scalars` handed in as 0-d arrays."""
+        of), NumPy scalars at the positions `scalars` handed in as 0-d arrays, the loop
+        variable at `value_position` (trace/loop_values.py)."""
         fn.__qualname__ = fn.__name__ = f"{self.owner._site_name} ({what})"
         j = self.jit_class(fn, device=self.owner.options["device"], choose=False, loops=False)
         j.loop_body = True
         j.scalar_positions = frozenset(scalars)
+        j.value_position = value_position
+        j.value_nonneg = nonneg
         return j
 
     def _while_iterations(self, site, state, fed):
@@ -405,15 +424,18 @@ class LoopRunner:
         out = fed.take(out, {names[j] for j in scalars})
         return _as_scalars(names, carry, out, returned, scalars), graphs
 
-    def _jits(self, site, scalars=()):
+    def _jits(self, site, scalars=(), nonneg=True):
         """(the step's Jitted, the last iteration's Jitted) of a loop, whose arguments
-        at the positions `scalars` are NumPy scalars handed in as 0-d arrays."""
-        got = self.jits.get((site.index, scalars))
+        at the positions `scalars` are NumPy scalars handed in as 0-d arrays (and its
+        loop variable, where read as a number, one that is never negative or may be)."""
+        value_at = getattr(site, "value_at", None)
+        key = (site.index, scalars, nonneg or value_at is None)
+        got = self.jits.get(key)
         if got is None:
             bodies = ((site.body, "loop"),) if site.step is None else \
                 ((site.step, "loop"), (site.body, "last iteration of the loop"))
-            got = self.jits[(site.index, scalars)] = tuple(
-                self._body_jit(fn, f"{what} at line {site.lineno}", scalars)
+            got = self.jits[key] = tuple(
+                self._body_jit(fn, f"{what} at line {site.lineno}", scalars, value_at, nonneg)
                 for fn, what in bodies)
         return got
 
@@ -431,6 +453,10 @@ class LoopRunner:
                 f", {native} of them in one C++ loop" if native else "") + (
                 "; the first iteration was traced as written (it made a carried number "
                 "an array)" if peeled else "")
+        elif getattr(site, "refusal", None):
+            summary = (f"line {site.lineno}: {n} iterations; the body reads "
+                       f"{site.var} as a number, and {site.refusal}, so {n - done} of them "
+                       f"were traced as written")
         else:
             summary = (f"line {site.lineno}: {n} iterations; the body could not be run "
                        f"again without its Python (a graph break or an effect outside "
@@ -599,13 +625,18 @@ class _Replays:
             fixed = [state[j] for j in site.view_at]
             view_pos = range(len(args), len(site.call_names))
             args += [None] * len(view_pos)
-            make = site.views
+            make = site.made_views
 
             def views(k):
                 try:
-                    return make(values[k], *fixed)
+                    return make(values[k], fixed)
                 except Exception:   # NumPy's IndexError: raised where the loop does
                     return None
+            if len(view_pos) == 1 and site.value_at is not None:
+                # the loop value alone: no view function to call (a third of a small
+                # body's iteration)
+                def views(k):
+                    return (np.asarray(values[k]),)
         # an indexed loop's views are not made yet: the first iteration's show their
         # itemsizes (the same at every iteration)
         checks = _overlap_checks(plan, args, writes, indexed or feeds or moves,

@@ -107,7 +107,10 @@ class LazyArray(_LazyFields):
     def _force(self, kind, reason):
         tracer = current()
         if tracer is not None:
-            if self._n.is_leaf or self._read_directly(tracer):
+            # (a loop body's scalars made from its loop variable are not read so: a
+            # break there refuses the body, trace/loop_values.py)
+            if self._n.is_leaf or (tracer.loop_values is None and
+                                   self._read_directly(tracer)):
                 # no graph to run, but Python now depends on the values (no replay)
                 tracer.read_value(reason)
             else:

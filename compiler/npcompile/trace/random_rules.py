@@ -66,6 +66,13 @@ def _join(value, name, frame, fn, source, args, kwargs):
     return tracer.wrap_constant_array(value, name)
 
 
+def _keep_state(generator):
+    """A loop body that may yet be refused keeps the state to draw from again."""
+    tracer = _current()
+    if tracer is not None and tracer.loop_values is not None:
+        tracer.keep_rng_state(generator)
+
+
 def _plain(values):
     return all(v is None or type(v) in (int, float, bool, str) or
                (type(v) is tuple and _plain(v)) for v in values)
@@ -75,6 +82,7 @@ def _sampler(name):
     base = getattr(np.random.Generator, name)
 
     def method(self, *args, **kwargs):
+        _keep_state(self)
         return _join(base(self, *args, **kwargs), name, sys._getframe(1), base, self, args,
                      kwargs)
     method.__name__ = name
@@ -107,6 +115,7 @@ def _default_rng(original):
 
 def _legacy(name, original):
     def sample(*args, **kwargs):
+        _keep_state(None)
         return _join(original(*args, **kwargs), name, sys._getframe(1), original, None, args,
                      kwargs)
     sample.__name__ = name

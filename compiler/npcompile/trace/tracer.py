@@ -18,6 +18,7 @@ from ..graph.node import Node, Ref
 from . import (budget, complex_parts, composite_rules, creation, function_rules, index_library,
                inplace, library_rules, linalg_library, numeric_library, piecewise, rules,
                ufunc_rules, view_compositions, view_rules)
+from . import loop_values
 from .breaks import BreakRecord, user_frame, user_site
 from .operand_types import Unsupported
 from .context import _set_current, current  # noqa: F401 (current: re-exported)
@@ -120,6 +121,15 @@ class Tracer:
         # keeps them as constants: they are the same for any call with the same key
         self.made = {}
         self._outer = None
+        # a loop body handed its loop variable as a 0-d array (trace/loop_values.py):
+        # the variable's leaf nodes, and the generators' states before the body drew
+        self.loop_values = None
+        self.loop_nonneg = False
+        self._rng_states = []
+        # a loop of this call learnt only now that it runs as written (its body refused
+        # its loop variable): the next call traces it so, and may replay; this one's
+        # refusal to replay is not kept
+        self.loops_settling = False
 
     # ----- activation -------------------------------------------------------
     def __enter__(self):
@@ -326,6 +336,8 @@ class Tracer:
         rec = BreakRecord(kind, reason, user_frame(2))
         if self.options.get("fullgraph"):
             raise GraphBreakError(rec)
+        if self.loop_values is not None:
+            self.refuse_loop_values(f"its body breaks the graph ({reason})")
         self.breaks.append(rec)
         self.engine.record_break(self, rec)
         self.flush()
@@ -378,6 +390,49 @@ class Tracer:
         if st is not None and st.target is array:
             return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
         return self.rewrap(array)
+
+    # ----- a loop variable taken as a NumPy scalar (trace/loop_values.py) -------------
+    def take_loop_values(self, lazies, nonneg):
+        """The body's loop variable comes in as these 0-d lazy arrays (never negative:
+        `nonneg`)."""
+        self.loop_values = [lz._n for lz in lazies]
+        self.loop_nonneg = nonneg
+        for lz in lazies:
+            lz._scalar = True
+
+    def keep_rng_state(self, generator):
+        """A draw is about to be made (trace/random_rules.py): keep the generator's state
+        (None: NumPy's global one), once, so that a refused body draws nothing."""
+        if self.loop_values is None or any(g is generator for g, _ in self._rng_states):
+            return
+        state = np.random.get_state() if generator is None else generator.bit_generator.state
+        self._rng_states.append((generator, state))
+
+    def check_loop_values(self, result):
+        """The body has run to its end, nothing computed yet: refuse it (undoing nothing
+        but the draws) where its loop variable, a NumPy scalar here, is not what the
+        Python int was; see trace/loop_values.py."""
+        roots = [lz._n for lz in (r() for r in self.lazies) if lz is not None]
+        roots += [st.base for st in self._dirty.values()]
+        roots += [x._n for x in _lazies_in(result)]
+        made, why = loop_values.derived(roots, self.loop_values, self.loop_nonneg)
+        if why is None and loop_values.escapes(result, made):
+            why = "its body hands back a number made from the loop variable"
+        if why is not None:
+            self.refuse_loop_values(why)
+
+    def refuse_loop_values(self, why):
+        """Nothing of the body runs: pending writes into the user's arrays are dropped,
+        draws taken back; LoopValueRefused says why."""
+        self._abandon([st for st in self._dirty.values() if not st.base.is_leaf])
+        for generator, state in reversed(self._rng_states):
+            if generator is None:
+                np.random.set_state(state)
+            else:
+                generator.bit_generator.state = state
+        self._rng_states = []
+        self.draws = []
+        raise loop_values.LoopValueRefused(why)
 
     def _abandon(self, pending):
         """A flush that raised NumPy's error is not run again: the user's arrays hold
@@ -552,3 +607,10 @@ def _memory_owner(array):
             else:
                 return None
         r = b
+
+
+def _lazies_in(v):
+    """The lazy arrays in a body's result (a tuple of its values)."""
+    if type(v) in (tuple, list):
+        return [x for item in v for x in _lazies_in(item)]
+    return [v] if type(v) is _la.LazyArray else []

@@ -1,0 +1,163 @@
+"""A loop variable read as a number (`np.cos(w * t * dt)`, `out[mask] = i`, Adam's
+`b1 ** t`) is handed to the body compiled once as a 0-d array, an input of its graph:
+one compile however many iterations, where the Python int made a graph per iteration.
+Where a NumPy scalar would not do what the Python int does (promotion with float32,
+Python's ZeroDivisionError, an int that does not overflow, a number handed back), the
+body is refused before anything of it ran and the loop is traced as written: checked
+against eager NumPy on values, dtypes, scalar types, errors and random streams."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import DEVICE, check, make
+from test_trace_loops import COMPILED
+
+CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
+                         reason="the loop's body compiles for the CPU here")
+
+
+def forcing(u, dt, w, steps):
+    for t in range(steps):
+        u = u + dt * (np.cos(w * t * dt) - u)
+    return u
+
+
+def first_escape(z, c, out, n):
+    for i in range(n):
+        z = z * z + c
+        gone = (np.abs(z) > 2.0) & (out == 0)
+        out[gone] = i
+        z[np.abs(z) > 2.0] = 0
+    return out
+
+
+def adam(A, y, steps):
+    lr, b1, b2, eps = 1e-2, 0.9, 0.999, 1e-8
+    w = np.zeros(A.shape[1])
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    for t in range(1, steps + 1):
+        g = A.T @ (A @ w - y) / len(y)
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g * g
+        w -= lr * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
+    return w
+
+
+def ramp(u, steps):
+    for k in range(steps):
+        u = u + (k // 3) * 0.5 - (k % 4)
+    return u
+
+
+def float32_state(u, steps):
+    for t in range(steps):
+        u = u + 0.5 * t         # float32 stays float32 with a Python int (NumPy 2)
+    return u
+
+
+def hands_back(u, steps, dt):
+    for t in range(steps):
+        u = u + 1.0
+        time = t * dt           # a Python float after the loop
+    return u, time
+
+
+def divides(u, steps):
+    for t in range(steps):
+        u += 1.0 / t            # t = 0: ZeroDivisionError before u changes
+    return u
+
+
+def squares(u, steps):
+    for t in range(steps):
+        u = u + t * t           # Python ints do not overflow
+    return u
+
+
+def noisy32(u, steps, seed):
+    rng = np.random.default_rng(seed)
+    for t in range(steps):
+        u = u + rng.normal(size=u.shape).astype(np.float32) * np.float32(0.1) + t
+    return u, rng.random()
+
+
+def _loops(fn, *args):
+    npcompile.reset()
+    npcompile.jit(fn, choose=False)(*args)
+    rep = npcompile.report()
+    return rep, [lp["summary"] for lp in rep["loops"]]
+
+
+@CPU
+@pytest.mark.parametrize("steps", [9, 40, 160])
+def test_a_forcing_term_compiles_once(steps):
+    u = np.linspace(0.0, 1.0, 300)
+    check(forcing, u, 0.01, 3.0, steps)
+    rep, loops = _loops(forcing, u, 0.01, 3.0, steps)
+    assert any(f"{steps} iterations, one compiled body" in s for s in loops), loops
+    assert not rep["fallbacks"] and not rep["graph_breaks"]
+    # one body (and the last iteration's), whatever the number of steps
+    assert len(rep["compiles"]) <= 2, rep["compiles"]
+
+
+@CPU
+def test_the_loop_value_written_into_an_array():
+    z = (np.linspace(-1.5, 1.5, 400) + 0.4j).astype(np.complex128)
+    out = np.zeros(400, np.int64)
+    check(first_escape, z, -0.7 + 0.27j, out, 30)
+    _, loops = _loops(first_escape, z.copy(), -0.7 + 0.27j, out.copy(), 30)
+    assert any("30 iterations, one compiled body" in s for s in loops), loops
+
+
+@CPU
+def test_powers_by_the_step_count():
+    rng = np.random.default_rng(1)
+    A, y = rng.random((60, 5)), rng.random(60)
+    check(adam, A, y, 25)
+    _, loops = _loops(adam, A, y, 25)
+    assert any("25 iterations, one compiled body" in s for s in loops), loops
+
+
+@CPU
+def test_integer_arithmetic_on_the_index():
+    check(ramp, make((50,), np.float64), 20)
+    check(ramp, make((50,), np.int64), 20)
+    _, loops = _loops(ramp, make((50,), np.float64), 20)
+    assert any("one compiled body" in s for s in loops), loops
+
+
+@pytest.mark.parametrize("fn, args, why", [
+    (float32_state, (make((40,), np.float32), 12), ""),
+    (hands_back, (make((40,), np.float64), 12, 0.1), "hands back"),
+    (divides, (make((40,), np.float64), 12), "divides"),
+    (squares, (make((40,), np.int64), 12), "multiplies two integers"),
+])
+def test_where_a_numpy_scalar_differs_the_loop_runs_as_written(fn, args, why):
+    check(fn, *args)
+    if not COMPILED or DEVICE == "cuda":
+        return
+    try:
+        _, loops = _loops(fn, *args)
+    except ZeroDivisionError:
+        return      # as NumPy, and check() saw the same
+    assert not any("12 iterations, one compiled body" in s for s in loops), loops
+    assert any(why in s for s in loops), loops
+
+
+def test_a_refused_body_draws_nothing_twice():
+    # refused (float32) after drawing: the generator is put back, so the loop as
+    # written draws the same numbers eager NumPy does, and the stream goes on alike
+    check(noisy32, make((30,), np.float32), 10, 5)
+
+
+def test_the_refusal_does_not_stop_later_calls_replaying():
+    rng = np.random.default_rng(2)
+    x = rng.random(30).astype(np.float32)
+    j = npcompile.jit(float32_state, choose=False)
+    for _ in range(3):
+        got = j(x.copy(), 10)
+    exp = float32_state(x.copy(), 10)
+    assert got.dtype == exp.dtype and np.array_equal(got, exp)
+    if COMPILED and DEVICE != "cuda":
+        assert not j.replay_refusals, j.replay_refusals
