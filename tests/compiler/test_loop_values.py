@@ -71,8 +71,16 @@ def divides(u, steps):
 
 def squares(u, steps):
     for t in range(steps):
-        u = u + t * t           # Python ints do not overflow
+        u = u + t * t - (t * 3) // 2    # in int64's range for any such loop
     return u
+
+
+def doubling(u, steps):
+    k = 1
+    for t in range(steps):
+        u = u + 1.0
+        k = k * 2               # a Python int does not overflow; an int64 would
+    return u, k
 
 
 def noisy32(u, steps, seed):
@@ -80,6 +88,34 @@ def noisy32(u, steps, seed):
     for t in range(steps):
         u = u + rng.normal(size=u.shape).astype(np.float32) * np.float32(0.1) + t
     return u, rng.random()
+
+
+def clock(u, dt, steps):
+    t = 0.0                     # a Python float all along: one again after the loop
+    k = 0
+    for n in range(steps):
+        u = u + dt * (np.sin(t) - u) + 1e-3 * k
+        t += dt
+        k = k + 1
+    return u, t, k
+
+
+def clock_and_sum(u, steps):
+    t, s = 0.0, 0.0
+    for n in range(steps):
+        u = u * 0.9 + t
+        t = t + 0.25
+        s = s + u.sum()         # a NumPy scalar from the first iteration on
+    return u, t, s
+
+
+def recorded_times(u, dt, steps):
+    t, ts = 0.0, []
+    for n in range(steps):
+        u = u + t
+        t += dt
+        ts.append(t)
+    return u, ts
 
 
 def _loops(fn, *args):
@@ -123,15 +159,22 @@ def test_powers_by_the_step_count():
 def test_integer_arithmetic_on_the_index():
     check(ramp, make((50,), np.float64), 20)
     check(ramp, make((50,), np.int64), 20)
-    _, loops = _loops(ramp, make((50,), np.float64), 20)
-    assert any("one compiled body" in s for s in loops), loops
+    check(squares, make((50,), np.int64), 20)
+    for fn in (ramp, squares):
+        _, loops = _loops(fn, make((50,), np.float64), 20)
+        assert any("one compiled body" in s for s in loops), loops
+
+
+def test_a_doubling_int_runs_as_written_past_int64():
+    got = check(doubling, make((10,), np.float64), 80)
+    assert type(got[1]) is int and got[1] == 2 ** 80
 
 
 @pytest.mark.parametrize("fn, args, why", [
     (float32_state, (make((40,), np.float32), 12), ""),
     (hands_back, (make((40,), np.float64), 12, 0.1), "hands back"),
     (divides, (make((40,), np.float64), 12), "divides"),
-    (squares, (make((40,), np.int64), 12), "multiplies two integers"),
+    (doubling, (make((40,), np.float64), 12), "outgrow int64"),
 ])
 def test_where_a_numpy_scalar_differs_the_loop_runs_as_written(fn, args, why):
     check(fn, *args)
@@ -161,3 +204,22 @@ def test_the_refusal_does_not_stop_later_calls_replaying():
     assert got.dtype == exp.dtype and np.array_equal(got, exp)
     if COMPILED and DEVICE != "cuda":
         assert not j.replay_refusals, j.replay_refusals
+
+
+@CPU
+@pytest.mark.parametrize("steps", [9, 60])
+def test_carried_python_numbers_go_in_as_inputs(steps):
+    u = np.linspace(0.0, 1.0, 200)
+    got = check(clock, u, 0.01, steps)
+    assert type(got[1]) is float and type(got[2]) is int
+    got = check(clock_and_sum, u, steps)
+    assert type(got[1]) is float and type(got[2]) is np.float64
+    for fn, args in ((clock, (u, 0.01, steps)), (clock_and_sum, (u, steps))):
+        rep, loops = _loops(fn, *args)
+        assert any(f"{steps} iterations, one compiled body" in s for s in loops), loops
+        assert len(rep["compiles"]) <= 3, rep["compiles"]
+
+
+def test_a_carried_number_handed_to_a_list_runs_as_written():
+    got = check(recorded_times, make((20,), np.float64), 0.5, 12)
+    assert all(type(t) is float for t in got[1])

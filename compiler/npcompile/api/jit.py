@@ -82,10 +82,9 @@ class Jitted:
         # positions of 0-d array arguments that stand for NumPy scalars (a loop body's
         # carried scalars): traced with a scalar's semantics (`s += 1` rebinds)
         self.scalar_positions = frozenset()
-        # the position of a loop body's loop variable, read as a number (a 0-d array;
-        # trace/loop_values.py), or None
-        self.value_position = None
-        self.value_nonneg = True    # and it is never negative
+        # a loop body's loop values, 0-d arrays standing for Python numbers (its loop
+        # variable read as a number, carried numbers): trace/loop_values.Spec, or None
+        self.loop_values = None
         self.value_refused = None   # why it cannot be (then the loop runs as written)
         self.last_graph_ids = []
         # loops whose body compiles once (api/loop_rewrite.py): the traced function is
@@ -251,8 +250,8 @@ class Jitted:
             self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:
                 wargs[i]._scalar = True
-            if self.value_position is not None:
-                tracer.take_loop_values([wargs[self.value_position]], self.value_nonneg)
+            if self.loop_values is not None:
+                tracer.take_loop_values(self.loop_values, wargs)
             wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) else v
                        for k, v in kwargs.items()}
             try:

@@ -86,6 +86,11 @@ class LoopSite:
         self.step = None        # the body returning self.carry (every iteration but the last)
         self.body = None        # the body returning self.binds (the last iteration)
         self.sinks = None       # statements whose Python part runs beside the body (Sinks)
+        # why the body cannot take its loop values (its variable read as a number,
+        # carried Python numbers: trace/loop_values.py), the loop then runs as written;
+        # and the last such reason, of the step or of the last iteration's body
+        self.value_refused = None
+        self.refusal = None
 
     def attach(self, funcs):
         self.step = funcs[f"__npc_step_{self.index}"]
@@ -117,8 +122,6 @@ class IndexedSite(LoopSite):
         self.taps = False       # a statement or two over moving windows (_window)
         self.value_at = len(self.call_names) - 1 if view_names and view_names[-1] == var \
             else None
-        self.value_refused = None   # why the body cannot take it so (then as written)
-        self.refusal = None         # the last such reason, of the step or the last body
 
     def attach(self, funcs):
         super().attach(funcs)

@@ -23,7 +23,7 @@ import numpy as np
 from ..exec.engine import ENGINE
 from ..graph.node import contains
 from ..trace.lazy_array import LazyArray
-from ..trace.loop_values import LoopValueRefused
+from ..trace.loop_values import LoopValueRefused, Spec
 from ..trace.tracer import concretize, current, is_traceable
 from . import loop_picks, loop_sinks, native_loop
 from .loop_rewrite import IndexedSite
@@ -77,17 +77,19 @@ class LoopRunner:
         if any(not _is_array(args[j]) for j in carry):
             # A carried number: `b = 0.0` before `b -= lr * np.sum(g)` is an array from
             # the first iteration on, so that one is traced as written and the others
-            # run the compiled body. One that stays a number (`t += dt`) would make a
-            # graph per value: the whole loop is traced as written.
+            # run the compiled body. One that stays a Python number (`t += dt`) goes in
+            # as a loop value (trace/loop_values.py); anything else would make a graph
+            # per value: the whole loop is traced as written.
             args = list(args)
             _as_written(site, args, carry, 0, 1, it, fed)
             peeled = 1
-            if any(not _is_array(args[j]) for j in carry) or _lazy_inside(args):
+            if site.value_refused or _lazy_inside(args) or \
+                    any(not _is_array(args[j]) and not _number(args[j]) for j in carry):
                 return it[-1], tuple(_as_written(site, args, carry, 1, n, it, fed)) + \
                     fed.result()
         state, lazies = _take_over(tracer, site, args, fed)
         done, out, graphs, native = self._replayed(site, state, carry, it[peeled:], fed)
-        if getattr(site, "value_refused", None):
+        if site.value_refused:
             tracer.loops_settling = True    # as written from the next call on
         self._report(site, n, graphs, done + peeled, peeled, native)
         if done < n - peeled:
@@ -118,8 +120,10 @@ class LoopRunner:
         replay = _Replays()
         indexed = isinstance(site, IndexedSite)
         names = site.call_names if indexed else site.params
-        # a loop variable read as a number takes no negative value (trace/loop_values.py)
-        nonneg = n > 0 and min(values[0], values[-1]) >= 0
+        # a loop variable read as a number: its values lie in [0, bound] (or are
+        # negative: -1), by powers of two (trace/loop_values.py)
+        bound = -1 if n == 0 or min(values[0], values[-1]) < 0 else \
+            (1 << max(values[0], values[-1]).bit_length()) - 1
         i = 0
         while i < n:
             if i < n - 1 and replay.settled is not None:
@@ -129,9 +133,9 @@ class LoopRunner:
                     probe = site.call_args(values[i], state) if indexed else state
                 except Exception:   # NumPy's error, raised where the loop as written does
                     return i, (), graphs, native
-                scalars = _scalars(names, site.carry, probe)
-                done = replay.run_many(self._jits(site, scalars, nonneg)[0], site, state, carry,
-                                       values[i:], fed, scalars)
+                scalars, numbers = _scalars(names, site.carry, probe, True)
+                done = replay.run_many(self._jits(site, scalars, bound, numbers)[0], site,
+                                       state, carry, values[i:], fed, scalars, numbers)
                 if done:
                     i += done
                     native += done
@@ -143,10 +147,10 @@ class LoopRunner:
                     return i, (), graphs, native
             else:
                 args = state
-            scalars = _scalars(names, site.carry, args)
-            step, body = self._jits(site, scalars, nonneg)
+            scalars, numbers = _scalars(names, site.carry, args, True)
+            step, body = self._jits(site, scalars, bound, numbers)
             jit = step if i < n - 1 else body
-            out, replayed = replay(jit, args, scalars)
+            out, replayed = replay(jit, args, scalars + numbers)
             if not replayed:
                 if jit is step:
                     traced += 1
@@ -155,7 +159,7 @@ class LoopRunner:
                 if jit.value_refused:
                     return i, (), graphs, native
                 try:
-                    out = _traced(jit, args, scalars, fed)
+                    out = _traced(jit, args, scalars + numbers, fed)
                 except LoopValueRefused as e:   # nothing of it ran: traced as written
                     # (the step refused: every later run of the loop as written; the last
                     # iteration's body, which hands back more: that iteration only)
@@ -167,7 +171,7 @@ class LoopRunner:
                     graphs = list(jit.last_graph_ids)
             out = fed.take(out, {names[j] for j in scalars})
             out = _as_scalars(names, site.carry, out,
-                              site.carry if i < n - 1 else site.binds, scalars)
+                              site.carry if i < n - 1 else site.binds, scalars, numbers)
             if i < n - 1:
                 for j, v in zip(carry, out):
                     state[j] = v
@@ -358,16 +362,15 @@ class LoopRunner:
                 site.items[k].fn, f"part of the loop at line {site.lineno}", scalars)
         return got
 
-    def _body_jit(self, fn, what, scalars, value_position=None, nonneg=True):
+    def _body_jit(self, fn, what, scalars, values=None):
         """A body function's Jitted (named for the report after the loop it is part
-        of), NumPy scalars at the positions `scalars` handed in as 0-d arrays, the loop
-        variable at `value_position` (trace/loop_values.py)."""
+        of), scalars at the positions `scalars` handed in as 0-d arrays, those standing
+        for Python numbers as `values` says (trace/loop_values.Spec)."""
         fn.__qualname__ = fn.__name__ = f"{self.owner._site_name} ({what})"
         j = self.jit_class(fn, device=self.owner.options["device"], choose=False, loops=False)
         j.loop_body = True
         j.scalar_positions = frozenset(scalars)
-        j.value_position = value_position
-        j.value_nonneg = nonneg
+        j.loop_values = values
         return j
 
     def _while_iterations(self, site, state, fed):
@@ -424,19 +427,30 @@ class LoopRunner:
         out = fed.take(out, {names[j] for j in scalars})
         return _as_scalars(names, carry, out, returned, scalars), graphs
 
-    def _jits(self, site, scalars=(), nonneg=True):
+    def _jits(self, site, scalars=(), bound=0, numbers=()):
         """(the step's Jitted, the last iteration's Jitted) of a loop, whose arguments
-        at the positions `scalars` are NumPy scalars handed in as 0-d arrays (and its
-        loop variable, where read as a number, one that is never negative or may be)."""
+        at the positions `scalars` are NumPy scalars or (`numbers`, a `for` loop's) Python
+        numbers handed in as 0-d arrays, and whose loop variable, where read as a number,
+        is never negative or may be (trace/loop_values.py)."""
         value_at = getattr(site, "value_at", None)
-        key = (site.index, scalars, nonneg or value_at is None)
+        key = (site.index, scalars, bound if value_at is not None else 0, numbers)
         got = self.jits.get(key)
         if got is None:
-            bodies = ((site.body, "loop"),) if site.step is None else \
-                ((site.step, "loop"), (site.body, "last iteration of the loop"))
+            if site.step is None:
+                bodies = ((site.body, "loop", site.binds),)
+            else:
+                bodies = ((site.step, "loop", site.carry),
+                          (site.body, "last iteration of the loop", site.binds))
+            names = site.call_names if isinstance(site, IndexedSite) else site.params
+            values = numbers + ((value_at,) if value_at is not None else ())
             got = self.jits[key] = tuple(
-                self._body_jit(fn, f"{what} at line {site.lineno}", scalars, value_at, nonneg)
-                for fn, what in bodies)
+                self._body_jit(fn, f"{what} at line {site.lineno}", scalars + numbers,
+                               Spec(values, {value_at: bound} if bound >= 0 and value_at is not None
+                                    else None,
+                                    [k for k, b in enumerate(returned)
+                                     if b in names and names.index(b) in numbers])
+                               if values else None)
+                for fn, what, returned in bodies)
         return got
 
     def _report(self, site, n, graphs, done, peeled=0, native=0):
@@ -451,12 +465,13 @@ class LoopRunner:
                 f" ({len(graphs)} graphs: its graph breaks)" if graphs else
                 " (nothing compiled: no NumPy work in it)") + (
                 f", {native} of them in one C++ loop" if native else "") + (
-                "; the first iteration was traced as written (it made a carried number "
-                "an array)" if peeled else "")
-        elif getattr(site, "refusal", None):
-            summary = (f"line {site.lineno}: {n} iterations; the body reads "
-                       f"{site.var} as a number, and {site.refusal}, so {n - done} of them "
-                       f"were traced as written")
+                "; the first iteration was traced as written (it settles the type of a "
+                "carried number)" if peeled else "")
+        elif site.refusal:
+            summary = (f"line {site.lineno}: {n} iterations; the body could not take its "
+                       f"numbers (its loop variable, numbers carried from one iteration to "
+                       f"the next) as inputs: {site.refusal}; so {n - done} of them were "
+                       f"traced as written")
         else:
             summary = (f"line {site.lineno}: {n} iterations; the body could not be run "
                        f"again without its Python (a graph break or an effect outside "
@@ -523,13 +538,23 @@ def _on_its_own(run):
             sys.setprofile(hook)
 
 
-def _scalars(params, carry, args):
+def _scalars(params, carry, args, numbers=False):
     """Positions among a body's arguments of carried NumPy scalars (`b -= lr *
     np.mean(g)`): they go in as 0-d arrays that the body's trace treats as scalars,
     inputs of the compiled body rather than constants baked into a new graph at every
-    value."""
-    return tuple(params.index(c) for c in carry
-                 if c in params and isinstance(args[params.index(c)], np.generic))
+    value. With `numbers`: (those, the positions of carried Python numbers, `t += dt`,
+    which go in so too, as loop values: trace/loop_values.py)."""
+    at = [params.index(c) for c in carry if c in params]
+    scalars = tuple(p for p in at if isinstance(args[p], np.generic))
+    if not numbers:
+        return scalars
+    return scalars, tuple(p for p in at if _number(args[p]))
+
+
+def _number(v):
+    """A Python number a 0-d array of bool, int64, float64 or complex128 holds."""
+    t = type(v)
+    return t is float or t is complex or (t is int and -2**63 <= v < 2**63)
 
 
 def _with_scalars(state, scalars):
@@ -595,7 +620,7 @@ class _Replays:
         return None, False
 
 
-    def run_many(self, jit, site, state, carry, values, fed, scalars=()):
+    def run_many(self, jit, site, state, carry, values, fed, scalars=(), numbers=()):
         """The iterations over loop values `values` but the last, in C++, with the
         settled plan (replay.loop_feeds says whether it can), `state` moved on with
         them: how many ran; 0 where they run one call each. An indexed loop's views
@@ -617,6 +642,7 @@ class _Replays:
             return 0
         feeds, writes, collect, moves = spec
         views, view_pos = None, ()
+        scalars += numbers
         args = _with_scalars([state[j] for j in at], scalars)
         n_args = len(site.call_names) if indexed else len(args)
         if plan.consts and n_args != plan.n_values:
@@ -653,8 +679,8 @@ class _Replays:
         jit.record_replay(plan)     # the kernel times of its timed runs
         for j in carry:
             v = args[where[j]]
-            state[j] = v[()] if where[j] in scalars and type(v) is np.ndarray and \
-                v.ndim == 0 else v
+            state[j] = _scalar(v, where[j], scalars, numbers) if \
+                isinstance(v, (np.ndarray, np.generic)) and v.ndim == 0 else v
         pad = (None,) * len(carry)
         names = site.call_names if indexed else site.params
         scalar_names = {names[p] for p in scalars}
@@ -771,12 +797,20 @@ def _written(fn, args, fed):
     return fed.take(out)
 
 
-def _as_scalars(params, carry, out, names, scalars):
-    """What NumPy has where a scalar went in as a 0-d array: a scalar."""
-    if not scalars:
+def _as_scalars(params, carry, out, names, scalars, numbers=()):
+    """What NumPy has where a scalar went in as a 0-d array: a scalar (a Python number
+    where one went in: `numbers`)."""
+    if not scalars and not numbers:
         return out
-    return tuple(v[()] if type(v) is np.ndarray and v.ndim == 0 and name in carry and
-                 params.index(name) in scalars else v for v, name in zip(out, names))
+    return tuple(_scalar(v, params.index(name), scalars, numbers)
+                 if name in carry and name in params and
+                 isinstance(v, (np.ndarray, np.generic)) and v.ndim == 0
+                 else v for v, name in zip(out, names))
+
+
+def _scalar(v, at, scalars, numbers):
+    """A 0-d array (or the NumPy scalar a trace made of it) for a carried scalar."""
+    return v.item() if at in numbers else v[()] if at in scalars else v
 
 
 def _carries(values, site, name):

@@ -31,6 +31,21 @@ _EXACT = frozenset((np.add, np.subtract, np.multiply, np.negative, np.positive, 
 _DIVIDING = frozenset((np.true_divide, np.floor_divide, np.remainder, np.fmod))
 
 
+class Spec:
+    """What a body's Jitted is handed as loop values: the argument positions of 0-d
+    arrays standing for Python numbers (the loop variable; carried numbers, `t += dt`),
+    the bounds of those known (a loop variable over a range of no negative value), and the
+    positions of the body's result that hand a carried number back (as a Python number
+    again: api/loop_runner.py)."""
+
+    __slots__ = ("positions", "bounds", "returns")
+
+    def __init__(self, positions, bounds=None, returns=()):
+        self.positions = tuple(positions)
+        self.bounds = dict(bounds or {})    # position -> b: its values lie in [0, b]
+        self.returns = frozenset(returns)
+
+
 class LoopValueRefused(BaseException):
     """The body cannot take its loop variable as a NumPy scalar (the reason in words).
     A BaseException: the user's code in the body must not catch it."""
@@ -52,19 +67,29 @@ def _nodes(roots):
     return order
 
 
-def derived(roots, values, nonneg=False):
+def derived(roots, values, bounds=None):
     """ids of the scalar nodes under `roots` made from the loop values (leaf nodes),
-    and the first reason to refuse them, or None. `nonneg`: the loop values are never
-    negative (a power of a number in [-1, 1] by them cannot overflow)."""
+    and the first reason to refuse them, or None. `bounds`: the values whose integers
+    are known to lie in [0, bound] (a loop variable over a range), by position."""
     made = {id(v) for v in values}
-    counts = set(made) if nonneg else set()     # integers never negative
+    # integers never negative (a power of a number in [-1, 1] by one cannot overflow),
+    # and the largest magnitude each integer made from the values can have (none:
+    # a carried int, which only a small step may move on)
+    counts = set()
+    size = {}
+    for k, v in enumerate(values):
+        b = (bounds or {}).get(k)
+        if b is not None:
+            size[id(v)] = b
+            if b >= 0:
+                counts.add(id(v))
     for node in _nodes(roots):
         if node.is_leaf:
             continue
         uses = [k for k, x in enumerate(node.inputs) if id(x) in made]
         if not uses:
             continue
-        why = _refusal(node, uses, counts)
+        why = _refusal(node, uses, counts) or _overflow(node, uses, size)
         if why is not None:
             return made, why
         if node.shape == ():
@@ -72,6 +97,64 @@ def derived(roots, values, nonneg=False):
             if _keeps_count(node, counts):
                 counts.add(id(node))
     return made, None
+
+
+_LIMIT = 2 ** 62      # an int64 whose magnitude stays below this has not overflowed
+_STEP = 2 ** 31       # a carried int moved on by at most this per iteration cannot reach it
+
+
+def _overflow(node, uses, size):
+    """A Python int does not overflow; an int64 does. An integer made from the values
+    is kept only where its magnitude provably stays in range: a loop variable's bound
+    through sums, products, squares, quotients; a carried int moved on by a small
+    constant (`k += 1`: 2**31 per iteration would take 2**31 iterations)."""
+    if np.dtype(node.dtype).kind not in "iu" or node.shape != ():
+        return None
+    fn, label = node.fn, node.label or getattr(node.fn, "__name__", "an operation")
+    ins = []
+    for a in node.args:
+        if isinstance(a, Ref):
+            x = node.inputs[a.i]
+            ins.append(size.get(id(x)) if a.i in uses else _int_bound(x))
+        elif type(a) in (int, bool):
+            ins.append(abs(int(a)))
+        else:
+            ins.append(None)
+    known = None not in ins
+    if fn in (np.add, np.subtract):
+        if known:
+            got = sum(ins)
+        elif len(uses) == 1 and len(ins) == 2 and ins.count(None) == 1 and \
+                max(b for b in ins if b is not None) <= _STEP:
+            return None         # a carried counter: unbounded but never overflowing
+        else:
+            got = None
+    elif fn is np.multiply and known:
+        got = ins[0] * ins[1] if len(ins) == 2 else None
+    elif fn in (np.negative, np.positive, np.absolute, np.minimum, np.maximum) and known:
+        got = max(ins)
+    elif fn in (np.floor_divide,) and known:
+        got = ins[0] + 1
+    elif fn in (np.remainder, np.fmod) and known:
+        got = ins[1]
+    elif fn in (np.power, operator.pow) and known and len(ins) == 2 and ins[1] == 2 \
+            and not isinstance(node.args[1], Ref):
+        got = ins[0] ** 2
+    else:
+        got = None
+    if got is None or got >= _LIMIT:
+        return (f"{label} of integers made from them may outgrow int64, where a Python int "
+                f"does not overflow")
+    size[id(node)] = got
+    return None
+
+
+def _int_bound(node):
+    """A bound on an integer scalar input that is not a loop value: its own dtype's."""
+    dt = np.dtype(node.dtype)
+    if dt.kind == "b":
+        return 1
+    return max(abs(int(np.iinfo(dt).min)), int(np.iinfo(dt).max)) if dt.kind in "iu" else None
 
 
 def _keeps_count(node, counts):
@@ -92,7 +175,7 @@ def _refusal(node, uses, counts):
     dts = [x.dtype for x in node.inputs] + [node.dtype]
     odd = [d for d in dts if d is None or np.dtype(d) not in _SAME]
     if odd:
-        return (f"{label} mixes a number made from the loop variable with "
+        return (f"{label} mixes a number made from them with "
                 f"{odd[0] if odd[0] is not None else 'a non-array'}: NumPy promotes a "
                 f"Python number and a NumPy scalar differently there")
     if node.shape != () or any(x.shape != () for x in node.inputs):
@@ -101,17 +184,14 @@ def _refusal(node, uses, counts):
     if fn in _DIVIDING:
         d = node.args[1] if len(node.args) > 1 else None
         if (d.i in uses) if isinstance(d, Ref) else (d is None or d == 0):
-            return (f"{label} divides by a number made from the loop variable (or by 0): "
+            return (f"{label} divides by a number made from them (or by 0): "
                     f"Python raises ZeroDivisionError where NumPy warns")
         return None
     if fn is np.power or fn is operator.pow:
         return _power_refusal(node, counts, label)
-    if fn is np.multiply and np.dtype(node.dtype).kind in "iu" and len(uses) > 1:
-        return (f"{label} multiplies two integers made from the loop variable: a Python "
-                f"int does not overflow")
     if isinstance(fn, np.ufunc) and (fn in _EXACT or fn.nin == 1):
         return None
-    return (f"{label} of a number made from the loop variable: Python's arithmetic "
+    return (f"{label} of a number made from them: Python's arithmetic "
             f"differs from NumPy's there")
 
 
@@ -120,21 +200,27 @@ def _power_refusal(node, counts, label):
     NumPy's gives inf or nan; these cannot: a square (`t ** 2`), and a power of a number
     in [-1, 1] by an integer never negative (Adam's `b1 ** t`)."""
     if len(node.args) != 2:
-        return f"{label} of a number made from the loop variable"
+        return f"{label} of a number made from them"
     base, exponent = node.args
     if not isinstance(exponent, Ref) and type(exponent) in (int, float) and exponent == 2:
         return None
     if isinstance(exponent, Ref) and id(node.inputs[exponent.i]) in counts and \
             not isinstance(base, Ref) and type(base) in (int, float) and -1 <= base <= 1:
         return None
-    return (f"{label} of a number made from the loop variable: Python's ** raises or turns "
+    return (f"{label} of a number made from them: Python's ** raises or turns "
             f"complex where NumPy's gives inf or nan")
 
 
-def escapes(result, made):
-    """Does the body hand back a scalar made from the loop variable (a Python number in
-    the loop as written)?"""
-    if type(result) in (tuple, list):
-        return any(escapes(v, made) for v in result)
-    node = getattr(result, "_n", None)
+def escapes(result, made, allowed=frozenset()):
+    """Does the body hand back a scalar made from the loop values (a Python number in
+    the loop as written), other than at the positions `allowed` of its result tuple?"""
+    if type(result) is tuple and allowed:
+        return any(_escapes(v, made) for k, v in enumerate(result) if k not in allowed)
+    return _escapes(result, made)
+
+
+def _escapes(v, made):
+    if type(v) in (tuple, list):
+        return any(_escapes(x, made) for x in v)
+    node = getattr(v, "_n", None)
     return node is not None and node.shape == () and id(node) in made

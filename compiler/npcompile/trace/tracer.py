@@ -124,7 +124,7 @@ class Tracer:
         # a loop body handed its loop variable as a 0-d array (trace/loop_values.py):
         # the variable's leaf nodes, and the generators' states before the body drew
         self.loop_values = None
-        self.loop_nonneg = False
+        self.loop_spec = None
         self._rng_states = []
         # a loop of this call learnt only now that it runs as written (its body refused
         # its loop variable): the next call traces it so, and may replay; this one's
@@ -392,13 +392,13 @@ class Tracer:
         return self.rewrap(array)
 
     # ----- a loop variable taken as a NumPy scalar (trace/loop_values.py) -------------
-    def take_loop_values(self, lazies, nonneg):
-        """The body's loop variable comes in as these 0-d lazy arrays (never negative:
-        `nonneg`)."""
-        self.loop_values = [lz._n for lz in lazies]
-        self.loop_nonneg = nonneg
-        for lz in lazies:
-            lz._scalar = True
+    def take_loop_values(self, spec, wargs):
+        """The body's loop values (its variable, carried Python numbers) come in as
+        0-d lazy arrays, at spec.positions of its arguments `wargs`."""
+        self.loop_values = [wargs[i]._n for i in spec.positions]
+        self.loop_spec = spec
+        for i in spec.positions:
+            wargs[i]._scalar = True
 
     def keep_rng_state(self, generator):
         """A draw is about to be made (trace/random_rules.py): keep the generator's state
@@ -415,9 +415,11 @@ class Tracer:
         roots = [lz._n for lz in (r() for r in self.lazies) if lz is not None]
         roots += [st.base for st in self._dirty.values()]
         roots += [x._n for x in _lazies_in(result)]
-        made, why = loop_values.derived(roots, self.loop_values, self.loop_nonneg)
-        if why is None and loop_values.escapes(result, made):
-            why = "its body hands back a number made from the loop variable"
+        spec = self.loop_spec
+        bounds = {k: spec.bounds[i] for k, i in enumerate(spec.positions) if i in spec.bounds}
+        made, why = loop_values.derived(roots, self.loop_values, bounds)
+        if why is None and loop_values.escapes(result, made, spec.returns):
+            why = "its body hands back a number made from them"
         if why is not None:
             self.refuse_loop_values(why)
 
