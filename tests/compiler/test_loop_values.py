@@ -118,6 +118,15 @@ def recorded_times(u, dt, steps):
     return u, ts
 
 
+def decaying_rate(w, X, y, epochs):
+    lr0, decay = 0.1, 0.05
+    for epoch in range(epochs):
+        lr = lr0 / (1.0 + decay * epoch)        # never 0: no ZeroDivisionError to keep
+        w = w - lr * X.T @ (X @ w - y) / len(y) / np.sqrt(epoch + 1)
+        phase = np.sin(0.1 * epoch)             # a NumPy scalar as written too
+    return w, phase
+
+
 def _loops(fn, *args):
     npcompile.reset()
     npcompile.jit(fn, choose=False)(*args)
@@ -223,3 +232,13 @@ def test_carried_python_numbers_go_in_as_inputs(steps):
 def test_a_carried_number_handed_to_a_list_runs_as_written():
     got = check(recorded_times, make((20,), np.float64), 0.5, 12)
     assert all(type(t) is float for t in got[1])
+
+
+@CPU
+def test_division_by_a_positive_number_and_numpy_scalars_handed_back():
+    rng = np.random.default_rng(3)
+    X, y = rng.random((40, 4)), rng.random(40)
+    got = check(decaying_rate, np.zeros(4), X, y, 30)
+    assert type(got[1]) is np.float64
+    _, loops = _loops(decaying_rate, np.zeros(4), X, y, 30)
+    assert any("30 iterations, one compiled body" in s for s in loops), loops

@@ -24,6 +24,7 @@ from ..exec.engine import ENGINE
 from ..graph.node import contains
 from ..trace.lazy_array import LazyArray
 from ..trace.loop_values import LoopValueRefused, Spec
+from ..dtypes import traced_dtype
 from ..trace.tracer import concretize, current, is_traceable
 from . import loop_picks, loop_sinks, native_loop
 from .loop_rewrite import IndexedSite
@@ -74,7 +75,7 @@ class LoopRunner:
             return None
         n = len(it)
         peeled = 0
-        if any(not _is_array(args[j]) for j in carry):
+        if any(not _carried(args[j]) for j in carry):
             # A carried number: `b = 0.0` before `b -= lr * np.sum(g)` is an array from
             # the first iteration on, so that one is traced as written and the others
             # run the compiled body. One that stays a Python number (`t += dt`) goes in
@@ -84,7 +85,7 @@ class LoopRunner:
             _as_written(site, args, carry, 0, 1, it, fed)
             peeled = 1
             if site.value_refused or _lazy_inside(args) or \
-                    any(not _is_array(args[j]) and not _number(args[j]) for j in carry):
+                    any(not _carried(args[j]) and not _number(args[j]) for j in carry):
                 return it[-1], tuple(_as_written(site, args, carry, 1, n, it, fed)) + \
                     fed.result()
         state, lazies = _take_over(tracer, site, args, fed)
@@ -549,6 +550,12 @@ def _scalars(params, carry, args, numbers=False):
     if not numbers:
         return scalars
     return scalars, tuple(p for p in at if _number(args[p]))
+
+
+def _carried(v):
+    """Can a body compiled once take this carried value as it is: an array, or a NumPy
+    scalar (a 0-d array in, _scalars)?"""
+    return _is_array(v) or (isinstance(v, np.generic) and traced_dtype(v.dtype))
 
 
 def _number(v):

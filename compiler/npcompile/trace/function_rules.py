@@ -292,9 +292,14 @@ def scalar_pow(tracer, lz, exponent):
 
 
 def _proto_of(lz):
-    if lz.ndim == 0 and not NUMPY2:
+    # NumPy 1.x: a 0-d base's ** takes paths its value can steer, except for the widest
+    # dtype of each kind (`dx ** 2` of a float64 step is float64 whatever dx is)
+    if lz.ndim == 0 and not NUMPY2 and lz.dtype not in _WIDEST:
         raise Unsupported("value_dtype", "x ** scalar on a 0-d value under NumPy 1.x")
     return proto(lz.dtype, lz.ndim == 0)
+
+
+_WIDEST = frozenset(np.dtype(d) for d in ("int64", "float64", "complex128"))
 
 
 # ----- library calls ---------------------------------------------------------------------

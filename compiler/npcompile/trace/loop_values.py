@@ -68,35 +68,107 @@ def _nodes(roots):
 
 
 def derived(roots, values, bounds=None):
-    """ids of the scalar nodes under `roots` made from the loop values (leaf nodes),
-    and the first reason to refuse them, or None. `bounds`: the values whose integers
-    are known to lie in [0, bound] (a loop variable over a range), by position."""
+    """ids of the scalar nodes under `roots` that stand for Python numbers in the loop
+    as written (made from the loop values by Python's operators), and the first
+    reason to refuse them, or None. `bounds`: the values whose integers are known to
+    lie in [0, bound] (a loop variable over a range), by position.
+
+    A NumPy function of such a number (`np.cos(w * t)`) is a NumPy scalar in the loop
+    as written too: from there on NumPy's rules hold either way, and nothing is
+    checked."""
     made = {id(v) for v in values}
-    # integers never negative (a power of a number in [-1, 1] by one cannot overflow),
-    # and the largest magnitude each integer made from the values can have (none:
-    # a carried int, which only a small step may move on)
-    counts = set()
+    # the sign each number is known to have (a power of a number in [-1, 1] by an
+    # integer never negative cannot overflow; a division by a positive number cannot
+    # raise), and the largest magnitude each integer can have (none: a carried int,
+    # which only a small step may move on)
+    sign = Signs()
     size = {}
     for k, v in enumerate(values):
         b = (bounds or {}).get(k)
         if b is not None:
             size[id(v)] = b
-            if b >= 0:
-                counts.add(id(v))
+            sign.nonneg.add(id(v))
     for node in _nodes(roots):
         if node.is_leaf:
             continue
         uses = [k for k, x in enumerate(node.inputs) if id(x) in made]
         if not uses:
             continue
-        why = _refusal(node, uses, counts) or _overflow(node, uses, size)
+        why = _refusal(node, uses, sign) or _overflow(node, uses, size)
         if why is not None:
             return made, why
-        if node.shape == ():
+        if _python_number(node, made):
             made.add(id(node))
-            if _keeps_count(node, counts):
-                counts.add(id(node))
+            sign.of(node)
     return made, None
+
+
+# what Python's operators on numbers record (`-t`, `t + 1`, `t * dt`, `t < n`, and
+# min/max through api/loop_picks.py): on Python numbers they make Python numbers
+_OPERATORS = frozenset((np.add, np.subtract, np.multiply, np.true_divide, np.floor_divide,
+                        np.remainder, np.power, operator.pow, np.negative, np.positive,
+                        np.absolute, np.invert, np.less, np.less_equal, np.greater,
+                        np.greater_equal, np.equal, np.not_equal, np.minimum, np.maximum))
+
+
+def _python_number(node, made):
+    """Does this scalar stand for a Python number (an operator on Python numbers and
+    constants), not a NumPy scalar (a NumPy function, or a NumPy scalar among its
+    operands)?"""
+    return node.shape == () and node.fn in _OPERATORS and \
+        all(id(x) in made for x in node.inputs)
+
+
+class Signs:
+    """Numbers known never negative, and known positive (ids), by Python's operators on
+    such numbers and constants. Floats: a sum with a positive term is positive, a
+    product only never negative (it may underflow to 0)."""
+
+    def __init__(self):
+        self.nonneg, self.pos = set(), set()
+
+    def _operands(self, node):
+        got = []
+        for a in node.args:
+            if isinstance(a, Ref):
+                i = id(node.inputs[a.i])
+                got.append((i in self.nonneg or i in self.pos, i in self.pos))
+            elif type(a) in (int, float, bool):
+                got.append((a >= 0, a > 0))
+            else:
+                got.append((False, False))
+        return got
+
+    def of(self, node):
+        ops, fn = self._operands(node), node.fn
+        if not ops:
+            return
+        nonneg = all(n for n, _ in ops)
+        pos = False
+        if fn is np.add:
+            pos = nonneg and any(p for _, p in ops)
+        elif fn is np.multiply:
+            pos = all(p for _, p in ops) and np.dtype(node.dtype).kind in "iu"
+        elif fn in (np.true_divide, np.floor_divide):
+            nonneg = nonneg and len(ops) == 2 and ops[1][1]
+        elif fn is not np.maximum and fn is not np.minimum:
+            nonneg = False
+        if nonneg:
+            self.nonneg.add(id(node))
+        if pos or (fn in (np.maximum, np.minimum) and all(p for _, p in ops)):
+            self.pos.add(id(node))
+
+    def positive(self, node, arg):
+        """Is argument `arg` of the call known positive (a divisor that cannot be 0)?"""
+        return self._operands(node)[arg][1]
+
+    def counts(self, node, arg):
+        """Is argument `arg` an integer known never negative?"""
+        a = node.args[arg]
+        if isinstance(a, Ref):
+            x = node.inputs[a.i]
+            return np.dtype(x.dtype).kind in "iu" and self._operands(node)[arg][0]
+        return type(a) is int and a >= 0
 
 
 _LIMIT = 2 ** 62      # an int64 whose magnitude stays below this has not overflowed
@@ -157,20 +229,7 @@ def _int_bound(node):
     return max(abs(int(np.iinfo(dt).min)), int(np.iinfo(dt).max)) if dt.kind in "iu" else None
 
 
-def _keeps_count(node, counts):
-    """`t + 1`, `2 * t`: an integer never negative from one never negative."""
-    if node.fn not in (np.add, np.multiply) or np.dtype(node.dtype).kind not in "iu":
-        return False
-    for a in node.args:
-        if isinstance(a, Ref):
-            if id(node.inputs[a.i]) not in counts:
-                return False
-        elif not (type(a) is int and a >= 0):
-            return False
-    return True
-
-
-def _refusal(node, uses, counts):
+def _refusal(node, uses, sign):
     label = node.label or getattr(node.fn, "__name__", "an operation")
     dts = [x.dtype for x in node.inputs] + [node.dtype]
     odd = [d for d in dts if d is None or np.dtype(d) not in _SAME]
@@ -183,19 +242,21 @@ def _refusal(node, uses, counts):
     fn = node.fn
     if fn in _DIVIDING:
         d = node.args[1] if len(node.args) > 1 else None
-        if (d.i in uses) if isinstance(d, Ref) else (d is None or d == 0):
-            return (f"{label} divides by a number made from them (or by 0): "
-                    f"Python raises ZeroDivisionError where NumPy warns")
+        if d is None or not (sign.positive(node, 1) or (
+                not isinstance(d, Ref) and d != 0) or (
+                isinstance(d, Ref) and d.i not in uses)):
+            return (f"{label} divides by a number made from them that may be 0: Python "
+                    f"raises ZeroDivisionError where NumPy warns")
         return None
     if fn is np.power or fn is operator.pow:
-        return _power_refusal(node, counts, label)
+        return _power_refusal(node, sign, label)
     if isinstance(fn, np.ufunc) and (fn in _EXACT or fn.nin == 1):
         return None
     return (f"{label} of a number made from them: Python's arithmetic "
             f"differs from NumPy's there")
 
 
-def _power_refusal(node, counts, label):
+def _power_refusal(node, sign, label):
     """Python's `**` raises (OverflowError, ZeroDivisionError) or turns complex where
     NumPy's gives inf or nan; these cannot: a square (`t ** 2`), and a power of a number
     in [-1, 1] by an integer never negative (Adam's `b1 ** t`)."""
@@ -204,7 +265,7 @@ def _power_refusal(node, counts, label):
     base, exponent = node.args
     if not isinstance(exponent, Ref) and type(exponent) in (int, float) and exponent == 2:
         return None
-    if isinstance(exponent, Ref) and id(node.inputs[exponent.i]) in counts and \
+    if isinstance(exponent, Ref) and sign.counts(node, 1) and \
             not isinstance(base, Ref) and type(base) in (int, float) and -1 <= base <= 1:
         return None
     return (f"{label} of a number made from them: Python's ** raises or turns "
