@@ -52,9 +52,12 @@ import types
 
 import numpy as np
 
-from . import loop_sinks, native_loop
+from . import loop_iterables, loop_sinks, native_loop
 from .loop_split import Branch, Segment, SplitSite
 
+# what a loop over an array is written with (api/loop_iterables.py): not where the user
+# has a name of their own for one
+_ITERATION_BUILTINS = ("enumerate", "zip", "len", "range", "min")
 # a function that looks at its own namespace sees every name a loop body binds
 _INTROSPECTION = frozenset(("locals", "vars", "eval", "exec"))
 _VALUES = (int, float, complex, bool)
@@ -386,6 +389,29 @@ class _Rewriter:
                 self.visit_body_of(s)
                 out.append(s)
                 continue
+            if getattr(s, "npc_iterated", False):
+                # the loop as written beside its indexed form (api/loop_iterables.py):
+                # it runs where that one does not apply, as the user wrote it (or as a
+                # native nest, which says why not where it cannot)
+                nat = native_loop.scan(s, _loaded_outside(self.fdef, s) if self.fdef is not
+                                       None else None) if native_loop_default() else None
+                got = self._native(s, nat) if nat is not None else None
+                if got is not None:
+                    out.extend(got)
+                    continue
+                self.visit_body_of(s)
+                out.append(s)
+                continue
+            if isinstance(s, ast.For) and not any(
+                    b in self.globals or b in self.locals for b in _ITERATION_BUILTINS):
+                # a loop over an array, by its elements (api/loop_iterables.py)
+                alt = loop_iterables.as_indexed(s, len(self.body_defs), self.locals)
+                if alt is not None:
+                    n_sites = len(self.sites)
+                    rewritten = self._statements(alt)
+                    if len(self.sites) > n_sites:
+                        out.extend(rewritten)
+                        continue
             if isinstance(s, ast.For):
                 # A nest of element code runs compiled as a whole; one of slice statements
                 # that does not read its index is better as a body compiled once (its

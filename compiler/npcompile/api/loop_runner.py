@@ -47,6 +47,11 @@ class LoopRunner:
 
     # what the body functions call for min(a, b) and max(a, b) (a default argument)
     pick = staticmethod(loop_picks.pick)
+
+    @staticmethod
+    def indexable(*seqs):
+        """Is a loop over these (api/loop_iterables.py) one over arrays by index?"""
+        return all(type(x) in (np.ndarray, LazyArray) and x.ndim >= 1 for x in seqs)
     # a split loop's tests and branches (api/loop_split.py) take this for a name the
     # loop's values do not hold: they unbind it, as the loop as written has it
     unbound = object()

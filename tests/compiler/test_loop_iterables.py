@@ -1,0 +1,102 @@
+"""Loops over arrays by their elements (`for x in X`, `enumerate`, `zip`) run as indexed
+loops compiled once (api/loop_iterables.py), where X is an array; anything else (a list,
+a generator, a 0-d array) runs as written. Checked against eager NumPy on values,
+in-place writes through the elements, errors and what the loop leaves bound."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import DEVICE, check, make
+from test_trace_loops import COMPILED
+
+CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
+                         reason="the loop's body compiles for the CPU here")
+
+
+def smoother(obs, alpha):
+    est = np.empty(len(obs))
+    level = np.zeros(3)
+    for t, y in enumerate(obs):
+        level = alpha * level + (1 - alpha) * y
+        est[t] = level.sum() + 0.01 * t
+    return est, level, t, y
+
+
+def row_energy(A):
+    acc = np.zeros(A.shape[1])
+    for row in A:
+        acc = acc + row * row
+    return acc, row
+
+
+def scale_rows(A):
+    for row in A:
+        row *= 2.0          # a view: A changes, as NumPy's iteration has it
+        row += 1.0
+    return A
+
+
+def paired(A, B):
+    acc = np.zeros(A.shape[1])
+    for a, b in zip(A, B):  # the shorter decides
+        acc = 0.5 * acc + a * b
+    return acc
+
+
+def over_a_list(L):
+    acc = np.zeros(3)
+    for v in L:
+        acc = acc + v
+    return acc
+
+
+def over_nothing(A):
+    acc = np.zeros(3)
+    for v in A:
+        acc = acc + v
+    return acc
+
+
+def _loops(fn, *args):
+    npcompile.reset()
+    npcompile.jit(fn, choose=False)(*args)
+    return [lp["summary"] for lp in npcompile.report()["loops"]]
+
+
+@CPU
+def test_enumerate_over_an_array_compiles_once():
+    obs = make((60, 3), np.float64)
+    check(smoother, obs, 0.8)
+    loops = _loops(smoother, obs, 0.8)
+    assert any("60 iterations, one compiled body" in s for s in loops), loops
+
+
+@CPU
+def test_rows_and_zip():
+    A, B = make((30, 4), np.float64), make((24, 4), np.float64, seed=1)
+    check(row_energy, A)
+    check(scale_rows, A)
+    check(paired, A, B)
+    check(paired, B, A)
+    for fn, args in ((row_energy, (A,)), (paired, (A, B))):
+        loops = _loops(fn, *args)
+        assert any("one compiled body" in s for s in loops), loops
+
+
+def test_what_is_not_an_array_runs_as_written():
+    check(over_a_list, [np.full(3, float(i)) for i in range(12)])
+    check(over_nothing, np.zeros((0, 3)))
+    check(over_nothing, np.array(5.0))      # NumPy's TypeError: a 0-d array
+    check(over_nothing, make((10, 3), np.float64))
+
+
+def test_a_shadowed_builtin_is_left_alone():
+    def enumerate(x):       # the user's own: not the builtin
+        return [(0, x[0])] * 9
+
+    def fn(A):
+        acc = np.zeros(A.shape[1])
+        for i, row in enumerate(A):
+            acc = acc + row * i
+        return acc
+    check(fn, make((10, 3), np.float64))
