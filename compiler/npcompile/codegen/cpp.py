@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_complex, cpp_ops
+from . import cpp_complex, cpp_ops, cpp_sums
 from .cpp_ops import ctype, kahan_add, literal
 
 # the dtype kinds this renderer computes (fusion/expr.Lowering lowers only these)
@@ -338,6 +338,8 @@ class Emitter:
         split = self.split.get(id(e))
         if split is not None and split[0] == "final":
             return self._combine_partials(e, idx, split)
+        if numpy_ordered(e):
+            return cpp_sums.render(self, e, idx)
         rid, xidx, rvars = self.reduce_index(e, idx)
         T = ctype(e.dtype)
         xT = ctype(x.dtype)
@@ -348,8 +350,7 @@ class Emitter:
         L = 2 * LANES if narrow else LANES
         # a float sum of booleans (np.mean(x <= 1)) is a count: integers add exactly and
         # in any order, so the plain loop vectorizes; the count converts exactly after
-        count = op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
-            x.inputs[0].dtype.kind == "b"
+        count = _counts(e)
         lanes = op == "sum" and e.dtype.kind in "fc" and rvars and _at_least(rvars[-1][1], L) \
             and not count
         AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind in "fc") else T)
@@ -558,6 +559,19 @@ class Emitter:
         self._flag_frame()
 
 
+def _counts(e):
+    """A float sum of booleans (np.mean(x <= 1)): a count, integers that add exactly in
+    any order."""
+    x = e.inputs[0]
+    return e.op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
+        x.inputs[0].dtype.kind == "b"
+
+
+def numpy_ordered(e):
+    """A float sum: its terms are added in NumPy's order (cpp_sums), NumPy's bits."""
+    return e.kind == "reduce" and e.op == "sum" and e.dtype.kind == "f" and not _counts(e)
+
+
 def _times(a, b):
     """A stride times a size: a number while both are numbers, else C++ text."""
     if type(a) is int and type(b) is int:
@@ -628,7 +642,7 @@ def splittable(e, min_elements):
     """A full reduction worth computing as per-chunk partials: every axis reduced, no
     reduction inside (it would be recomputed per chunk), an associative combine."""
     if e.kind != "reduce" or e.op not in ("sum", "prod", "min", "max", "any", "all") or \
-            e.dtype.kind == "c":   # complex partials: not written (one chunk's loop)
+            e.dtype.kind == "c" or numpy_ordered(e):   # complex partials: not written
         return False
     x = e.inputs[0]
     if len(e.attrs["axes"]) != len(x.shape) or not x.shape:

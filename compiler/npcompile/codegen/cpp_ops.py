@@ -59,6 +59,33 @@ MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", 
 BINARY_MATH = {"atan2", "hypot", "copysign", "fmod", "pow"}
 
 HELPERS = {
+    # NumPy's pairwise float sum of the terms f(s) .. f(s + n - 1), in NumPy's order (the
+    # facts: codegen/numpy_sum_order.py). The block of 8 partial sums vectorizes without
+    # reordering; the halving is a call per 64..128 terms.
+    "pairwise": """\
+template <class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n);
+template <class F> static inline {T} npc_pairwise_{T}(const F& f, i64 s, i64 n) {{
+  if (n < 8) {{
+    {T} acc = 0;
+    for (i64 i = 0; i < n; ++i) acc += f(s + i);
+    return acc;
+  }}
+  if (n > 128) return npc_pairwise_split_{T}(f, s, n);
+  {T} p[8];
+  for (int j = 0; j < 8; ++j) p[j] = f(s + j);
+  const i64 whole = n - n % 8;
+  i64 i = 8;
+  for (; i < whole; i += 8)
+    for (int j = 0; j < 8; ++j) p[j] += f(s + i + j);
+  {T} acc = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+  for (; i < n; ++i) acc += f(s + i);
+  return acc;
+}}
+template <class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n) {{
+  const i64 half = n / 2 - (n / 2) % 8;
+  return npc_pairwise_{T}(f, s, half) + npc_pairwise_{T}(f, s + half, n - half);
+}}
+""",
     # a concatenation's computed piece is evaluated at every element (see Emitter._concat):
     # its index is kept inside the piece, and the value discarded outside it
     "clamp": """\

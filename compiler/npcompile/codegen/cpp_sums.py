@@ -1,0 +1,72 @@
+"""The C++ of a float sum in NumPy's order (codegen/numpy_sum_order.py says which order):
+Emitter._reduce hands its float sums here."""
+from .cpp_ops import ctype
+from .numpy_sum_order import RUNTIME_CHECK, c_strides, order_of, times
+
+
+def render(em, e, idx):
+    """The C++ name holding float sum `e` at `idx`. An accumulator of the result's own
+    type (NumPy's: a float32 sum adds in float32), the outer reduced axes as loops that
+    add one term, or one run's sum, at a time; the run as a lambda of its flat index,
+    summed by npc_pairwise_<T> whole or in NumPy's pieces."""
+    x = e.inputs[0]
+    order = order_of(e, lambda load: _strides(em, load))
+    rid, xidx, rvars = em.reduce_index(e, idx)
+    var = dict(zip(e.attrs["axes"], rvars))
+    T = ctype(e.dtype)
+    acc = f"acc{rid}"
+    for cond in order.checks:    # the layout the order assumes, this call's strides
+        em.root.lines.insert(0, f"{RUNTIME_CHECK} |= !{cond};")
+        em.k.need.add(("flag",))
+    saved = em.cur
+    em.cur = em._home(idx)
+    em.cur.emit(f"{T} {acc} = 0;")
+    for a in order.outer:
+        v, n = var[a]
+        em.open_loop(f"for (i64 {v} = 0; {v} < {n}; ++{v})", [v])
+    if order.run:
+        _run_sum(em, x, order, var, xidx, rid, T, acc)
+    else:   # the innermost axis is kept: every term is added to the accumulator
+        em.cur.emit(f"{acc} += {em.value(x, tuple(xidx))};")
+    for _ in order.outer:
+        em.close_loop()
+    em.cur = saved
+    return acc
+
+
+def _run_sum(em, x, order, var, xidx, rid, T, acc):
+    """acc += the run's pairwise sum (NumPy's pieces, each added to acc in turn)."""
+    flat = f"r{rid}_{len(x.shape)}"   # an r<rid>_<k> name: the emitter scopes it
+    n, names, split = 1, [flat], []
+    for a in reversed(order.run):     # the run's axes from its flat index, C order
+        v, m = var[a]
+        names.append(v)
+        split.append((v, n, m))
+        n = times(n, m)
+    f = f"f{rid}"
+    em.open_loop(f"auto {f} = [&](const i64 {flat}) -> {T}", names)
+    for v, inner, m in reversed(split):
+        q = flat if inner == 1 else f"{flat} / ({inner})"
+        em.cur.emit(f"const i64 {v} = {q if v == split[-1][0] else f'({q}) % {m}'};")
+    em.cur.emit(f"return {em.value(x, tuple(xidx))};")
+    em.close_loop()
+    em.cur.emit(";")
+    em.k.need.add(("helper", "pairwise", T))
+    piece = order.piece
+    if piece is None or (type(n) is int and n <= piece):
+        em.cur.emit(f"{acc} += npc_pairwise_{T}({f}, 0, {n});")
+    else:
+        c = f"c{rid}"
+        em.cur.emit(f"for (i64 {c} = 0; {c} < {n}; {c} += {piece}) "
+                    f"{acc} += npc_pairwise_{T}({f}, {c}, {n} - {c} < {piece} ? {n} - {c} : {piece});")
+
+
+def _strides(em, load):
+    """A load's element strides: C order, constants known when the plan was made, or
+    the run-time P[] slots."""
+    buf = em.buffer_of(load)
+    if buf.contiguous:
+        return c_strides(buf.shape)
+    if buf.strides is not None:
+        return buf.strides
+    return tuple(f"P[{buf.param + d}]" for d in range(len(buf.shape)))

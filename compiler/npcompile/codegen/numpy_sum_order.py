@@ -1,0 +1,196 @@
+"""The order in which NumPy adds the terms of a float sum (np.add.reduce: sum, mean, var,
+std, nansum and norm are built on it), so that a compiled sum gives NumPy's bits: after
+a cast to uint8 a last-bit difference is a wrong pixel. Target-independent facts, checked
+against NumPy 1.24 and 2.4 (tests/compiler/test_numpy_sum_order.py):
+
+- The reduction walks its operand in memory order. Size-1 axes drop out; the innermost
+  axes that are all reduced and lie contiguously one after another form one RUN, handed
+  to the add loop as one stretch of memory.
+- A run is summed pairwise: fewer than 8 terms one after another; up to 128 terms in 8
+  interleaved partial sums, combined ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)), the leftover
+  terms added after them one by one; a longer run is cut at half its length rounded down
+  to a multiple of 8, and the sums of the two halves added.
+- NumPy 1.x hands a run over in pieces of its buffer size (8192 terms), 2.x whole; where
+  the reduction itself casts (dtype=, the float64 mean of integers) both buffer, so both
+  cut the run into buffer-size pieces.
+- Every other term, and every run's (piece's) sum, is added to the result in the
+  result's own type one at a time, in C order, starting from 0.
+
+Layouts this does not describe (a transposed or reversed operand, a reduced block of
+axes that is not contiguous: NumPy copies it through buffers whose size NumPy 2 picks
+from the whole iteration) raise NotNumPyOrder: the renderer does not compile such a sum
+(the graph runs in NumPy, reported) rather than give other bits."""
+import numpy as np
+
+# what the kernel says when a layout it was compiled for (a run of contiguous axes) does
+# not hold for this call's strides (known only at run time): the graph reruns in NumPy
+RUNTIME_CHECK = "npc_bad"
+
+
+class NotNumPyOrder(Exception):
+    """A float sum whose operand layout NumPy walks in an order not reproduced here."""
+
+
+_UNBUFFERED_PIECE = []
+
+
+def unbuffered_piece():
+    """The piece size NumPy hands a contiguous run over in when nothing is cast: the
+    buffer size (NumPy 1.x) or None (whole runs, NumPy 2.x). Asked of the installed NumPy
+    once, with a sum whose two orders round apart: 2**24 at the head, ones at 8191 and
+    8192. In pieces of 8192 each 1 meets 2**24 alone and is lost to rounding (2**24);
+    whole, the two ones meet in one block first (2**24 + 2)."""
+    if not _UNBUFFERED_PIECE:
+        probe = np.zeros(8200, np.float32)
+        probe[0] = 2.0 ** 24
+        probe[8191:8193] = 1.0
+        pieces = float(probe.sum()) == 2.0 ** 24
+        _UNBUFFERED_PIECE.append(np.getbufsize() if pieces else None)
+    return _UNBUFFERED_PIECE[0]
+
+
+def buffered_piece():
+    """The piece size of a reduction that casts its operand (both NumPy versions)."""
+    return np.getbufsize()
+
+
+class Order:
+    """How a sum's terms meet: `run`, the reduced axes (in axis order) walked as one
+    flat pairwise run, `outer`, the other reduced axes (in axis order, added one term or
+    one run's sum at a time), `piece`, the run's piece size (None: whole), `checks`, the
+    C++ conditions on run-time strides the order assumes (each must hold)."""
+
+    def __init__(self, run, outer, piece, checks):
+        self.run = run
+        self.outer = outer
+        self.piece = piece
+        self.checks = checks
+
+
+def order_of(e, strides_of):
+    """The Order of reduce Expr `e` (a float sum). strides_of(x) gives the element
+    strides of x's axes as NumPy holds x (ints, or C++ text for strides known only at run
+    time), with conditions those imply (see Layouts)."""
+    x = e.inputs[0]
+    axes = e.attrs["axes"]
+    layouts = Layouts(strides_of)
+    strides = layouts.of(x)
+    dims = [d for d in range(len(x.shape)) if x.shape[d] != 1]
+    checks = layouts.checks
+    for d in dims:
+        _require(checks, _positive(strides[d]), "a reversed or broadcast operand")
+    for a, b in zip(dims, dims[1:]):
+        _require(checks, _greater(strides[a], strides[b]), "a transposed operand")
+    block = []
+    for d in reversed(dims):
+        if d not in axes:
+            break
+        block.insert(0, d)
+    for a, b in zip(block, block[1:]):
+        # several reduced axes innermost: one run only where they are contiguous
+        _require(checks, _equal(strides[a], times(strides[b], x.shape[b])),
+                 "a reduced block of axes that is not contiguous")
+    outer = tuple(a for a in axes if a not in block and x.shape[a] != 1)
+    piece = buffered_piece() if _casts(x) else unbuffered_piece()
+    return Order(tuple(block), outer, piece, checks)
+
+
+def _casts(x):
+    """Whether the reduction casts its operand itself (Lowering's cast carries no graph
+    node; an astype the user wrote does, and NumPy has materialized it)."""
+    return x.kind == "cast" and x.node is None
+
+
+class Layouts:
+    """Element strides of each expression's axes as NumPy holds its value: a load's are
+    its buffer's; a view's follow from its base's through the view's index map; anything
+    computed is a fresh array NumPy allocates in its operands' order, C order when they
+    are in C order (other operand orders raise NotNumPyOrder)."""
+
+    def __init__(self, strides_of):
+        self.strides_of = strides_of
+        self.checks = []
+        self._memo = {}
+
+    def of(self, e):
+        got = self._memo.get(id(e))
+        if got is None:
+            got = self._memo[id(e)] = self._of(e)
+        return got
+
+    def _of(self, e):
+        if e.kind == "load":
+            return tuple(self.strides_of(e))
+        if e.kind == "const":
+            return (0,) * len(e.shape)
+        if e.kind == "view":
+            base = self.of(e.inputs[0])
+            out = [0] * len(e.shape)
+            for b, (_, steps) in enumerate(e.attrs["map"]):
+                for d, k in steps:
+                    out[d] = _plus(out[d], times(base[b], k))
+            return tuple(out)
+        if e.kind != "reduce":
+            for x in e.inputs:
+                self._c_ordered(x)
+        return c_strides(e.shape)
+
+    def _c_ordered(self, x):
+        """x's nonzero strides fall from the outermost axis (it adds no other order to
+        the array NumPy allocates for a value computed from it)."""
+        st = self.of(x)
+        moving = [d for d in range(len(x.shape)) if x.shape[d] != 1 and st[d] != 0]
+        for a, b in zip(moving, moving[1:]):
+            _require(self.checks, _greater(_abs(st[a]), _abs(st[b])),
+                     "a value computed from a transposed operand")
+
+
+def c_strides(shape):
+    out, acc = [], 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= n
+    return tuple(reversed(out))
+
+
+def _require(checks, cond, why):
+    if cond is False:
+        raise NotNumPyOrder(f"NumPy's order of this float sum is not reproduced: {why}")
+    if cond is not True:
+        checks.append(cond)
+
+
+# strides are ints, or C++ text where they are known only at run time
+def _known(*xs):
+    return all(type(x) is int for x in xs)
+
+
+def _positive(a):
+    return a > 0 if _known(a) else f"({a} > 0)"
+
+
+def _greater(a, b):
+    return a > b if _known(a, b) else f"({a} > {b})"
+
+
+def _equal(a, b):
+    return a == b if _known(a, b) else f"({a} == {b})"
+
+
+def _abs(a):
+    return abs(a) if _known(a) else f"({a} < 0 ? -({a}) : ({a}))"
+
+
+def times(a, k):
+    """a * k: a number, or C++ text where either is."""
+    if _known(a, k):
+        return a * k
+    if a == 1 or k == 1:
+        return k if a == 1 else a
+    return f"({a})*({k})"
+
+
+def _plus(a, b):
+    if _known(a, b):
+        return a + b
+    return b if a == 0 else f"({a} + {b})"
