@@ -10,7 +10,7 @@ def render(em, e, idx):
     add one term, or one run's sum, at a time; the run as a lambda of its flat index,
     summed by npc_pairwise_<T> whole or in NumPy's pieces."""
     x = e.inputs[0]
-    order = order_of(e, lambda load: _strides(em, load))
+    order = order_of(e, lambda load: _strides(em, load), lambda load: _strides_now(em, load))
     rid, xidx, rvars = em.reduce_index(e, idx)
     var = dict(zip(e.attrs["axes"], rvars))
     T = ctype(e.dtype)
@@ -70,3 +70,12 @@ def _strides(em, load):
     if buf.strides is not None:
         return buf.strides
     return tuple(f"P[{buf.param + d}]" for d in range(len(buf.shape)))
+
+
+def _strides_now(em, load):
+    """This call's element strides of a load (its example's; C order for an array one
+    of our kernels writes, with no example)."""
+    example, _ = em.buffer_of.example_of(load.op)
+    if example is None or any(s % example.itemsize for s in example.strides):
+        return _strides(em, load)
+    return tuple(s // example.itemsize for s in example.strides)

@@ -67,10 +67,17 @@ class Order:
         self.checks = checks
 
 
-def order_of(e, strides_of):
-    """The Order of reduce Expr `e` (a float sum). strides_of(x) gives the element
-    strides of x's axes as NumPy holds x (ints, or C++ text for strides known only at run
-    time), with conditions those imply (see Layouts)."""
+def order_of(e, strides_of, strides_now=None):
+    """The Order of reduce Expr `e` (a float sum). strides_of(load) gives the element
+    strides of a load's axes (ints, or C++ text for strides known only at run time);
+    strides_now(load), where given, this call's strides of every load: a layout the
+    order cannot take raises now rather than at every run."""
+    if strides_now is not None:
+        _order(e, strides_now)
+    return _order(e, strides_of)
+
+
+def _order(e, strides_of):
     x = e.inputs[0]
     axes = e.attrs["axes"]
     layouts = Layouts(strides_of)
