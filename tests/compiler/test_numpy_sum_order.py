@@ -153,3 +153,22 @@ def test_sizes_that_change_in_a_loop():
             out[k] = x[k * 1000:].sum()
         return out
     exact(tails, spread(9000, np.float32, seed=8))
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_split_full_sums_combine_as_numpy(threads):
+    """A full sum large enough to run on several threads: its units are NumPy's pieces
+    (1.x, or a cast) or pairwise subtrees (2.x), combined as NumPy combines them."""
+    from npcompile._native import cpu as native
+    from test_cpu_perf import _split_kernels, program_of
+    x = spread(1_000_003, np.float32, seed=9)
+    before = native.num_threads()
+    try:
+        native.set_num_threads(threads)
+        for fn in (lambda a: np.sum(a * a) - np.sum(a), lambda a: a.sum(dtype=np.float64),
+                   lambda a: a[:1_000_000].reshape(1000, 1000).mean()):
+            exact(fn, x)
+            p, _ = program_of(fn, x)
+            assert _split_kernels(p)
+    finally:
+        native.set_num_threads(before)

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..fusion.expr import top_reduces
 from . import cpp_complex, cpp_ops, cpp_sums
-from .cpp_ops import ctype, kahan_add, literal
+from .numpy_sum_order import split_units
+from .cpp_ops import ctype, kahan_add, literal, pairwise_text
 
 # the dtype kinds this renderer computes (fusion/expr.Lowering lowers only these)
 KINDS = "biufc"
@@ -336,10 +337,10 @@ class Emitter:
         op = e.op
         x = e.inputs[0]
         split = self.split.get(id(e))
-        if split is not None and split[0] == "final":
-            return self._combine_partials(e, idx, split)
         if numpy_ordered(e):
             return cpp_sums.render(self, e, idx)
+        if split is not None and split[0] == "final":
+            return self._combine_partials(e, idx, split)
         rid, xidx, rvars = self.reduce_index(e, idx)
         T = ctype(e.dtype)
         xT = ctype(x.dtype)
@@ -414,7 +415,7 @@ class Emitter:
                 # blocks are added with Kahan's compensation: the sum over many blocks
                 # (and over outer reduced axes) stays within a few ulp
                 for p, _ in parts:
-                    lanes_sum = _pairwise([f"lane{rid}{p}[{i}]" for i in range(L)])
+                    lanes_sum = pairwise_text([f"lane{rid}{p}[{i}]" for i in range(L)])
                     self.cur.emit(kahan_add(AT, f"{acc}{p}", f"({lanes_sum})", f"comp{rid}{p}"))
                 self.close_loop()
             else:
@@ -446,8 +447,10 @@ class Emitter:
 
     @staticmethod
     def acc_type(e):
-        """The C type a reduction accumulates in (float sums: double)."""
-        return "double" if (e.op == "sum" and e.dtype.kind == "f") else ctype(e.dtype)
+        """The C type a reduction accumulates in (float sums: their own, as NumPy's;
+        complex sums: double)."""
+        return "double" if (e.op == "sum" and e.dtype.kind == "f" and not numpy_ordered(e)) \
+            else ctype(e.dtype)
 
     def _combine_partials(self, e, idx, split):
         """The chunks' partials combined in chunk order: the same result for any
@@ -618,13 +621,6 @@ def _linear(vars_, sizes):
     return expr
 
 
-def _pairwise(terms):
-    while len(terms) > 1:
-        terms = [f"({terms[i]} + {terms[i + 1]})" if i + 1 < len(terms) else terms[i]
-                 for i in range(0, len(terms), 2)]
-    return terms[0]
-
-
 def _render(lines, indent):
     out = []
     for item in lines:
@@ -642,7 +638,7 @@ def splittable(e, min_elements):
     """A full reduction worth computing as per-chunk partials: every axis reduced, no
     reduction inside (it would be recomputed per chunk), an associative combine."""
     if e.kind != "reduce" or e.op not in ("sum", "prod", "min", "max", "any", "all") or \
-            e.dtype.kind == "c" or numpy_ordered(e):   # complex partials: not written
+            e.dtype.kind == "c":   # complex partials: not written (one chunk's loop)
         return False
     x = e.inputs[0]
     if len(e.attrs["axes"]) != len(x.shape) or not x.shape:
@@ -659,6 +655,16 @@ def _contains_reduce(e, seen=None):
         return False
     seen.add(id(e))
     return e.kind == "reduce" or any(_contains_reduce(x, seen) for x in e.inputs)
+
+
+def split_chunks(splits, chunks):
+    """The partials per reduction of a split kernel: `chunks`, unless it splits float
+    sums, whose units NumPy's order decides (numpy_sum_order.split_units); 0 (do not
+    split) where two of them disagree."""
+    counts = {len(split_units(e, chunks)[0]) - 1 for e in splits if numpy_ordered(e)}
+    if len(counts) > 1:
+        return 0
+    return counts.pop() if counts else chunks
 
 
 def top_reductions(roots, min_elements):

@@ -252,3 +252,11 @@ def kahan_add(ctype_, acc, term, comp):
     fast-math here, on either target, that would fold it)."""
     return (f"{{ const {ctype_} y = {term} - {comp}; const {ctype_} t = {acc} + y; "
             f"{comp} = (t - t == 0) ? (t - {acc}) - y : ({ctype_})0; {acc} = t; }}")
+
+
+def pairwise_text(terms):
+    """C++ adding terms neighbour with neighbour, level by level: ((t0 + t1) + (t2 + t3))."""
+    while len(terms) > 1:
+        terms = [f"({terms[i]} + {terms[i + 1]})" if i + 1 < len(terms) else terms[i]
+                 for i in range(0, len(terms), 2)]
+    return terms[0]

@@ -1,14 +1,18 @@
 """The C++ of a float sum in NumPy's order (codegen/numpy_sum_order.py says which order):
 Emitter._reduce hands its float sums here."""
-from .cpp_ops import ctype
-from .numpy_sum_order import RUNTIME_CHECK, c_strides, order_of, times
+from .cpp_ops import ctype, pairwise_text
+from .numpy_sum_order import RUNTIME_CHECK, c_strides, order_of, split_units, times
 
 
 def render(em, e, idx):
     """The C++ name holding float sum `e` at `idx`. An accumulator of the result's own
     type (NumPy's: a float32 sum adds in float32), the outer reduced axes as loops that
     add one term, or one run's sum, at a time; the run as a lambda of its flat index,
-    summed by npc_pairwise_<T> whole or in NumPy's pieces."""
+    summed by npc_pairwise_<T> whole or in NumPy's pieces. In a split kernel
+    (render_split_kernel) a full sum is one unit's sum per chunk, then their combine."""
+    split = em.split.get(id(e))
+    if split is not None and split[0] == "final":
+        return _combine_units(em, e, idx, split)
     x = e.inputs[0]
     order = order_of(e, lambda load: _strides(em, load), lambda load: _strides_now(em, load))
     rid, xidx, rvars = em.reduce_index(e, idx)
@@ -19,13 +23,13 @@ def render(em, e, idx):
         em.root.lines.insert(0, f"{RUNTIME_CHECK} |= !{cond};")
         em.k.need.add(("flag",))
     saved = em.cur
-    em.cur = em._home(idx)
+    em.cur = em._home(idx) if split is None else em.cur   # a unit: in the chunk loop
     em.cur.emit(f"{T} {acc} = 0;")
     for a in order.outer:
         v, n = var[a]
         em.open_loop(f"for (i64 {v} = 0; {v} < {n}; ++{v})", [v])
     if order.run:
-        _run_sum(em, x, order, var, xidx, rid, T, acc)
+        _run_sum(em, x, order, var, xidx, rid, T, acc, split and _unit(e, split, rid, em))
     else:   # the innermost axis is kept: every term is added to the accumulator
         em.cur.emit(f"{acc} += {em.value(x, tuple(xidx))};")
     for _ in order.outer:
@@ -34,8 +38,40 @@ def render(em, e, idx):
     return acc
 
 
-def _run_sum(em, x, order, var, xidx, rid, T, acc):
-    """acc += the run's pairwise sum (NumPy's pieces, each added to acc in turn)."""
+def _unit(e, split, rid, em):
+    """(first term, count) of chunk c's unit of a split full sum, as C++."""
+    _, c, chunks, _ = split
+    starts, how = split_units(e, chunks)
+    if how == "chain":   # pieces of equal size, the last one shorter
+        piece, n = starts[1] - starts[0], starts[-1]
+        return f"{c} * {piece}", f"({n} - {c} * {piece} < {piece} ? {n} - {c} * {piece} : {piece})"
+    em.cur.emit(f"static const i64 st{rid}[] = {{{', '.join(str(s) for s in starts)}}};")
+    return f"st{rid}[{c}]", f"st{rid}[{c} + 1] - st{rid}[{c}]"
+
+
+def _combine_units(em, e, idx, split):
+    """The units' sums met as NumPy meets them: one after another onto 0, or as the
+    pairwise tree they are subtrees of, added to 0."""
+    _, _, chunks, part = split
+    starts, how = split_units(e, chunks)
+    T = ctype(e.dtype)
+    acc = em.fresh("acc")
+    saved = em.cur
+    em.cur = em._home(idx)
+    if how == "chain":
+        c = em.fresh("c")
+        em.cur.emit(f"{T} {acc} = 0;")
+        em.cur.emit(f"for (i64 {c} = 0; {c} < {chunks}; ++{c}) {acc} += {part}[{c}];")
+    else:
+        tree = pairwise_text([f"{part}[{i}]" for i in range(len(starts) - 1)])
+        em.cur.emit(f"const {T} {acc} = ({T})0 + {tree};")
+    em.cur = saved
+    return acc
+
+
+def _run_sum(em, x, order, var, xidx, rid, T, acc, unit=None):
+    """acc += the run's pairwise sum (NumPy's pieces, each added to acc in turn; or
+    the one unit of a split sum)."""
     flat = f"r{rid}_{len(x.shape)}"   # an r<rid>_<k> name: the emitter scopes it
     n, names, split = 1, [flat], []
     for a in reversed(order.run):     # the run's axes from its flat index, C order
@@ -53,7 +89,9 @@ def _run_sum(em, x, order, var, xidx, rid, T, acc):
     em.cur.emit(";")
     em.k.need.add(("helper", "pairwise", T))
     piece = order.piece
-    if piece is None or (type(n) is int and n <= piece):
+    if unit is not None:
+        em.cur.emit(f"{acc} += npc_pairwise_{T}({f}, {unit[0]}, {unit[1]});")
+    elif piece is None or (type(n) is int and n <= piece):
         em.cur.emit(f"{acc} += npc_pairwise_{T}({f}, 0, {n});")
     else:
         c = f"c{rid}"

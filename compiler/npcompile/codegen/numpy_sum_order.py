@@ -201,3 +201,28 @@ def _plus(a, b):
     if _known(a, b):
         return a + b
     return b if a == 0 else f"({a} + {b})"
+
+
+def split_units(e, chunks):
+    """A full float sum cut into units that threads sum apart: (the flat index where
+    each unit starts, then the end; how their sums meet). Pieces (NumPy 1.x, or a
+    casting reduction) are added one after another onto 0 ("chain"), so each piece is a
+    unit; a whole run (NumPy 2.x) is a pairwise tree, and its subtrees as many levels
+    deep as fit in `chunks` are the units, paired neighbour with neighbour ("tree")."""
+    x = e.inputs[0]
+    n = 1
+    for d in x.shape:
+        n *= d
+    piece = buffered_piece() if _casts(x) else unbuffered_piece()
+    if piece is not None:
+        return list(range(0, n, piece)) + [n], "chain"
+    units = [(0, n)]
+    while 2 * len(units) <= chunks and all(m > 128 for _, m in units):
+        units = [half for s, m in units for half in _halves(s, m)]
+    return [s for s, _ in units] + [n], "tree"
+
+
+def _halves(s, n):
+    """The two halves NumPy's pairwise sum cuts a run of n > 128 terms into."""
+    half = n // 2 - (n // 2) % 8
+    return (s, half), (s + half, n - half)
