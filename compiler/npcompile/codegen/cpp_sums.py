@@ -1,7 +1,10 @@
 """The C++ of a float sum in NumPy's order (codegen/numpy_sum_order.py says which order):
 Emitter._reduce hands its float sums here."""
+import numpy as np
+
 from .cpp_ops import ctype, pairwise_text
-from .numpy_sum_order import RUNTIME_CHECK, c_strides, order_of, split_units, times
+from .numpy_sum_order import (RUNTIME_CHECK, NotNumPyOrder, c_strides, order_of,
+                              split_units, times)
 
 
 def render(em, e, idx):
@@ -104,6 +107,11 @@ def _strides(em, load):
     the run-time P[] slots."""
     buf = em.buffer_of(load)
     if buf.contiguous:
+        if em.buffer_of.example_of(load.op)[0] is None and not _c_ancestry(load.op):
+            # written by one of our kernels, in C order; NumPy's array of the same
+            # value follows its operands' order, which a transposed one changes
+            raise NotNumPyOrder("NumPy's order of this float sum is not reproduced: "
+                                "a value computed from a transposed or reversed array")
         return c_strides(buf.shape)
     if buf.strides is not None:
         return buf.strides
@@ -117,3 +125,45 @@ def _strides_now(em, load):
     if example is None or any(s % example.itemsize for s in example.strides):
         return _strides(em, load)
     return tuple(s // example.itemsize for s in example.strides)
+
+
+_REORDERING = frozenset({"transpose", "swapaxes", "moveaxis"})
+
+
+def _c_ancestry(node, limit=20000):
+    """Every array `node` was computed from is in C order, through no transposing or
+    reversing view: NumPy's temporaries of it are in C order too. (A value past `limit`
+    graph nodes back is taken as not known: False.)"""
+    stack, seen = [node], set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if len(seen) > limit:
+            return False
+        if n.is_leaf:
+            v = n.value
+            if isinstance(v, np.ndarray) and not _c_ordered_array(v):
+                return False
+            continue
+        if n.label in _REORDERING or (n.label == "getitem" and _reverses(n.args)):
+            return False
+        stack.extend(n.inputs)
+    return True
+
+
+def _c_ordered_array(v):
+    """Positive strides, falling from the outermost axis (size-1 axes aside)."""
+    st = [s for n, s in zip(v.shape, v.strides) if n != 1]
+    return all(s > 0 for s in st) and all(a > b for a, b in zip(st, st[1:]))
+
+
+def _reverses(args):
+    """A negative slice step anywhere in an indexing key."""
+    for a in args:
+        if isinstance(a, slice) and a.step is not None and a.step < 0:
+            return True
+        if isinstance(a, tuple) and _reverses(a):
+            return True
+    return False

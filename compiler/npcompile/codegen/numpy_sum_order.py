@@ -55,51 +55,65 @@ def buffered_piece():
 
 
 class Order:
-    """How a sum's terms meet: `run`, the reduced axes (in axis order) walked as one
-    flat pairwise run, `outer`, the other reduced axes (in axis order, added one term or
-    one run's sum at a time), `piece`, the run's piece size (None: whole), `checks`, the
-    C++ conditions on run-time strides the order assumes (each must hold)."""
+    """How a sum's terms meet: `run`, the reduced axes (outermost first, in memory
+    order) walked as one flat pairwise run; `outer`, the other reduced axes (outermost
+    first), added one term or one run's sum at a time; `piece`, the run's piece size
+    (None: whole); `checks`, the C++ conditions on run-time strides the order assumes
+    (each must hold); `perm`, the operand's axes in memory order (size-1 axes aside),
+    and `layouts`, the Layouts that found them. Every axis is walked from index 0 up,
+    a reversed one too: NumPy's reductions do not turn negative strides around."""
 
-    def __init__(self, run, outer, piece, checks):
+    def __init__(self, run, outer, piece, checks, perm, layouts):
         self.run = run
         self.outer = outer
         self.piece = piece
         self.checks = checks
+        self.perm = perm
+        self.layouts = layouts
 
 
 def order_of(e, strides_of, strides_now=None):
     """The Order of reduce Expr `e` (a float sum). strides_of(load) gives the element
     strides of a load's axes (ints, or C++ text for strides known only at run time);
-    strides_now(load), where given, this call's strides of every load: a layout the
-    order cannot take raises now rather than at every run."""
-    if strides_now is not None:
-        _order(e, strides_now)
-    return _order(e, strides_of)
+    strides_now(load), where given, this call's strides of every load: they decide the
+    axis order (text strides are then checked to keep it), and a layout the order
+    cannot take raises now rather than at every run."""
+    now = _order(e, Layouts(strides_now or strides_of), None)
+    return _order(e, Layouts(strides_of, now.layouts.perms), now)
 
 
-def _order(e, strides_of):
+def _order(e, layouts, now):
     x = e.inputs[0]
     axes = e.attrs["axes"]
-    layouts = Layouts(strides_of)
     strides = layouts.of(x)
-    dims = [d for d in range(len(x.shape)) if x.shape[d] != 1]
     checks = layouts.checks
-    for d in dims:
-        _require(checks, _positive(strides[d]), "a reversed or broadcast operand")
-    for a, b in zip(dims, dims[1:]):
-        _require(checks, _greater(strides[a], strides[b]), "a transposed operand")
+    dims = [d for d in range(len(x.shape)) if x.shape[d] != 1]
+    perm = _memory_order(dims, strides) if now is None else now.perm
+    for d in perm:
+        _require(checks, _nonzero(strides[d]), "a broadcast operand")
+    for a, b in zip(perm, perm[1:]):
+        _require(checks, _greater(_abs(strides[a]), _abs(strides[b])), "overlapping axes")
     block = []
-    for d in reversed(dims):
+    for d in reversed(perm):
         if d not in axes:
             break
         block.insert(0, d)
     for a, b in zip(block, block[1:]):
-        # several reduced axes innermost: one run only where they are contiguous
+        # several reduced axes innermost: one run only where they are contiguous (a
+        # reversed axis is walked from its start all the same: it joins no run)
         _require(checks, _equal(strides[a], times(strides[b], x.shape[b])),
                  "a reduced block of axes that is not contiguous")
-    outer = tuple(a for a in axes if a not in block and x.shape[a] != 1)
+    outer = tuple(a for a in perm if a in axes and a not in block)
     piece = buffered_piece() if _casts(x) else unbuffered_piece()
-    return Order(tuple(block), outer, piece, checks)
+    return Order(tuple(block), outer, piece, checks, perm, layouts)
+
+
+def _memory_order(dims, strides):
+    """The axes from the largest stride to the smallest (NumPy's iteration order; C
+    order among equals). Strides known only at run time: C order, checked then."""
+    if not all(_known(strides[d]) for d in dims):
+        return list(dims)
+    return sorted(dims, key=lambda d: -abs(strides[d]))
 
 
 def _casts(x):
@@ -111,12 +125,16 @@ def _casts(x):
 class Layouts:
     """Element strides of each expression's axes as NumPy holds its value: a load's are
     its buffer's; a view's follow from its base's through the view's index map; anything
-    computed is a fresh array NumPy allocates in its operands' order, C order when they
-    are in C order (other operand orders raise NotNumPyOrder)."""
+    computed is a fresh array NumPy allocates contiguous in the axis order its iterator
+    picks for the operands (numpy_axis_order), a reduction's result in its operand's.
+    Where strides are known only at run time, the orders `perms` holds (found on this
+    call's strides) are kept, and checked."""
 
-    def __init__(self, strides_of):
+    def __init__(self, strides_of, perms=None):
         self.strides_of = strides_of
         self.checks = []
+        self.perms = {} if perms is None else perms
+        self._fixed = perms is not None
         self._memo = {}
 
     def of(self, e):
@@ -137,19 +155,75 @@ class Layouts:
                 for d, k in steps:
                     out[d] = _plus(out[d], times(base[b], k))
             return tuple(out)
-        if e.kind != "reduce":
-            for x in e.inputs:
-                self._c_ordered(x)
-        return c_strides(e.shape)
+        if e.kind == "reduce":
+            x = e.inputs[0]
+            perm = self._perm(e, x.shape, [self._operand(x, len(x.shape))])
+            axes, kept = e.attrs["axes"], e.attrs["keepdims"]
+            out_axis = {d: (d if kept else d - sum(a < d for a in axes))
+                        for d in range(len(x.shape)) if kept or d not in axes}
+            return _contiguous(e.shape, [out_axis[d] for d in perm if d in out_axis])
+        nd = len(e.shape)
+        return _contiguous(e.shape, self._perm(e, e.shape, [self._operand(x, nd) for x in e.inputs]))
 
-    def _c_ordered(self, x):
-        """x's nonzero strides fall from the outermost axis (it adds no other order to
-        the array NumPy allocates for a value computed from it)."""
+    def _operand(self, x, nd):
+        """x's strides broadcast to nd axes: missing and size-1 axes read 0."""
         st = self.of(x)
-        moving = [d for d in range(len(x.shape)) if x.shape[d] != 1 and st[d] != 0]
-        for a, b in zip(moving, moving[1:]):
-            _require(self.checks, _greater(_abs(st[a]), _abs(st[b])),
-                     "a value computed from a transposed operand")
+        return [0] * (nd - len(x.shape)) + [0 if x.shape[d] == 1 else st[d]
+                                             for d in range(len(x.shape))]
+
+    def _perm(self, e, shape, operands):
+        """The axis order NumPy's iterator picks for these operands: found where their
+        strides are known; else the one found on this call's strides (or C order),
+        each operand checked to fall along it."""
+        if not self._fixed and all(_known(*st) for st in operands):
+            perm = self.perms[id(e)] = numpy_axis_order(shape, operands)
+            return perm
+        perm = self.perms.get(id(e), list(range(len(shape))))
+        for st in operands:
+            moving = [d for d in perm if shape[d] != 1 and st[d] != 0]
+            for a, b in zip(moving, moving[1:]):
+                _require(self.checks, _greater(_abs(st[a]), _abs(st[b])),
+                         "a value computed from operands in other orders")
+        return perm
+
+
+def _contiguous(shape, perm):
+    """Strides of an array laid out in axis order perm (outermost first); axes not in
+    perm have size 1."""
+    out, acc = [0] * len(shape), 1
+    for d in reversed(perm):
+        out[d] = acc
+        acc *= shape[d]
+    return tuple(out)
+
+
+def numpy_axis_order(shape, operands):
+    """The axes, outermost first, in the order NumPy's iterator walks operands of these
+    element strides (and allocates a result in): an insertion sort from the innermost
+    axis, where an axis moves inward past another only if every operand with a nonzero
+    stride on both says its stride there is smaller; any operand that says otherwise
+    keeps C order."""
+    inner_first = list(range(len(shape)))[::-1]
+    for i0 in range(1, len(inner_first)):
+        ax0 = inner_first[i0]
+        pos = i0
+        for i1 in range(i0 - 1, -1, -1):
+            ax1 = inner_first[i1]
+            swap = None
+            for st in operands:
+                if st[ax0] != 0 and st[ax1] != 0:
+                    if abs(st[ax1]) <= abs(st[ax0]):
+                        swap = False
+                    elif swap is None:
+                        swap = True
+            if swap is None:
+                continue
+            if not swap:
+                break
+            pos = i1
+        if pos != i0:
+            inner_first.insert(pos, inner_first.pop(i0))
+    return inner_first[::-1]
 
 
 def c_strides(shape):
@@ -172,8 +246,8 @@ def _known(*xs):
     return all(type(x) is int for x in xs)
 
 
-def _positive(a):
-    return a > 0 if _known(a) else f"({a} > 0)"
+def _nonzero(a):
+    return a != 0 if _known(a) else f"({a} != 0)"
 
 
 def _greater(a, b):
