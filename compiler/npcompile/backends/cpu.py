@@ -79,7 +79,8 @@ class Program(ProgramBase):
         if splits:
             smallest = min(int(np.prod(e.inputs[0].shape)) for e in splits)
             lead = min(e.inputs[0].shape[0] for e in splits)
-            chunks = split_chunks(splits, min(SPLIT_MAX_CHUNKS, smallest // SPLIT_CHUNK_ELEMENTS, lead))
+            chunks = min(SPLIT_MAX_CHUNKS, smallest // SPLIT_CHUNK_ELEMENTS, lead)
+            chunks = split_chunks(splits, chunks)   # float sums: NumPy's units
             splits = splits if chunks >= 2 else []
         if splits:
             k.symbolic = False  # chunks follow the sizes

@@ -99,7 +99,8 @@ def _run_sum(em, x, order, var, xidx, rid, T, acc, unit=None):
     else:
         c = f"c{rid}"
         em.cur.emit(f"for (i64 {c} = 0; {c} < {n}; {c} += {piece}) "
-                    f"{acc} += npc_pairwise_{T}({f}, {c}, {n} - {c} < {piece} ? {n} - {c} : {piece});")
+                    f"{acc} += npc_pairwise_{T}({f}, {c}, "
+                    f"{n} - {c} < {piece} ? {n} - {c} : {piece});")
 
 
 def _strides(em, load):

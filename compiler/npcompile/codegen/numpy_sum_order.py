@@ -1,11 +1,15 @@
 """The order in which NumPy adds the terms of a float sum (np.add.reduce: sum, mean, var,
-std, nansum and norm are built on it), so that a compiled sum gives NumPy's bits: after
-a cast to uint8 a last-bit difference is a wrong pixel. Target-independent facts, checked
-against NumPy 1.24 and 2.4 (tests/compiler/test_numpy_sum_order.py):
+std, nansum and a norm along an axis are built on it), so that a compiled sum gives
+NumPy's bits: after a cast to uint8 a last-bit difference is a wrong pixel.
+Target-independent facts, checked against NumPy 1.24 and 2.4
+(tests/compiler/test_numpy_sum_order.py):
 
-- The reduction walks its operand in memory order. Size-1 axes drop out; the innermost
-  axes that are all reduced and lie contiguously one after another form one RUN, handed
-  to the add loop as one stretch of memory.
+- The reduction walks its operand in memory order: axes sorted by stride, largest
+  outermost (a Fortran-order array, a transpose), each axis from index 0 up (a negative
+  stride too: reductions do not turn it around). Size-1 axes drop out; the innermost
+  axes that are all reduced and lie contiguously one after another form one RUN.
+  An array NumPy allocated (any computed value, a reduction's result) is contiguous in
+  the axis order its iterator picked for the operands it came from.
 - A run is summed pairwise: fewer than 8 terms one after another; up to 128 terms in 8
   interleaved partial sums, combined ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)), the leftover
   terms added after them one by one; a longer run is cut at half its length rounded down
@@ -14,12 +18,12 @@ against NumPy 1.24 and 2.4 (tests/compiler/test_numpy_sum_order.py):
   the reduction itself casts (dtype=, the float64 mean of integers) both buffer, so both
   cut the run into buffer-size pieces.
 - Every other term, and every run's (piece's) sum, is added to the result in the
-  result's own type one at a time, in C order, starting from 0.
+  result's own type one at a time, outer axes in memory order, starting from 0.
 
-Layouts this does not describe (a transposed or reversed operand, a reduced block of
-axes that is not contiguous: NumPy copies it through buffers whose size NumPy 2 picks
-from the whole iteration) raise NotNumPyOrder: the renderer does not compile such a sum
-(the graph runs in NumPy, reported) rather than give other bits."""
+Layouts this does not describe raise NotNumPyOrder, and the renderer does not compile
+such a sum (the graph runs in NumPy, reported) rather than give other bits: innermost
+reduced axes that are not one contiguous stretch (NumPy copies them through buffers
+whose size NumPy 2 picks from the whole iteration), a broadcast operand."""
 import numpy as np
 
 # what the kernel says when a layout it was compiled for (a run of contiguous axes) does
@@ -163,7 +167,8 @@ class Layouts:
                         for d in range(len(x.shape)) if kept or d not in axes}
             return _contiguous(e.shape, [out_axis[d] for d in perm if d in out_axis])
         nd = len(e.shape)
-        return _contiguous(e.shape, self._perm(e, e.shape, [self._operand(x, nd) for x in e.inputs]))
+        operands = [self._operand(x, nd) for x in e.inputs]
+        return _contiguous(e.shape, self._perm(e, e.shape, operands))
 
     def _operand(self, x, nd):
         """x's strides broadcast to nd axes: missing and size-1 axes read 0."""
