@@ -174,6 +174,15 @@ def test_sizes_that_change_in_a_loop():
         return out
     exact(tails, spread(9000, np.float32, seed=8))
 
+    def blocks(x):
+        out = np.zeros(6, x.dtype)
+        for k in range(6):
+            out[k] = x[k * 7:].sum() + x[k * 7:, 1:].sum(axis=1).mean()
+        return out
+    exact(blocks, spread((60, 301), np.float64, seed=9))   # several axes in one run
+    srcs = [k["source"] for k in npcompile.report()["kernel_sources"]]
+    assert any("given at run time" in s and "<true>" in s for s in srcs)
+
 
 @pytest.mark.parametrize("threads", [1, 3])
 def test_split_full_sums_combine_as_numpy(threads):

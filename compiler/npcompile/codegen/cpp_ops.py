@@ -59,31 +59,47 @@ MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", 
 BINARY_MATH = {"atan2", "hypot", "copysign", "fmod", "pow"}
 
 HELPERS = {
-    # NumPy's pairwise float sum of the terms f(s) .. f(s + n - 1), in NumPy's order (the
-    # facts: codegen/numpy_sum_order.py). The block of 8 partial sums vectorizes without
-    # reordering; the halving is a call per 64..128 terms.
+    # NumPy's pairwise float sum of terms s .. s + n - 1 of a run, in NumPy's order (the
+    # facts: codegen/numpy_sum_order.py). Term q is f(q / m, q % m) where the run has
+    # several axes (ROWS; m the last one's size): a block finds its place once and moves
+    # on along the row, no division per term. Of one axis it is f(0, q). 8 terms in one
+    # row are neighbours: their partial sums vectorize without reordering. The halving
+    # is a call per 64..128 terms.
     "pairwise": """\
-template <class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n);
-template <class F> static inline {T} npc_pairwise_{T}(const F& f, i64 s, i64 n) {{
+template <bool ROWS, class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n, i64 m);
+template <bool ROWS, class F>
+static inline {T} npc_pairwise_{T}(const F& f, i64 s, i64 n, i64 m) {{
+  if (n > 128) return npc_pairwise_split_{T}<ROWS>(f, s, n, m);
+  i64 o = ROWS ? s / m : 0, c = ROWS ? s - o * m : s;
+  auto next = [&]() {{
+    const {T} v = f(o, c);
+    if (++c == m && ROWS) {{ c = 0; ++o; }}
+    return v;
+  }};
   if (n < 8) {{
     {T} acc = 0;
-    for (i64 i = 0; i < n; ++i) acc += f(s + i);
+    for (i64 i = 0; i < n; ++i) acc += next();
     return acc;
   }}
-  if (n > 128) return npc_pairwise_split_{T}(f, s, n);
   {T} p[8];
-  for (int j = 0; j < 8; ++j) p[j] = f(s + j);
+  for (int j = 0; j < 8; ++j) p[j] = next();
   const i64 whole = n - n % 8;
   i64 i = 8;
-  for (; i < whole; i += 8)
-    for (int j = 0; j < 8; ++j) p[j] += f(s + i + j);
+  for (; i < whole; i += 8) {{
+    if (!ROWS || c + 8 <= m) {{
+      for (int j = 0; j < 8; ++j) p[j] += f(o, c + j);
+      if ((c += 8) == m && ROWS) {{ c = 0; ++o; }}
+    }} else {{
+      for (int j = 0; j < 8; ++j) p[j] += next();
+    }}
+  }}
   {T} acc = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-  for (; i < n; ++i) acc += f(s + i);
+  for (; i < n; ++i) acc += next();
   return acc;
 }}
-template <class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n) {{
+template <bool ROWS, class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n, i64 m) {{
   const i64 half = n / 2 - (n / 2) % 8;
-  return npc_pairwise_{T}(f, s, half) + npc_pairwise_{T}(f, s + half, n - half);
+  return npc_pairwise_{T}<ROWS>(f, s, half, m) + npc_pairwise_{T}<ROWS>(f, s + half, n - half, m);
 }}
 """,
     # a concatenation's computed piece is evaluated at every element (see Emitter._concat):

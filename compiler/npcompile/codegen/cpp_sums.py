@@ -74,33 +74,63 @@ def _combine_units(em, e, idx, split):
 
 def _run_sum(em, x, order, var, xidx, rid, T, acc, unit=None):
     """acc += the run's pairwise sum (NumPy's pieces, each added to acc in turn; or
-    the one unit of a split sum)."""
-    flat = f"r{rid}_{len(x.shape)}"   # an r<rid>_<k> name: the emitter scopes it
-    n, names, split = 1, [flat], []
-    for a in reversed(order.run):     # the run's axes from its flat index, C order
-        v, m = var[a]
-        names.append(v)
-        split.append((v, n, m))
-        n = times(n, m)
+    the one unit of a split sum). The terms come from a lambda of (o, c). Where the
+    run's sizes are constants, c is its flat index (the divisions by constants that
+    find the axes fold away on contiguous data); else c is the index along its last
+    axis and o the flat index over the others (npc_pairwise's ROWS: no division per
+    term by a size known only at run time)."""
+    nd = len(x.shape)
+    o, q = f"r{rid}_{nd}", f"r{rid}_{nd + 1}"   # r<rid>_<k> names: the emitter scopes them
+    *rows, last = order.run
+    by_rows = bool(rows) and any(type(var[a][1]) is not int for a in order.run)
+    if by_rows:
+        c, m = var[last]
+        n = times(_flat_size(rows, var), m)
+        flat_axes, flat, names = rows, o, [o, c]
+    else:
+        c = q
+        n = m = _flat_size(order.run, var)
+        flat_axes, flat, names = order.run, q, [o, q]
     f = f"f{rid}"
-    em.open_loop(f"auto {f} = [&](const i64 {flat}) -> {T}", names)
-    for v, inner, m in reversed(split):
-        q = flat if inner == 1 else f"{flat} / ({inner})"
-        em.cur.emit(f"const i64 {v} = {q if v == split[-1][0] else f'({q}) % {m}'};")
+    em.open_loop(f"auto {f} = [&](const i64 {o}, const i64 {c}) -> {T}", names)
+    _axes_from_flat(em, flat, flat_axes, var, names)
+    em.cur.emit(f"(void){o}; (void){c};")
     em.cur.emit(f"return {em.value(x, tuple(xidx))};")
     em.close_loop()
     em.cur.emit(";")
     em.k.need.add(("helper", "pairwise", T))
     piece = order.piece
+    call = f"npc_pairwise_{T}<{'true' if by_rows else 'false'}>"
     if unit is not None:
-        em.cur.emit(f"{acc} += npc_pairwise_{T}({f}, {unit[0]}, {unit[1]});")
+        em.cur.emit(f"{acc} += {call}({f}, {unit[0]}, {unit[1]}, {m});")
     elif piece is None or (type(n) is int and n <= piece):
-        em.cur.emit(f"{acc} += npc_pairwise_{T}({f}, 0, {n});")
+        em.cur.emit(f"{acc} += {call}({f}, 0, {n}, {m});")
     else:
-        c = f"c{rid}"
-        em.cur.emit(f"for (i64 {c} = 0; {c} < {n}; {c} += {piece}) "
-                    f"{acc} += npc_pairwise_{T}({f}, {c}, "
-                    f"{n} - {c} < {piece} ? {n} - {c} : {piece});")
+        p = f"p{rid}"
+        em.cur.emit(f"for (i64 {p} = 0; {p} < {n}; {p} += {piece}) "
+                    f"{acc} += {call}({f}, {p}, {n} - {p} < {piece} ? {n} - {p} : {piece}, {m});")
+
+
+def _flat_size(axes, var):
+    n = 1
+    for a in axes:
+        n = times(n, var[a][1])
+    return n
+
+
+def _axes_from_flat(em, flat, axes, var, names):
+    """const i64 lines giving each axis's index from a flat index over them (C order);
+    their names join the lambda's scope."""
+    below, lines = 1, []
+    for a in reversed(axes):
+        v, k = var[a]
+        q = flat if below == 1 else f"{flat} / ({below})"
+        lines.append(f"const i64 {v} = {q if a == axes[0] else f'({q}) % {k}'};")
+        names.append(v)
+        below = times(below, k)
+    em.cur.names.update(names)
+    for line in reversed(lines):
+        em.cur.emit(line)
 
 
 def _strides(em, load):
