@@ -180,8 +180,9 @@ def test_sizes_that_change_in_a_loop():
             out[k] = x[k * 7:].sum() + x[k * 7:, 1:].sum(axis=1).mean()
         return out
     exact(blocks, spread((60, 301), np.float64, seed=9))   # several axes in one run
-    srcs = [k["source"] for k in npcompile.report()["kernel_sources"]]
-    assert any("given at run time" in s and "<true>" in s for s in srcs)
+    if COMPILED:
+        srcs = [k["source"] for k in npcompile.report()["kernel_sources"]]
+        assert any("given at run time" in s and "<true>" in s for s in srcs)
 
 
 @pytest.mark.parametrize("threads", [1, 3])
