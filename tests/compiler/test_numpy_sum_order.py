@@ -21,7 +21,7 @@ def spread(shape, dtype, seed=0):
     return x.astype(dtype)
 
 
-def exact(fn, *args, fallback=False):
+def exact(fn, *args, fallback=False, kernels=True):
     """fn compiled gives NumPy's value bit for bit (and type, dtype, shape), on the
     compiled path (no fallback) unless `fallback` says NumPy's own steps are expected."""
     calls, exp, _ = run_both(fn, *args)
@@ -31,7 +31,7 @@ def exact(fn, *args, fallback=False):
         reasons = [f["reason"] for f in npcompile.report()["fallbacks"]]
         assert reasons and all("NotNumPyOrder" in r for r in reasons), reasons
     else:
-        compiled_without_fallback()
+        compiled_without_fallback(kernels)
 
 
 def _same_bits(got, exp):
@@ -203,3 +203,18 @@ def test_split_full_sums_combine_as_numpy(threads):
                 assert _split_kernels(p)
     finally:
         native.set_num_threads(before)
+
+
+def test_sums_of_slices_in_a_compiled_loop_nest():
+    """np.sum of a vector slice inside a Python loop compiled as one C function
+    (codegen/scalar_nest.py): NumPy's pairwise order there too."""
+    def prefix_sums(A):
+        n = A.shape[0]
+        out = np.zeros(n)
+        for i in range(n):
+            out[i] = np.sum(A[i, :i + 1] * 2.0) + A[:i + 1, i].sum()
+        return out
+    exact(prefix_sums, spread((300, 300), np.float64, seed=10), kernels=False)
+    if COMPILED:
+        assert any("one compiled function" in lp["summary"]
+                   for lp in npcompile.report()["loops"])

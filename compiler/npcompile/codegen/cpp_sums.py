@@ -82,7 +82,8 @@ def _run_sum(em, x, order, var, xidx, rid, T, acc, unit=None):
     nd = len(x.shape)
     o, q = f"r{rid}_{nd}", f"r{rid}_{nd + 1}"   # r<rid>_<k> names: the emitter scopes them
     *rows, last = order.run
-    by_rows = bool(rows) and any(type(var[a][1]) is not int for a in order.run)
+    by_rows = bool(rows) and (any(type(var[a][1]) is not int for a in order.run) or
+                              not _flat_loads(x, em))
     if by_rows:
         c, m = var[last]
         n = times(_flat_size(rows, var), m)
@@ -109,6 +110,29 @@ def _run_sum(em, x, order, var, xidx, rid, T, acc, unit=None):
         p = f"p{rid}"
         em.cur.emit(f"for (i64 {p} = 0; {p} < {n}; {p} += {piece}) "
                     f"{acc} += {call}({f}, {p}, {n} - {p} < {piece} ? {n} - {p} : {piece}, {m});")
+
+
+def _flat_loads(x, em):
+    """x reads only C-contiguous arrays of its own shape, element for element: a flat
+    index q addresses them all as q, and the divisions that find the axes fold away.
+    (Else the walk by rows is cheaper: a shifted or broadcast read would divide at
+    every term.)"""
+    stack, seen = [x], set()
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.kind == "load":
+            if e.shape != x.shape or not em.buffer_of(e).contiguous:
+                return False
+        elif e.kind in ("pw", "cast"):
+            if any(i.shape != x.shape and i.kind != "const" for i in e.inputs):
+                return False
+            stack.extend(e.inputs)
+        elif e.kind != "const":
+            return False
+    return True
 
 
 def _flat_size(axes, var):
