@@ -102,6 +102,51 @@ template <bool ROWS, class F> static {T} npc_pairwise_split_{T}(const F& f, i64 
   return npc_pairwise_{T}<ROWS>(f, s, half, m) + npc_pairwise_{T}<ROWS>(f, s + half, n - half, m);
 }}
 """,
+    # The same for complex terms ({T}, parts {U}), as NumPy sums them: a run of n terms is
+    # 2n numbers, so blocks hold 4 terms (8 numbers), 64 terms at most, halves are cut at
+    # a multiple of 4 terms, and each part has its own 4 partial sums.
+    "cpairwise": """\
+template <bool ROWS, class F>
+static void npc_cpairwise_split_{T}(const F& f, i64 s, i64 n, i64 m, {U}& re, {U}& im);
+template <bool ROWS, class F>
+static inline void npc_cpairwise_{T}(const F& f, i64 s, i64 n, i64 m, {U}& re, {U}& im) {{
+  if (n > 64) return npc_cpairwise_split_{T}<ROWS>(f, s, n, m, re, im);
+  i64 o = ROWS ? s / m : 0, c = ROWS ? s - o * m : s;
+  auto next = [&]() {{
+    const {T} v = f(o, c);
+    if (++c == m && ROWS) {{ c = 0; ++o; }}
+    return v;
+  }};
+  re = 0; im = 0;
+  if (n < 4) {{
+    for (i64 i = 0; i < n; ++i) {{ const {T} v = next(); re += v.re; im += v.im; }}
+    return;
+  }}
+  {U} pr[4], pi[4];
+  for (int j = 0; j < 4; ++j) {{ const {T} v = next(); pr[j] = v.re; pi[j] = v.im; }}
+  const i64 whole = n - n % 4;
+  i64 i = 4;
+  for (; i < whole; i += 4) {{
+    if (!ROWS || c + 4 <= m) {{
+      for (int j = 0; j < 4; ++j) {{ const {T} v = f(o, c + j); pr[j] += v.re; pi[j] += v.im; }}
+      if ((c += 4) == m && ROWS) {{ c = 0; ++o; }}
+    }} else {{
+      for (int j = 0; j < 4; ++j) {{ const {T} v = next(); pr[j] += v.re; pi[j] += v.im; }}
+    }}
+  }}
+  re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
+  im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
+  for (; i < n; ++i) {{ const {T} v = next(); re += v.re; im += v.im; }}
+}}
+template <bool ROWS, class F>
+static void npc_cpairwise_split_{T}(const F& f, i64 s, i64 n, i64 m, {U}& re, {U}& im) {{
+  const i64 half = (n - n % 8) / 2;
+  {U} re2, im2;
+  npc_cpairwise_{T}<ROWS>(f, s, half, m, re, im);
+  npc_cpairwise_{T}<ROWS>(f, s + half, n - half, m, re2, im2);
+  re += re2; im += im2;
+}}
+""",
     # a concatenation's computed piece is evaluated at every element (see Emitter._concat):
     # its index is kept inside the piece, and the value discarded outside it
     "clamp": """\

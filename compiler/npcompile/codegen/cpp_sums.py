@@ -1,7 +1,8 @@
-"""The C++ of a float sum in NumPy's order (codegen/numpy_sum_order.py says which order):
-Emitter._reduce hands its float sums here."""
+"""The C++ of a float or complex sum in NumPy's order (codegen/numpy_sum_order.py says
+which order): Emitter._reduce hands its float and complex sums here."""
 import numpy as np
 
+from .cpp_complex import PART
 from .cpp_ops import ctype, pairwise_text
 from .numpy_sum_order import (RUNTIME_CHECK, NotNumPyOrder, c_strides, order_of,
                               split_units, times)
@@ -27,18 +28,28 @@ def render(em, e, idx):
         em.k.need.add(("flag",))
     saved = em.cur
     em.cur = em._home(idx) if split is None else em.cur   # a unit: in the chunk loop
-    em.cur.emit(f"{T} {acc} = 0;")
+    parts = _PARTS if e.dtype.kind == "c" else (("", ""),)   # a complex sum: two sums
+    P = PART.get(T, T)
+    em.cur.emit(" ".join(f"{P} {acc}{p} = 0;" for p, _ in parts))
     for a in order.outer:
         v, n = var[a]
         em.open_loop(f"for (i64 {v} = 0; {v} < {n}; ++{v})", [v])
     if order.run:
         _run_sum(em, x, order, var, xidx, rid, T, acc, split and _unit(e, split, rid, em))
     else:   # the innermost axis is kept: every term is added to the accumulator
-        em.cur.emit(f"{acc} += {em.value(x, tuple(xidx))};")
+        val = em.value(x, tuple(xidx))
+        em.cur.emit(" ".join(f"{acc}{p} += {val}{sel};" for p, sel in parts))
     for _ in order.outer:
         em.close_loop()
+    if len(parts) > 1:
+        name = em.fresh()
+        em.cur.emit(f"const {T} {name} = {T}({acc}_re, {acc}_im);")
+        acc = name
     em.cur = saved
     return acc
+
+
+_PARTS = (("_re", ".re"), ("_im", ".im"))
 
 
 def _unit(e, split, rid, em):
@@ -99,17 +110,27 @@ def _run_sum(em, x, order, var, xidx, rid, T, acc, unit=None):
     em.cur.emit(f"return {em.value(x, tuple(xidx))};")
     em.close_loop()
     em.cur.emit(";")
-    em.k.need.add(("helper", "pairwise", T))
+    rows = "true" if by_rows else "false"
+    if T in PART:   # complex: each part's sum comes back through a reference
+        em.k.need.add(("helper", "cpairwise", T, PART[T]))
+
+        def add(start, count):
+            return (f"{{ {PART[T]} re, im; npc_cpairwise_{T}<{rows}>({f}, {start}, {count}, "
+                    f"{m}, re, im); {acc}_re += re; {acc}_im += im; }}")
+    else:
+        em.k.need.add(("helper", "pairwise", T))
+
+        def add(start, count):
+            return f"{acc} += npc_pairwise_{T}<{rows}>({f}, {start}, {count}, {m});"
     piece = order.piece
-    call = f"npc_pairwise_{T}<{'true' if by_rows else 'false'}>"
     if unit is not None:
-        em.cur.emit(f"{acc} += {call}({f}, {unit[0]}, {unit[1]}, {m});")
+        em.cur.emit(add(*unit))
     elif piece is None or (type(n) is int and n <= piece):
-        em.cur.emit(f"{acc} += {call}({f}, 0, {n}, {m});")
+        em.cur.emit(add(0, n))
     else:
         p = f"p{rid}"
         em.cur.emit(f"for (i64 {p} = 0; {p} < {n}; {p} += {piece}) "
-                    f"{acc} += {call}({f}, {p}, {n} - {p} < {piece} ? {n} - {p} : {piece}, {m});")
+                    + add(p, f"{n} - {p} < {piece} ? {n} - {p} : {piece}"))
 
 
 def _flat_loads(x, em):
