@@ -13,7 +13,9 @@ Target-independent facts, checked against NumPy 1.24 and 2.4
 - A run is summed pairwise: fewer than 8 terms one after another; up to 128 terms in 8
   interleaved partial sums, combined ((p0+p1)+(p2+p3))+((p4+p5)+(p6+p7)), the leftover
   terms added after them one by one; a longer run is cut at half its length rounded down
-  to a multiple of 8, and the sums of the two halves added.
+  to a multiple of 8, and the sums of the two halves added. A complex run of n terms is
+  summed as its 2n numbers are: blocks of 4 terms (64 at most), each part with its own
+  4 partial sums, halves cut at a multiple of 4 terms.
 - NumPy 1.x hands a run over in pieces of its buffer size (8192 terms), 2.x whole; where
   the reduction itself casts (dtype=, the float64 mean of integers) both buffer, so both
   cut the run into buffer-size pieces.
