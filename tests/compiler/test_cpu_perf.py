@@ -195,7 +195,7 @@ def test_mean_and_the_mean_inside_std_are_one_sum(dtype):
     def f(x):
         return x.mean(axis=0), x.std(axis=0)
     p, out = program_of(f, X)
-    sums = sum(len(re.findall(r"\bdouble acc\d+ = 0;", s)) for s in sources(p))
+    sums = sum(len(re.findall(r"\b(?:double|float) acc\d+ = 0;", s)) for s in sources(p))
     assert sums == 2  # the mean (both uses) and the squared deviations
     check(f, X)
 

@@ -9,7 +9,7 @@ from .cpu_units import compile_units
 from .cpu_symbolic import sized_alike
 from .kernel_inputs import KernelInputs
 from .program_base import ProgramBase
-from ..codegen.cpp import KINDS, render_kernel, render_split_kernel, top_reductions
+from ..codegen.cpp import KINDS, render_kernel, render_split_kernel, split_chunks, top_reductions
 from ..codegen.cpp_ops import CTYPE
 
 try:
@@ -80,6 +80,7 @@ class Program(ProgramBase):
             smallest = min(int(np.prod(e.inputs[0].shape)) for e in splits)
             lead = min(e.inputs[0].shape[0] for e in splits)
             chunks = min(SPLIT_MAX_CHUNKS, smallest // SPLIT_CHUNK_ELEMENTS, lead)
+            chunks = split_chunks(splits, chunks)   # float sums: NumPy's units
             splits = splits if chunks >= 2 else []
         if splits:
             k.symbolic = False  # chunks follow the sizes

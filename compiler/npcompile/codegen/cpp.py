@@ -12,15 +12,14 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_complex, cpp_ops
+from . import cpp_complex, cpp_ops, cpp_sums
+from .numpy_sum_order import split_units
 from .cpp_ops import ctype, kahan_add, literal
 
 # the dtype kinds this renderer computes (fusion/expr.Lowering lowers only these)
 KINDS = "biufc"
 
 _VAR = re.compile(r"\b[ir]\d+(?:_\d+)?\b")
-LANES = 8
-BLOCK = 1024
 
 
 class Scope:
@@ -336,26 +335,18 @@ class Emitter:
         op = e.op
         x = e.inputs[0]
         split = self.split.get(id(e))
+        if numpy_ordered(e):
+            return cpp_sums.render(self, e, idx)
         if split is not None and split[0] == "final":
             return self._combine_partials(e, idx, split)
         rid, xidx, rvars = self.reduce_index(e, idx)
         T = ctype(e.dtype)
         xT = ctype(x.dtype)
         acc = f"acc{rid}"
-        # narrow inputs (float32, bool, int8..int32 summed in double) fill two vectors
-        # of double lanes: two independent add chains instead of one
-        narrow = x.dtype.itemsize <= 4 or (x.kind == "cast" and x.inputs[0].dtype.itemsize <= 4)
-        L = 2 * LANES if narrow else LANES
         # a float sum of booleans (np.mean(x <= 1)) is a count: integers add exactly and
         # in any order, so the plain loop vectorizes; the count converts exactly after
-        count = op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
-            x.inputs[0].dtype.kind == "b"
-        lanes = op == "sum" and e.dtype.kind in "fc" and rvars and _at_least(rvars[-1][1], L) \
-            and not count
-        AT = "i64" if count else ("double" if (op == "sum" and e.dtype.kind in "fc") else T)
-        # a complex sum is two double sums (accumulators acc_re, acc_im) filled by one
-        # loop: its operand (np.exp(1j * theta)) computed once per element
-        parts = (("_re", ".re"), ("_im", ".im")) if e.dtype.kind == "c" else (("", ""),)
+        count = _counts(e)
+        AT = "i64" if count else T
         if count:
             x = x.inputs[0]
         # the accumulator lives where idx is bound; a per-chunk partial lives in the
@@ -373,80 +364,30 @@ class Emitter:
         if op in ("argmin", "argmax"):
             self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
         else:
-            for p, _ in parts:
-                self.cur.emit(f"{AT} {acc}{p} = {self._init(op, e.dtype)};")
-                if lanes:
-                    self.cur.emit(f"{AT} comp{rid}{p} = 0;")
-        for depth, (v, n) in enumerate(rvars):
-            last = depth == len(rvars) - 1
-            if last and lanes:
-                # Float sums: blocks of BLOCK terms, each summed in LANES independent
-                # lanes (vectorizes without reassociation), lanes added pairwise.
-                b = f"b{rid}"
-                lo, hi = bounds[v]
-                if (lo, hi) == ("0", str(n)) and type(n) is int and n <= BLOCK:
-                    # one block: a plain scope (less IR for the optimizer, same sums)
-                    self.open_loop("", [])
-                    for p, _ in parts:
-                        self.cur.emit(f"{AT} lane{rid}{p}[{L}] = {{0}};")
-                    self.cur.emit(f"const i64 e{rid} = {n};")
-                    self.cur.emit(f"i64 {v} = 0;")
-                else:
-                    self.open_loop(f"for (i64 {b} = {lo}; {b} < {hi}; {b} += {BLOCK})", [b])
-                    for p, _ in parts:
-                        self.cur.emit(f"{AT} lane{rid}{p}[{L}] = {{0}};")
-                    self.cur.emit(f"const i64 e{rid} = {b} + {BLOCK} < {hi} ? {b} + {BLOCK} : {hi};")
-                    self.cur.emit(f"i64 {v} = {b};")
-                self.open_loop(f"for (; {v} + {L} <= e{rid}; {v} += {L}) "
-                               f"for (int l{rid} = 0; l{rid} < {L}; ++l{rid})", [v])
-                body_idx = tuple(f"({v} + l{rid})" if s_ == v else s_ for s_ in xidx)
-                val = self.value(x, body_idx)
-                for p, sel in parts:
-                    self.cur.emit(f"lane{rid}{p}[l{rid}] += {val}{sel};")
-                self.close_loop()
-                if bounds[v] != ("0", str(n)) or type(n) is not int or n % L:  # else a multiple of L
-                    self.open_loop(f"for (; {v} < e{rid}; ++{v})", [v])
-                    val = self.value(x, tuple(xidx))
-                    for p, sel in parts:
-                        self.cur.emit(f"lane{rid}{p}[0] += {val}{sel};")
-                    self.close_loop()
-                # blocks are added with Kahan's compensation: the sum over many blocks
-                # (and over outer reduced axes) stays within a few ulp
-                for p, _ in parts:
-                    lanes_sum = _pairwise([f"lane{rid}{p}[{i}]" for i in range(L)])
-                    self.cur.emit(kahan_add(AT, f"{acc}{p}", f"({lanes_sum})", f"comp{rid}{p}"))
-                self.close_loop()
-            else:
-                lo, hi = bounds[v]
-                self.open_loop(f"for (i64 {v} = {lo}; {v} < {hi}; ++{v})", [v])
-        if not lanes:
-            val = self.value(x, tuple(xidx))
-            for p, sel in parts:
-                self.cur.emit(self._combine(op, f"{acc}{p}", f"{val}{sel}", rid, rvars, x.dtype))
-            for _ in rvars:
-                self.close_loop()
-        else:
-            for _ in rvars[:-1]:
-                self.close_loop()
+            self.cur.emit(f"{AT} {acc} = {self._init(op, e.dtype)};")
+        for v, n in rvars:
+            lo, hi = bounds[v]
+            self.open_loop(f"for (i64 {v} = {lo}; {v} < {hi}; ++{v})", [v])
+        val = self.value(x, tuple(xidx))
+        self.cur.emit(self._combine(op, acc, val, rid, rvars, x.dtype))
+        for _ in rvars:
+            self.close_loop()
         result = acc
         if split is not None:  # partials keep the accumulator's precision
             self.cur = saved
             return result
-        if len(parts) > 1:
+        if AT != T and op not in ("argmin", "argmax"):
             result = self.fresh()
-            self.cur.emit(f"const {T} {result} = {T}({acc}_re, {acc}_im);")
-        elif AT != T and op not in ("argmin", "argmax"):
-            result = f"(({T}){acc})"
-            name = self.fresh()
-            self.cur.emit(f"const {T} {name} = {result};")
-            result = name
+            self.cur.emit(f"const {T} {result} = (({T}){acc});")
         self.cur = saved
         return result
 
     @staticmethod
     def acc_type(e):
-        """The C type a reduction accumulates in (float sums: double)."""
-        return "double" if (e.op == "sum" and e.dtype.kind == "f") else ctype(e.dtype)
+        """The C type a reduction accumulates in: its own, as NumPy's (a count of
+        booleans summed as floats: double, exact)."""
+        return "double" if (e.op == "sum" and e.dtype.kind == "f" and not numpy_ordered(e)) \
+            else ctype(e.dtype)
 
     def _combine_partials(self, e, idx, split):
         """The chunks' partials combined in chunk order: the same result for any
@@ -558,6 +499,20 @@ class Emitter:
         self._flag_frame()
 
 
+def _counts(e):
+    """A float sum of booleans (np.mean(x <= 1)): a count, integers that add exactly in
+    any order."""
+    x = e.inputs[0]
+    return e.op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
+        x.inputs[0].dtype.kind == "b"
+
+
+def numpy_ordered(e):
+    """A float or complex sum: its terms are added in NumPy's order (cpp_sums), NumPy's
+    bits."""
+    return e.kind == "reduce" and e.op == "sum" and e.dtype.kind in "fc" and not _counts(e)
+
+
 def _times(a, b):
     """A stride times a size: a number while both are numbers, else C++ text."""
     if type(a) is int and type(b) is int:
@@ -565,11 +520,6 @@ def _times(a, b):
     if a == 1:
         return b
     return a if b == 1 else f"{a}*{b}"
-
-
-def _at_least(n, k):
-    """A size is at least k: symbolic sizes are taken as large."""
-    return type(n) is not int or n >= k
 
 
 def _kept_index(e, idx):
@@ -602,13 +552,6 @@ def _linear(vars_, sizes):
     for v, n in zip(vars_[1:], sizes[1:]):
         expr = f"({expr})*{n} + {v}"
     return expr
-
-
-def _pairwise(terms):
-    while len(terms) > 1:
-        terms = [f"({terms[i]} + {terms[i + 1]})" if i + 1 < len(terms) else terms[i]
-                 for i in range(0, len(terms), 2)]
-    return terms[0]
 
 
 def _render(lines, indent):
@@ -645,6 +588,16 @@ def _contains_reduce(e, seen=None):
         return False
     seen.add(id(e))
     return e.kind == "reduce" or any(_contains_reduce(x, seen) for x in e.inputs)
+
+
+def split_chunks(splits, chunks):
+    """The partials per reduction of a split kernel: `chunks`, unless it splits float
+    sums, whose units NumPy's order decides (numpy_sum_order.split_units); 0 (do not
+    split) where two of them disagree."""
+    counts = {len(split_units(e, chunks)[0]) - 1 for e in splits if numpy_ordered(e)}
+    if len(counts) > 1:
+        return 0
+    return counts.pop() if counts else chunks
 
 
 def top_reductions(roots, min_elements):

@@ -59,6 +59,94 @@ MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "cos": "cos", 
 BINARY_MATH = {"atan2", "hypot", "copysign", "fmod", "pow"}
 
 HELPERS = {
+    # NumPy's pairwise float sum of terms s .. s + n - 1 of a run, in NumPy's order (the
+    # facts: codegen/numpy_sum_order.py). Term q is f(q / m, q % m) where the run has
+    # several axes (ROWS; m the last one's size): a block finds its place once and moves
+    # on along the row, no division per term. Of one axis it is f(0, q). 8 terms in one
+    # row are neighbours: their partial sums vectorize without reordering. The halving
+    # is a call per 64..128 terms.
+    "pairwise": """\
+template <bool ROWS, class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n, i64 m);
+template <bool ROWS, class F>
+static inline {T} npc_pairwise_{T}(const F& f, i64 s, i64 n, i64 m) {{
+  if (n > 128) return npc_pairwise_split_{T}<ROWS>(f, s, n, m);
+  i64 o = ROWS ? s / m : 0, c = ROWS ? s - o * m : s;
+  auto next = [&]() {{
+    const {T} v = f(o, c);
+    if (++c == m && ROWS) {{ c = 0; ++o; }}
+    return v;
+  }};
+  if (n < 8) {{
+    {T} acc = 0;
+    for (i64 i = 0; i < n; ++i) acc += next();
+    return acc;
+  }}
+  {T} p[8];
+  for (int j = 0; j < 8; ++j) p[j] = next();
+  const i64 whole = n - n % 8;
+  i64 i = 8;
+  for (; i < whole; i += 8) {{
+    if (!ROWS || c + 8 <= m) {{
+      for (int j = 0; j < 8; ++j) p[j] += f(o, c + j);
+      if ((c += 8) == m && ROWS) {{ c = 0; ++o; }}
+    }} else {{
+      for (int j = 0; j < 8; ++j) p[j] += next();
+    }}
+  }}
+  {T} acc = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+  for (; i < n; ++i) acc += next();
+  return acc;
+}}
+template <bool ROWS, class F> static {T} npc_pairwise_split_{T}(const F& f, i64 s, i64 n, i64 m) {{
+  const i64 half = n / 2 - (n / 2) % 8;
+  return npc_pairwise_{T}<ROWS>(f, s, half, m) + npc_pairwise_{T}<ROWS>(f, s + half, n - half, m);
+}}
+""",
+    # The same for complex terms ({T}, parts {U}), as NumPy sums them: a run of n terms is
+    # 2n numbers, so blocks hold 4 terms (8 numbers), 64 terms at most, halves are cut at
+    # a multiple of 4 terms, and each part has its own 4 partial sums.
+    "cpairwise": """\
+template <bool ROWS, class F>
+static void npc_cpairwise_split_{T}(const F& f, i64 s, i64 n, i64 m, {U}& re, {U}& im);
+template <bool ROWS, class F>
+static inline void npc_cpairwise_{T}(const F& f, i64 s, i64 n, i64 m, {U}& re, {U}& im) {{
+  if (n > 64) return npc_cpairwise_split_{T}<ROWS>(f, s, n, m, re, im);
+  i64 o = ROWS ? s / m : 0, c = ROWS ? s - o * m : s;
+  auto next = [&]() {{
+    const {T} v = f(o, c);
+    if (++c == m && ROWS) {{ c = 0; ++o; }}
+    return v;
+  }};
+  re = 0; im = 0;
+  if (n < 4) {{
+    for (i64 i = 0; i < n; ++i) {{ const {T} v = next(); re += v.re; im += v.im; }}
+    return;
+  }}
+  {U} pr[4], pi[4];
+  for (int j = 0; j < 4; ++j) {{ const {T} v = next(); pr[j] = v.re; pi[j] = v.im; }}
+  const i64 whole = n - n % 4;
+  i64 i = 4;
+  for (; i < whole; i += 4) {{
+    if (!ROWS || c + 4 <= m) {{
+      for (int j = 0; j < 4; ++j) {{ const {T} v = f(o, c + j); pr[j] += v.re; pi[j] += v.im; }}
+      if ((c += 4) == m && ROWS) {{ c = 0; ++o; }}
+    }} else {{
+      for (int j = 0; j < 4; ++j) {{ const {T} v = next(); pr[j] += v.re; pi[j] += v.im; }}
+    }}
+  }}
+  re = (pr[0] + pr[1]) + (pr[2] + pr[3]);
+  im = (pi[0] + pi[1]) + (pi[2] + pi[3]);
+  for (; i < n; ++i) {{ const {T} v = next(); re += v.re; im += v.im; }}
+}}
+template <bool ROWS, class F>
+static void npc_cpairwise_split_{T}(const F& f, i64 s, i64 n, i64 m, {U}& re, {U}& im) {{
+  const i64 half = (n - n % 8) / 2;
+  {U} re2, im2;
+  npc_cpairwise_{T}<ROWS>(f, s, half, m, re, im);
+  npc_cpairwise_{T}<ROWS>(f, s + half, n - half, m, re2, im2);
+  re += re2; im += im2;
+}}
+""",
     # a concatenation's computed piece is evaluated at every element (see Emitter._concat):
     # its index is kept inside the piece, and the value discarded outside it
     "clamp": """\
@@ -225,3 +313,11 @@ def kahan_add(ctype_, acc, term, comp):
     fast-math here, on either target, that would fold it)."""
     return (f"{{ const {ctype_} y = {term} - {comp}; const {ctype_} t = {acc} + y; "
             f"{comp} = (t - t == 0) ? (t - {acc}) - y : ({ctype_})0; {acc} = t; }}")
+
+
+def pairwise_text(terms):
+    """C++ adding terms neighbour with neighbour, level by level: ((t0 + t1) + (t2 + t3))."""
+    while len(terms) > 1:
+        terms = [f"({terms[i]} + {terms[i + 1]})" if i + 1 < len(terms) else terms[i]
+                 for i in range(0, len(terms), 2)]
+    return terms[0]

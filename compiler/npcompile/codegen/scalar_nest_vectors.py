@@ -11,14 +11,14 @@ target of = and += -= *= /=. As in NumPy, the right side is computed before the 
 changes: where it reads memory the target covers other than element for element, it
 goes through a temporary. Shapes that differ stop the nest (NumPy raises, or
 broadcasts: the Python loop does either). A slice bound to a name is a view in NumPy,
-whose aliasing this does not follow: refused. Dot products and sums add in order, so
-their last bits may differ from BLAS's and NumPy's pairwise sums, as the fused
-reductions' do.
+whose aliasing this does not follow: refused. Sums add in NumPy's pairwise order (its
+bits); dot products and norms add in order, so their last bits may differ from BLAS's.
 
 A number stored into a slice (`is_prime[p * p::p] = False`, `A[i, :] = 0`) is a fill,
 taken for arrays of every numeric dtype."""
 import ast
 
+from .numpy_sum_order import unbuffered_piece
 from .scalar_nest_types import ARRAY, CT, F8, MAT, VEC, Unsupported
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
@@ -318,14 +318,31 @@ class VectorCode:
             self._same(sa, sb)
         k, acc = self._new(), self._new()
         term = self._velem(a, prep, (k,))
-        if b is not None:
-            term = f"{term} * {self._velem(b, prep, (k,))}"
+        if b is None and not square_root:
+            self._numpy_sum(term, k, acc, sa[0])
+            body, self.lines = self.lines, saved
+            return "({ " + " ".join(body) + f" {acc}; }})"
+        term = f"{term} * {self._velem(b, prep, (k,))}"
         self._out(f"double {acc} = 0.0; for (i64 {k} = 0; {k} < {sa[0]}; ++{k}) {acc} += {term};")
         if square_root:
             self._libm("sqrt", 1)
             self._out(f"{acc} = sqrt({acc});")
         body, self.lines = self.lines, saved
         return "({ " + " ".join(body) + f" {acc}; }})"
+
+    def _numpy_sum(self, term, k, acc, n):
+        """acc = np.sum of a vector, in NumPy's pairwise order (codegen/numpy_sum_order.py):
+        its bits. (Dot products and norms are BLAS's in NumPy: added in order here.)"""
+        self.need.add(("helper", "pairwise", "double"))
+        f, p = self._new(), self._new()
+        piece = unbuffered_piece()
+        self._out(f"auto {f} = [&](i64, i64 {k}) -> double {{ return {term}; }};")
+        self._out(f"double {acc} = 0.0;")
+        if piece is None:
+            self._out(f"{acc} += npc_pairwise_double<false>({f}, 0, {n}, {n});")
+        else:
+            self._out(f"for (i64 {p} = 0; {p} < {n}; {p} += {piece}) {acc} += npc_pairwise_double"
+                      f"<false>({f}, {p}, {n} - {p} < {piece} ? {n} - {p} : {piece}, {n});")
 
     def _vector_operand(self, e):
         """What a dot product or sum takes: a vector expression."""

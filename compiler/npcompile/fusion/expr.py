@@ -197,6 +197,11 @@ class Lowering:
         if fn is np.linalg.norm:
             kw = node.kwargs or {}
             axis = kw.get("axis")
+            if axis is None:
+                # NumPy's norm of a whole array is the square root of a BLAS dot of
+                # it raveled (an order that depends on the BLAS build): NumPy's step.
+                # Along an axis it is np.add.reduce of the squares, compiled below.
+                return None
             vector = len(ins[0].shape) == 1 if axis is None else \
                 type(axis) is not tuple or len(axis) == 1
             if kw.get("ord") not in (None, 2) or (kw.get("ord") == 2 and not vector):
