@@ -88,8 +88,9 @@ def _add_kernel(sp, ck, metas, pcalls):
     ins = [(p, b.dtype, b.dtype.itemsize, b.shape, layout_mode(b), b.strides)
            for b, p in zip(k.inputs, ck.input_pos)]
     parts = list(ck.part_itemsizes) if ck.part_address is not None else []
+    rows = k.shape[k.split_dim] if k.shape else 1     # what the calls split
     sp.add_kernel(k.name, ck.address, ck.part_address or 0, outs, ins, list(k.extents),
-                  k.shape[0] if k.shape else 1, max(1, MIN_CHUNK_ELEMENTS // ck.row_work),
+                  rows, max(1, rows) if k.serial else max(1, MIN_CHUNK_ELEMENTS // ck.row_work),
                   any(d == 0 for d in k.shape), k.chunks, parts, k.flag_index is not None)
 
 

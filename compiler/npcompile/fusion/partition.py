@@ -29,6 +29,21 @@ def _has_reduce(e, memo=None):
     return memo[k]
 
 
+def _has_scan(e, memo):
+    k = id(e)
+    if k not in memo:
+        memo[k] = e.kind == "scan" or any(_has_scan(x, memo) for x in e.inputs)
+    return memo[k]
+
+
+def _shares_scan_loop(consumer, node):
+    """Does `consumer` read `node` (which holds a scan) element for element, so that it can
+    compute it in the scan's own loop nest? A scan's running value exists only there, in
+    order along its axis: a reduction, a view or a broadcast reads it at other places."""
+    return (consumer.shape == node.shape and not reduces(consumer.fn) and
+            consumer.label not in VIEW_LABELS and consumer.fn is not np.concatenate)
+
+
 def _read_by_numpy(node, consumers, lowerable):
     """A NumPy step (decided so far) reads node, or node is one: it lies in memory."""
     return lowerable.get(id(node)) is False or any(
@@ -61,10 +76,11 @@ class Plan:
         self.kernel_of = {}   # node id -> kernel index (for the fused-graph picture)
 
 
-def partition(leaves, pending, outputs, kinds=KINDS):
-    """The plan of a graph for a target whose kernels compute the dtype kinds `kinds`."""
+def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
+    """The plan of a graph for a target whose kernels compute the dtype kinds `kinds`
+    (and scans, where `scans`)."""
     plan = Plan()
-    low = Lowering(kinds)
+    low = Lowering(kinds, scans)
     consumers = {}
     for n in pending:
         for i in n.inputs:
@@ -104,6 +120,7 @@ def partition(leaves, pending, outputs, kinds=KINDS):
     materialize = set(out_ids)
     cut = set()     # written because its expression grew too deep: readers load it
     has_reduce_memo = {}  # id(expr) -> contains a reduction (exprs live until the plan is made)
+    has_scan_memo = {}    # id(expr) -> contains a scan
     depth = {}      # expression depth of each lowered node, counting inlined producers
     exprs = {}
     for n in pending:  # definitions, inlining what is not materialized
@@ -135,6 +152,16 @@ def partition(leaves, pending, outputs, kinds=KINDS):
                     plan.decisions.append(f"{n.label}: written once (a reduction read "
                                           f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
                 materialize.add(id(n))
+        # a scan is written by the kernel that computes it (its loop runs along the axis);
+        # readers of its elements in that loop nest compute from its running value, others
+        # load it
+        if e.kind == "scan" and id(n) not in materialize:
+            plan.decisions.append(f"{n.label}: written (a scan along axis {e.attrs['axis']})")
+            materialize.add(id(n))
+        elif _has_scan(e, has_scan_memo) and id(n) not in materialize and any(
+                not _shares_scan_loop(c, n) for c in consumers.get(id(n), [])):
+            plan.decisions.append(f"{n.label}: written once (a scan read at other places)")
+            materialize.add(id(n))
     # the definitions again, now that loads of materialized nodes are known; a written
     # pointwise node is still inlined into its readers in the same stretch between NumPy
     # steps (they share a loop nest: computed once). Across a NumPy step the reader is
@@ -177,7 +204,9 @@ def partition(leaves, pending, outputs, kinds=KINDS):
         moves = first[id(n)].kind in ("view", "concat")
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
                            (id(i) in materialize and (moves or here != stretch_of[id(i)] or
-                                                      _has_reduce(first[id(i)], has_reduce_memo))))
+                                                      _has_reduce(first[id(i)], has_reduce_memo) or
+                                                      (_has_scan(first[id(i)], has_scan_memo) and
+                                                       not _shares_scan_loop(n, i)))))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 
@@ -185,9 +214,13 @@ def partition(leaves, pending, outputs, kinds=KINDS):
     group, group_ids, group_shape = [], set(), None
     n_kernels = 0   # counted as they close (counting the steps each time was quadratic)
 
+    scanning = any(e.kind == "scan" for e in exprs.values())
+
     def close():
         nonlocal group, group_ids, group_shape, n_kernels
         if group:
+            if scanning:
+                group = _own_scans(group, load)
             plan.steps.append(("kernel", group, group_shape))
             k = n_kernels
             n_kernels += 1
@@ -223,6 +256,28 @@ def partition(leaves, pending, outputs, kinds=KINDS):
 
 
 _MANY = -1   # computed in kernels of several stretches
+
+
+def _own_scans(group, load):
+    """The kernel's roots with every scan that another kernel writes read from memory: a
+    scan inlined into a reader that ended up in a later kernel (a different shape came
+    between them) would otherwise run again there, out of its writer's loop nest."""
+    own = {id(node) for node, _ in group}
+    done = {}
+
+    def walk(e):
+        got = done.get(id(e))
+        if got is None:
+            if e.kind == "scan" and id(e.node) not in own:
+                got = load(e.node)
+            else:
+                ins = [walk(x) for x in e.inputs]
+                got = e
+                if any(a is not b for a, b in zip(ins, e.inputs)):
+                    got = Expr(e.kind, e.op, ins, e.shape, e.dtype, e.attrs, node=e.node)
+            done[id(e)] = got
+        return got
+    return [(node, walk(e)) for node, e in group]
 
 
 def _evaluated_in(pending, lowerable, materialize, consumers, stretch_of):
