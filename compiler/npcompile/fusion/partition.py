@@ -220,7 +220,7 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
         nonlocal group, group_ids, group_shape, n_kernels
         if group:
             if scanning:
-                group = _own_scans(group, load)
+                group = _own_scans(group, load, exprs)
             plan.steps.append(("kernel", group, group_shape))
             k = n_kernels
             n_kernels += 1
@@ -258,10 +258,11 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
 _MANY = -1   # computed in kernels of several stretches
 
 
-def _own_scans(group, load):
+def _own_scans(group, load, exprs):
     """The kernel's roots with every scan that another kernel writes read from memory: a
     scan inlined into a reader that ended up in a later kernel (a different shape came
-    between them) would otherwise run again there, out of its writer's loop nest."""
+    between them) would otherwise run again there, out of its writer's loop nest.
+    `exprs` (node id -> its expression) follows the rewritten ones."""
     own = {id(node) for node, _ in group}
     done = {}
 
@@ -275,6 +276,8 @@ def _own_scans(group, load):
                 got = e
                 if any(a is not b for a, b in zip(ins, e.inputs)):
                     got = Expr(e.kind, e.op, ins, e.shape, e.dtype, e.attrs, node=e.node)
+                    if e.node is not None and exprs.get(id(e.node)) is e:
+                        exprs[id(e.node)] = got
             done[id(e)] = got
         return got
     return [(node, walk(e)) for node, e in group]
