@@ -212,6 +212,14 @@ def test_readers_at_other_places():
     exact(separated, a)
     scans_compiled()
 
+    def twice(x):
+        c = np.cumsum(x * 2, axis=1)      # along the innermost axis: written by no one,
+        first = c + 1                     # computed in the kernel of each reader
+        m = x.max()
+        return first, c * m, np.sort(x, axis=0) - c   # after a NumPy step too
+    exact(twice, a)
+    scans_compiled()
+
 
 def test_scan_of_a_scan():
     a = make((9, 7), np.float64)

@@ -152,16 +152,19 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
                     plan.decisions.append(f"{n.label}: written once (a reduction read "
                                           f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
                 materialize.add(id(n))
-        # a scan is written by the kernel that computes it (its loop runs along the axis);
-        # readers of its elements in that loop nest compute from its running value, others
-        # load it
-        if e.kind == "scan" and id(n) not in materialize:
-            plan.decisions.append(f"{n.label}: written (a scan along axis {e.attrs['axis']})")
-            materialize.add(id(n))
-        elif _has_scan(e, has_scan_memo) and id(n) not in materialize and any(
-                not _shares_scan_loop(c, n) for c in consumers.get(id(n), [])):
-            plan.decisions.append(f"{n.label}: written once (a scan read at other places)")
-            materialize.add(id(n))
+        # a scan's running value exists only in the loop nest that runs along its axis:
+        # readers of its elements there compute from it (a scan along the innermost axis
+        # is computed again in another such kernel, as a pointwise op is); any other
+        # reader loads it, written once. A scan along an outer axis is always written:
+        # its loop reads the previous row back (codegen/cpp_scan.py).
+        if _has_scan(e, has_scan_memo) and id(n) not in materialize:
+            outer = e.kind == "scan" and e.attrs["axis"] != len(e.shape) - 1
+            if outer:
+                plan.decisions.append(f"{n.label}: written (a scan along an outer axis)")
+                materialize.add(id(n))
+            elif any(not _shares_scan_loop(c, n) for c in consumers.get(id(n), [])):
+                plan.decisions.append(f"{n.label}: written once (a scan read at other places)")
+                materialize.add(id(n))
     # the definitions again, now that loads of materialized nodes are known; a written
     # pointwise node is still inlined into its readers in the same stretch between NumPy
     # steps (they share a loop nest: computed once). Across a NumPy step the reader is
@@ -220,7 +223,7 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
         nonlocal group, group_ids, group_shape, n_kernels
         if group:
             if scanning:
-                group = _own_scans(group, load, exprs)
+                group = _own_scans(group, load, exprs, materialize)
             plan.steps.append(("kernel", group, group_shape))
             k = n_kernels
             n_kernels += 1
@@ -258,10 +261,11 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
 _MANY = -1   # computed in kernels of several stretches
 
 
-def _own_scans(group, load, exprs):
+def _own_scans(group, load, exprs, written):
     """The kernel's roots with every scan that another kernel writes read from memory: a
     scan inlined into a reader that ended up in a later kernel (a different shape came
-    between them) would otherwise run again there, out of its writer's loop nest.
+    between them) would otherwise run again there (along an outer axis, out of the loop
+    nest that reads back its rows). Scans no kernel writes are computed where read.
     `exprs` (node id -> its expression) follows the rewritten ones."""
     own = {id(node) for node, _ in group}
     done = {}
@@ -269,7 +273,7 @@ def _own_scans(group, load, exprs):
     def walk(e):
         got = done.get(id(e))
         if got is None:
-            if e.kind == "scan" and id(e.node) not in own:
+            if e.kind == "scan" and id(e.node) not in own and id(e.node) in written:
                 got = load(e.node)
             else:
                 ins = [walk(x) for x in e.inputs]
