@@ -263,3 +263,38 @@ def test_targets_without_scans_keep_numpy_steps():
     load = Expr("load", leaf, [], leaf.shape, leaf.dtype, node=leaf)
     assert Lowering(scans=False).lower(node, [load]) is None
     assert Lowering(scans=True).lower(node, [load]).kind == "scan"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_])
+def test_nancumsum_and_nancumprod_compose(dtype):
+    """np.nancumsum / np.nancumprod are NumPy's composition (NaN -> identity, then the
+    scan): one kernel."""
+    a = make((6, 7), dtype, low=-3, high=3)
+    if np.dtype(dtype).kind == "f":
+        a[a > 5] = np.nan
+    for axis in (None, 0, 1):
+        exact(lambda x: np.nancumsum(x, axis=axis), a)
+        scans_compiled(n_kernels=1)
+        exact(lambda x: np.nancumprod(x * 1, axis=axis), a)
+        scans_compiled(n_kernels=1)
+    exact(lambda x: np.nancumsum(x, dtype=np.float64), a)
+    check(lambda x: np.nancumsum(x, axis=3), a)
+
+
+@pytest.mark.skipif(not hasattr(np, "cumulative_sum"), reason="NumPy 2.1's functions")
+def test_cumulative_sum_and_prod():
+    a = make((5, 6), np.float64)
+    i = make((5, 6), np.int32, low=-3, high=3)
+    for x in (a, i):
+        for kw in ({"axis": 0}, {"axis": -1}, {"axis": 1, "include_initial": True},
+                   {"axis": 0, "dtype": np.float32, "include_initial": True}):
+            exact(lambda v: np.cumulative_sum(v * 2, **kw) + 1, x)
+            scans_compiled()
+            exact(lambda v: np.cumulative_prod(v, **kw), x)
+            scans_compiled()
+        exact(lambda v: np.cumulative_sum(v[0]), x)
+        exact(lambda v: np.cumulative_sum(v[:, 1], include_initial=True), x)
+        exact(lambda v: np.cumulative_prod(v[0, 0] * 1, include_initial=True), x)
+    check(lambda v: np.cumulative_sum(v), a)            # 2-d without an axis: NumPy's error
+    check(lambda v: np.cumulative_sum(v, axis=2), a)
+    exact(lambda v: np.cumulative_sum(v[:, :0], axis=1, include_initial=True), a)
