@@ -298,3 +298,35 @@ def test_cumulative_sum_and_prod():
     check(lambda v: np.cumulative_sum(v), a)            # 2-d without an axis: NumPy's error
     check(lambda v: np.cumulative_sum(v, axis=2), a)
     exact(lambda v: np.cumulative_sum(v[:, :0], axis=1, include_initial=True), a)
+
+
+def test_sizes_that_change_in_a_loop():
+    """A loop whose slices grow: the scan kernels take their sizes at run time
+    (codegen/cpp.py's symbolic kernels), along an inner and an outer axis and flattened."""
+    def f(x):
+        out = []
+        for k in range(1, 6):
+            out.append(np.cumsum(x[:k * 3] * 2, axis=0)[-1])
+            out.append(np.maximum.accumulate(x[:k, :k + 1] + 1, axis=1).min())
+            out.append(np.cumprod(x[:k] * 0.5).max())
+        return out
+    exact(lambda x: tuple(f(x)), make((16, 8), np.float64))
+
+
+def test_reductions_and_broadcasts_inside_a_scan():
+    a = make((12, 9), np.int64)
+    exact(lambda x: np.cumsum(x.max(axis=1) - x[:, 0]), a)         # a reduction per element
+    scans_compiled(n_kernels=1)
+    exact(lambda x: np.cumsum(x[:, :1] * x[:1, :]), a)             # an outer product, flattened
+    scans_compiled(n_kernels=1)
+    exact(lambda x: np.cumsum(np.broadcast_to(x[0], (5, 9)), axis=0), a)
+    scans_compiled()
+    exact(lambda x: (np.cumsum(x, axis=0), np.cumsum(x, axis=1)), a)  # both axes: one call
+    scans_compiled()
+
+
+def test_dtype_casts_numpy_refuses():
+    i = make((4, 5), np.int64)
+    check(lambda x: np.cumsum(x, dtype=np.uint8), i)
+    check(lambda x: np.add.accumulate(x, dtype=np.bool_), i)
+    check(lambda x: np.maximum.accumulate(x * 1.5, dtype=np.int32), i)
