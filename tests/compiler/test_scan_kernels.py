@@ -240,12 +240,30 @@ def test_in_a_loop():
     exact(lambda x: f(x, 5), make((4, 6), np.float64))
 
 
+def test_out_argument():
+    """out= of the result's shape and dtype: NumPy's values land in it (and in place, in
+    the input itself), the call returns it, and the write fuses into the scan's kernel."""
+    a = make((5, 6), np.float64)
+
+    def into(x, o):
+        r = np.cumsum(x * 2, axis=1, out=o)
+        np.maximum.accumulate(x, axis=0, out=x)         # in place
+        return r is o, o + 1, np.multiply.accumulate(x[0], out=(o[0],)) is not None
+    exact(lambda x, o: np.cumsum(x * 2, axis=1, out=o) + 1, a, np.zeros((5, 6)))
+    scans_compiled(n_kernels=1)
+    exact(lambda x, o: into(x, o)[1], a, np.zeros((5, 6)))
+    scans_compiled()
+    check(into, a, np.zeros((5, 6)))                    # the arrays after the call
+    check(lambda x, o: np.cumsum(x, out=o), a, np.zeros(30))
+    # another dtype or shape: NumPy's own call
+    check(lambda x, o: np.cumsum(x * 2, axis=0, out=o), a, np.zeros((5, 6), np.float32))
+    check(lambda x, o: np.cumsum(x * 2, out=o), a, np.zeros(12))
+
+
 def test_errors_and_unsupported_are_numpys():
     a = make((3, 4), np.float64)
     check(lambda x: np.cumsum(x, axis=2), a)
     check(lambda x: np.maximum.accumulate(x.sum()), a)
-    out = np.empty(12)
-    check(lambda x, o: np.cumsum(x * 2, out=o), a, out)
     check(lambda x: np.cumsum(x.astype(np.float16), axis=0) + 1, a)   # float16: NumPy's
     check(lambda x: np.cumsum(x, dtype=np.int64), a)                  # unsafe float->int
     check(lambda x: np.cumsum(x * 1j, axis=1), a)                     # complex: NumPy's
