@@ -348,3 +348,17 @@ def test_dtype_casts_numpy_refuses():
     check(lambda x: np.cumsum(x, dtype=np.uint8), i)
     check(lambda x: np.add.accumulate(x, dtype=np.bool_), i)
     check(lambda x: np.maximum.accumulate(x * 1.5, dtype=np.int32), i)
+
+
+def test_work_without_a_scan_keeps_its_threads():
+    """A 1-d scan runs in one call; independent elementwise work of the same shape gets
+    a kernel of its own (split across threads) rather than the scan's loop nest."""
+    def f(x):
+        c = np.cumsum(x * 2)
+        d = c - 1
+        return c, x * x + 3, d
+    exact(f, make((1000,), np.float64))
+    scans_compiled(n_kernels=2)
+    if COMPILED:
+        kernel = {n["op"]: n["kernel"] for n in npcompile.report()["fusion_graphs"][-1]["nodes"]}
+        assert kernel["cumsum"] == kernel["subtract"] != kernel["add"]

@@ -11,7 +11,7 @@ from .kernel_inputs import KernelInputs
 from .program_base import ProgramBase
 from ..codegen.cpp import KINDS, render_kernel, render_split_kernel, top_reductions
 from ..codegen.cpp_ops import CTYPE
-from ..codegen.cpp_scan import scanned_axes
+from ..fusion.expr import scanned_axes
 
 try:
     from .._native import cpu as _cpu

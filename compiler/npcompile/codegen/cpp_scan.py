@@ -65,17 +65,3 @@ def _flat_index(em, e, shape, i):
             n if inner == 1 else f"{inner}*{n}")
     return tuple(reversed(out))
 
-
-def scanned_axes(roots):
-    """The axes along which some scan of these expressions runs (a kernel's calls must
-    not split them)."""
-    axes, seen, stack = set(), set(), list(roots)
-    while stack:
-        e = stack.pop()
-        if id(e) in seen:
-            continue
-        seen.add(id(e))
-        if e.kind == "scan":
-            axes.add(e.attrs["axis"])
-        stack.extend(e.inputs)
-    return axes

@@ -537,3 +537,18 @@ def top_reduces(roots):
             continue
         stack.extend(reversed(e.inputs))
     return out
+
+
+def scanned_axes(roots):
+    """The axes along which some scan of these expressions runs (the calls of a kernel
+    computing them must not split those: backends/cpu.py)."""
+    axes, seen, stack = set(), set(), list(roots)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.kind == "scan":
+            axes.add(e.attrs["axis"])
+        stack.extend(e.inputs)
+    return axes

@@ -15,7 +15,7 @@ import numpy as np
 from ..graph import calls
 from ..graph.node import Ref
 from ..ops import COMPLEX_PARTS, VIEW_LABELS, reduces, returns_numpy_scalar
-from .expr import KINDS, Expr, Lowering
+from .expr import KINDS, Expr, Lowering, scanned_axes
 
 # The deepest expression a kernel inlines before writing the value out (see partition).
 MAX_INLINE_DEPTH = 48
@@ -214,7 +214,7 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
         exprs[id(n)] = low.lower(n, ins)
 
     # 3. steps in order: NumPy steps and kernels; independent kernels of one shape merge
-    group, group_ids, group_shape = [], set(), None
+    group, group_ids, group_shape, group_serial = [], set(), None, False
     n_kernels = 0   # counted as they close (counting the steps each time was quadratic)
 
     scanning = any(e.kind == "scan" for e in exprs.values())
@@ -243,11 +243,15 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
             continue
         e = exprs[id(n)]
         reads = {id(x) for x in _loads(e, set())}
-        if group and (n.shape != group_shape or reads & group_ids):
+        # a scan along every axis runs in one call: work without one is kept out of its
+        # loop nest, where it would lose the threads (its own kernel splits them)
+        axes = scanned_axes([e]) if scanning else ()
+        serial = bool(axes) and len(axes) == len(n.shape)
+        if group and (n.shape != group_shape or reads & group_ids or serial != group_serial):
             close()
         group.append((n, e))
         group_ids.add(id(n))
-        group_shape = n.shape
+        group_shape, group_serial = n.shape, serial
     close()
     inlined_in = _kernel_of_exprs(plan)
     for n in pending:

@@ -2,6 +2,7 @@
 NumPy steps inside the graph (like matmul) rather than breaking it: np.cumsum and
 np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as NumPy
 itself at run time (same values, same errors); what fuses around it stays in the graph.
+(The scans among them, ops.SCANS, are computed by the CPU kernels instead: fusion/expr.py.)
 The result dtype is NumPy's, from the call on one-element stand-ins."""
 import inspect
 import operator
