@@ -165,6 +165,9 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
             elif any(not _shares_scan_loop(c, n) for c in consumers.get(id(n), [])):
                 plan.decisions.append(f"{n.label}: written once (a scan read at other places)")
                 materialize.add(id(n))
+            elif e.kind == "scan":
+                plan.decisions.append(f"{n.label}: a scan computed in its readers' loop nest "
+                                      "(not written)")
     # the definitions again, now that loads of materialized nodes are known; a written
     # pointwise node is still inlined into its readers in the same stretch between NumPy
     # steps (they share a loop nest: computed once). Across a NumPy step the reader is
