@@ -276,22 +276,26 @@ def _own_scans(group, load, exprs, written):
     `exprs` (node id -> its expression) follows the rewritten ones."""
     own = {id(node) for node, _ in group}
     done = {}
+    return [(node, _without_others_scans(e, own, written, load, exprs, done))
+            for node, e in group]
 
-    def walk(e):
-        got = done.get(id(e))
-        if got is None:
-            if e.kind == "scan" and id(e.node) not in own and id(e.node) in written:
-                got = load(e.node)
-            else:
-                ins = [walk(x) for x in e.inputs]
-                got = e
-                if any(a is not b for a, b in zip(ins, e.inputs)):
-                    got = Expr(e.kind, e.op, ins, e.shape, e.dtype, e.attrs, node=e.node)
-                    if e.node is not None and exprs.get(id(e.node)) is e:
-                        exprs[id(e.node)] = got
-            done[id(e)] = got
-        return got
-    return [(node, walk(e)) for node, e in group]
+
+def _without_others_scans(e, own, written, load, exprs, done):
+    # a plain function, not a closure calling itself: that closure would be a reference
+    # cycle keeping the graph's arrays alive until the next garbage collection
+    got = done.get(id(e))
+    if got is None:
+        if e.kind == "scan" and id(e.node) not in own and id(e.node) in written:
+            got = load(e.node)
+        else:
+            ins = [_without_others_scans(x, own, written, load, exprs, done) for x in e.inputs]
+            got = e
+            if any(a is not b for a, b in zip(ins, e.inputs)):
+                got = Expr(e.kind, e.op, ins, e.shape, e.dtype, e.attrs, node=e.node)
+                if e.node is not None and exprs.get(id(e.node)) is e:
+                    exprs[id(e.node)] = got
+        done[id(e)] = got
+    return got
 
 
 def _evaluated_in(pending, lowerable, materialize, consumers, stretch_of):
