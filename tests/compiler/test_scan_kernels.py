@@ -362,3 +362,30 @@ def test_work_without_a_scan_keeps_its_threads():
     if COMPILED:
         kernel = {n["op"]: n["kernel"] for n in npcompile.report()["fusion_graphs"][-1]["nodes"]}
         assert kernel["cumsum"] == kernel["subtract"] != kernel["add"]
+
+
+def test_scans_as_pieces_of_a_concatenation():
+    """A scan along the innermost axis read as a piece of a concatenation is computed in
+    the concatenation's loop (a leading 0 before a cumulative sum: one kernel); read
+    through a view of that concatenation, it is written first."""
+    x = make((40,), np.float64)
+    w = make((6, 9), np.float64)
+    exact(lambda v: np.concatenate(([0.0], np.cumsum((v[1:] + v[:-1]) * 0.25))), x)
+    scans_compiled(n_kernels=1)
+    exact(lambda v: np.concatenate((np.zeros((6, 1)), np.cumsum(v * 2, axis=1)), axis=1), w)
+    scans_compiled(n_kernels=1)
+    exact(lambda v: np.concatenate((np.cumsum(v, axis=1), v, np.cumsum(v, axis=1)), axis=0), w)
+    scans_compiled(n_kernels=1)
+    exact(lambda v: np.concatenate((v[:, :2], np.maximum.accumulate(v, axis=1), v[:, :1]),
+                                   axis=1) * 3, w)
+    scans_compiled(n_kernels=1)
+    exact(lambda v: np.append(np.insert(np.cumsum(v), 0, 0.0), 7.0) - 1, x)
+    scans_compiled()
+    exact(lambda v: np.concatenate(([0.0], np.cumsum(v)))[::-1] + 1, x)      # a view of it
+    scans_compiled()
+    exact(lambda v: np.concatenate(([1], np.cumprod(v[:10] * 0.5)))[3:] * 2, x)
+    scans_compiled()
+    exact(lambda v: np.roll(np.cumsum(v, axis=1), 2, axis=1), w)
+    scans_compiled()
+    exact(lambda v: np.concatenate((np.cumsum(v, axis=0), v), axis=1), w)   # an outer axis
+    scans_compiled()

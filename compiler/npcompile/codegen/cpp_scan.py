@@ -24,7 +24,7 @@ def value(em, e, idx):
     name = em.fresh("s")
     if a == len(e.shape) - 1:
         acc = em.fresh("acc")
-        _outside_loop_of(em.cur, idx[a]).emit(f"{T} {acc} = 0;")
+        _outside_loop_of(em.cur, _loop_var(idx[a])).emit(f"{T} {acc} = 0;")
         step = cpp_ops.render(e.op, [acc, v], e.dtype, e.dtype, em.k.need)
         em.cur.emit(f"{acc} = {first} ? {v} : {step};")
         em.cur.emit(f"const {T} {name} = {acc};{em._comment(e)}")
@@ -41,6 +41,18 @@ def value(em, e, idx):
         em.cur.emit(f"const {T} {name} = {first} ? {v} : {step};{em._comment(e)}")
     em.cur = saved
     return name
+
+
+def _loop_var(index):
+    """The loop variable an index along the scan's axis follows: itself, or clamped and
+    shifted where the scan is a piece of a concatenation (fusion/partition.py's
+    _shares_scan_loop: the index then repeats the first element before the piece and
+    the last after it)."""
+    from .cpp import _VAR    # the emitter's loop variables (cpp.py imports this module)
+    names = set(_VAR.findall(index))
+    if len(names) != 1:
+        raise RuntimeError(f"a scan read at {index}, not along one loop")
+    return names.pop()
 
 
 def _outside_loop_of(scope, var):

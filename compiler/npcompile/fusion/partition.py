@@ -36,12 +36,21 @@ def _has_scan(e, memo):
     return memo[k]
 
 
-def _shares_scan_loop(consumer, node):
-    """Does `consumer` read `node` (which holds a scan) element for element, so that it can
-    compute it in the scan's own loop nest? A scan's running value exists only there, in
-    order along its axis: a reduction, a view or a broadcast reads it at other places."""
+def _shares_scan_loop(consumer, node, e):
+    """Can `consumer` compute `node` (expression e, which holds a scan) in its own loop
+    nest? A scan's running value exists only in a loop that visits its axis in order: a
+    reader of its elements one for one can, a reduction, a view or a broadcast cannot.
+    A concatenation can where every scan runs along the innermost axis: it reads a piece
+    at its index shifted, clamped to the piece's first element before it (where the
+    running value starts again) and its last after it (values it discards), so the index
+    still advances one element per iteration from the first (np.concatenate(([0.0],
+    np.cumsum(dx))), a cumulative integral, stays one kernel)."""
+    if consumer.fn is np.concatenate:
+        last = len(node.shape) - 1
+        return len(consumer.shape) == len(node.shape) and all(
+            a == last for a in scanned_axes([e]))
     return (consumer.shape == node.shape and not reduces(consumer.fn) and
-            consumer.label not in VIEW_LABELS and consumer.fn is not np.concatenate)
+            consumer.label not in VIEW_LABELS)
 
 
 def _read_by_numpy(node, consumers, lowerable):
@@ -162,7 +171,7 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
             if outer:
                 plan.decisions.append(f"{n.label}: written (a scan along an outer axis)")
                 materialize.add(id(n))
-            elif any(not _shares_scan_loop(c, n) for c in consumers.get(id(n), [])):
+            elif any(not _shares_scan_loop(c, n, e) for c in consumers.get(id(n), [])):
                 plan.decisions.append(f"{n.label}: written once (a scan read at other places)")
                 materialize.add(id(n))
             elif e.kind == "scan":
@@ -212,7 +221,7 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
                            (id(i) in materialize and (moves or here != stretch_of[id(i)] or
                                                       _has_reduce(first[id(i)], has_reduce_memo) or
                                                       (_has_scan(first[id(i)], has_scan_memo) and
-                                                       not _shares_scan_loop(n, i)))))
+                                                       not _shares_scan_loop(n, i, first[id(i)])))))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 
