@@ -8,6 +8,8 @@ Along the innermost dimension the running value is a register. Along an outer on
 read back from the scan's own output, written one iteration of that loop earlier: the
 inner loops stay independent (vectorized across the columns, as NumPy's row-by-row loop
 is), and no accumulator per column is needed."""
+import re
+
 from . import cpp_ops
 from .cpp_ops import ctype
 
@@ -24,7 +26,7 @@ def value(em, e, idx):
     name = em.fresh("s")
     if a == len(e.shape) - 1:
         acc = em.fresh("acc")
-        _outside_loop_of(em.cur, _loop_var(idx[a])).emit(f"{T} {acc} = 0;")
+        _outside_loop_of(em.cur, idx[a]).emit(f"{T} {acc} = 0;")
         step = cpp_ops.render(e.op, [acc, v], e.dtype, e.dtype, em.k.need)
         em.cur.emit(f"{acc} = {first} ? {v} : {step};")
         em.cur.emit(f"const {T} {name} = {acc};{em._comment(e)}")
@@ -43,26 +45,20 @@ def value(em, e, idx):
     return name
 
 
-def _loop_var(index):
-    """The loop variable an index along the scan's axis follows: itself, or clamped and
-    shifted where the scan is a piece of a concatenation (fusion/partition.py's
-    _shares_scan_loop: the index then repeats the first element before the piece and
-    the last after it)."""
-    from .cpp import _VAR    # the emitter's loop variables (cpp.py imports this module)
-    names = set(_VAR.findall(index))
-    if len(names) != 1:
-        raise RuntimeError(f"a scan read at {index}, not along one loop")
-    return names.pop()
-
-
-def _outside_loop_of(scope, var):
-    """The scope just outside the loop over `var` (where a running value starts)."""
+def _outside_loop_of(scope, index):
+    """The scope just outside the loop that an index along the scan's axis follows (where
+    the running value starts): the loop variable itself, or clamped and shifted where the
+    scan is a piece of a concatenation (fusion/partition.py's _shares_scan_loop: the
+    index then repeats the piece's first element before it and its last after it)."""
+    loops = []
     sc = scope
-    while sc is not None and var not in sc.names:
+    while sc is not None:
+        if any(re.search(rf"\b{v}\b", index) for v in sc.names):
+            loops.append(sc)
         sc = sc.parent
-    if sc is None or sc.parent is None:
-        raise RuntimeError(f"a scan outside its loop over {var}")
-    return sc.parent
+    if len(loops) != 1 or loops[0].parent is None:
+        raise RuntimeError(f"a scan read at {index}, not along one loop")
+    return loops[0].parent
 
 
 def _flat_index(em, e, shape, i):
