@@ -162,10 +162,11 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
                                           f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
                 materialize.add(id(n))
         # a scan's running value exists only in the loop nest that runs along its axis:
-        # readers of its elements there compute from it (a scan along the innermost axis
-        # is computed again in another such kernel, as a pointwise op is); any other
-        # reader loads it, written once. A scan along an outer axis is always written:
-        # its loop reads the previous row back (codegen/cpp_scan.py).
+        # readers of its elements there (and concatenations: _shares_scan_loop) compute
+        # from it (a scan along the innermost axis is computed again in another such
+        # kernel, as a pointwise op is); any other reader loads it, written once. A scan
+        # along an outer axis is always written: its loop reads the previous row back
+        # (codegen/cpp_scan.py), and other kernels load it (_own_scans).
         if _has_scan(e, has_scan_memo) and id(n) not in materialize:
             outer = e.kind == "scan" and e.attrs["axis"] != len(e.shape) - 1
             if outer:
