@@ -56,7 +56,10 @@ SCAN_UFUNCS = frozenset({"add", "subtract", "multiply", "maximum", "minimum", "f
 def scan_ufunc(fn):
     """The name of the binary ufunc whose running application fn is (np.cumsum: add,
     np.maximum.accumulate: maximum), or None where fn is not a scan the kernels compute."""
-    got = SCANS.get(fn) if callable(fn) else None
+    try:
+        got = SCANS.get(fn)
+    except TypeError:   # an unhashable callable: no scan
+        return None
     if got is not None:
         return got
     name = getattr(fn, "__name__", "")
