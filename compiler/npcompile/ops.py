@@ -42,6 +42,33 @@ UFUNC_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum
                     "bitwise_and": None, "bitwise_or": None, "bitwise_xor": None,
                     "logaddexp": None, "logaddexp2": None}
 
+# Cumulative scans: the running application of a binary ufunc along one axis, in order
+# (NumPy's accumulate: out[0] = x[0], out[i] = f(out[i-1], x[i])). np.cumsum and np.cumprod
+# are add's and multiply's (in the dtype NumPy picks for them); ufunc.accumulate of these
+# ufuncs is computed by the CPU kernels with the ufunc's own rendering (codegen/cpp_ops.py),
+# so the running values are NumPy's to the bit; any other runs as a NumPy step.
+SCANS = {np.cumsum: "add", np.cumprod: "multiply"}
+SCAN_UFUNCS = frozenset({"add", "subtract", "multiply", "maximum", "minimum", "fmax", "fmin",
+                         "logical_and", "logical_or", "logical_xor", "bitwise_and",
+                         "bitwise_or", "bitwise_xor"})
+
+
+def scan_ufunc(fn):
+    """The name of the binary ufunc whose running application fn is (np.cumsum: add,
+    np.maximum.accumulate: maximum), or None where fn is not a scan the kernels compute."""
+    try:
+        got = SCANS.get(fn)
+    except TypeError:   # an unhashable callable: no scan
+        return None
+    if got is not None:
+        return got
+    name = getattr(fn, "__name__", "")
+    owner = getattr(fn, "__self__", None)
+    if name == "accumulate" and isinstance(owner, np.ufunc) and owner.__name__ in SCAN_UFUNCS:
+        return owner.__name__
+    return None
+
+
 # ufuncs the kernels compute elementwise (codegen/cpp_ops.py renders each)
 POINTWISE_UFUNCS = frozenset({
     "add", "subtract", "multiply", "true_divide", "divide", "floor_divide", "remainder",

@@ -11,6 +11,7 @@ from .kernel_inputs import KernelInputs
 from .program_base import ProgramBase
 from ..codegen.cpp import KINDS, render_kernel, render_split_kernel, split_chunks, top_reductions
 from ..codegen.cpp_ops import CTYPE
+from ..fusion.expr import scanned_axes
 
 try:
     from .._native import cpu as _cpu
@@ -47,6 +48,7 @@ class Program(ProgramBase):
     """A compiled graph: steps over graph positions (leaves first, then pending nodes)."""
 
     kinds = KINDS   # the dtype kinds its kernels compute (complex included)
+    scans = True    # and scans along an axis (codegen/cpp_scan.py)
 
     def __init__(self, leaves, pending, outputs):
         super().__init__(leaves, pending, outputs)
@@ -73,6 +75,7 @@ class Program(ProgramBase):
         t0 = time.perf_counter()
         k = self.new_kernel(roots, shape)
         k.symbolic = symbolic
+        _schedule_scans(k)
         buffer_of = KernelInputs(k, self.example_of)
         order = buffer_of.order
         splits = top_reductions(k.roots, SPLIT_MIN_ELEMENTS) if shape == () else []
@@ -150,11 +153,25 @@ class Program(ProgramBase):
         return outs
 
 
+def _schedule_scans(kernel):
+    """The calls of a kernel with scans split a dimension no scan runs along (a walk along
+    axis 0 of (paths, steps) splits the steps); where every dimension is scanned (a 1-d
+    cumsum), one call computes it all."""
+    axes = scanned_axes(kernel.roots)
+    if not axes:
+        return
+    free = [d for d in range(len(kernel.shape)) if d not in axes]
+    kernel.split_dim = free[0] if free else 0
+    kernel.serial = not free
+
+
 def _row_work(kernel):
-    """Elements visited per outer index: the inner dimensions times the largest
-    reduction inside (a (1024,) kernel summing 640x640 per row is big work, and must
-    be split across threads although it has only 1024 rows)."""
-    inner = int(np.prod(kernel.shape[1:])) if len(kernel.shape) > 1 else 1
+    """Elements visited per index of the dimension the calls split: the other dimensions
+    times the largest reduction inside (a (1024,) kernel summing 640x640 per row is big
+    work, and must be split across threads although it has only 1024 rows)."""
+    shape = kernel.shape
+    inner = int(np.prod(shape)) // shape[kernel.split_dim] if shape and shape[kernel.split_dim] \
+        else (int(np.prod(shape[1:])) if len(shape) > 1 else 1)
     extent, seen, stack = 1, set(), list(kernel.roots)
     while stack:
         e = stack.pop()

@@ -11,6 +11,8 @@ from .kernel_inputs import layout_mode
 from .step_calls import has_ref
 
 MIN_CHUNK_ELEMENTS = 1 << 15
+# the fewest columns one call computes where calls split a dimension other than the first
+MIN_SPLIT_COLUMNS = 64
 # Outputs this large come from the runtime's buffer pool (pages already faulted in:
 # first-touch faults from several threads serialize in the OS); smaller ones from NumPy.
 # glibc serves 128 KiB and up with fresh mmap pages: a 400 KB output per step of a
@@ -88,8 +90,15 @@ def _add_kernel(sp, ck, metas, pcalls):
     ins = [(p, b.dtype, b.dtype.itemsize, b.shape, layout_mode(b), b.strides)
            for b, p in zip(k.inputs, ck.input_pos)]
     parts = list(ck.part_itemsizes) if ck.part_address is not None else []
+    rows = k.shape[k.split_dim] if k.shape else 1     # what the calls split
+    grain = max(1, rows) if k.serial else max(1, MIN_CHUNK_ELEMENTS // ck.row_work)
+    if k.split_dim:
+        # calls split the columns under a scan along axis 0: each call walks all the rows,
+        # so a few columns per call would stride down the rows a cache line at a time
+        # (and calls of two threads would share lines)
+        grain = max(grain, MIN_SPLIT_COLUMNS)
     sp.add_kernel(k.name, ck.address, ck.part_address or 0, outs, ins, list(k.extents),
-                  k.shape[0] if k.shape else 1, max(1, MIN_CHUNK_ELEMENTS // ck.row_work),
+                  rows, grain,
                   any(d == 0 for d in k.shape), k.chunks, parts, k.flag_index is not None)
 
 

@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_complex, cpp_ops, cpp_sums
+from . import cpp_complex, cpp_ops, cpp_scan, cpp_sums
 from .numpy_sum_order import split_units
 from .cpp_ops import ctype, kahan_add, literal
 
@@ -180,6 +180,8 @@ class Emitter:
         home = self._home(idx)
         if e.kind == "reduce":
             name = self._reduce(e, idx)
+        elif e.kind == "scan":
+            name = cpp_scan.value(self, e, idx)
         else:
             expr = self._expr(e, idx)
             name = self.fresh()
@@ -482,21 +484,27 @@ class Emitter:
         shape = k.shape
         idx = tuple(f"i{d}" for d in range(len(shape)))
         for d, n in enumerate(shape):
-            lo = "begin" if d == 0 else "0"
-            hi = "end" if d == 0 else str(self.extent(("it", d), n))
+            # a call computes [begin, end) of one dimension (the first, unless a scan runs
+            # along it: backends/cpu.py's schedule), all of the others
+            lo = "begin" if d == k.split_dim else "0"
+            hi = "end" if d == k.split_dim else str(self.extent(("it", d), n))
             self.open_loop(f"for (i64 i{d} = {lo}; i{d} < {hi}; ++i{d})", [f"i{d}"])
         for out, root in zip(k.outputs, k.roots):
             v = self.value(root, idx)
-            terms, stride = [], 1
-            for d in range(len(shape) - 1, -1, -1):
-                if shape[d] != 1:
-                    terms.append(f"i{d}*{stride}" if stride != 1 else f"i{d}")
-                stride = _times(stride, self.extent(("it", d), shape[d]))
-            off = " + ".join(reversed(terms)) if terms else "0"
-            self.cur.emit(f"out{out.index}[{off}] = ({ctype(out.dtype)}){v};")
+            self.cur.emit(f"out{out.index}[{self.out_offset(idx)}] = ({ctype(out.dtype)}){v};")
         for _ in shape:
             self.close_loop()
         self._flag_frame()
+
+    def out_offset(self, idx):
+        """The element offset of index idx in an output (C order, the kernel's shape)."""
+        shape = self.k.shape
+        terms, stride = [], 1
+        for d in range(len(shape) - 1, -1, -1):
+            if shape[d] != 1:
+                terms.append(f"{idx[d]}*{stride}" if stride != 1 else idx[d])
+            stride = _times(stride, self.extent(("it", d), shape[d]))
+        return " + ".join(reversed(terms)) if terms else "0"
 
 
 def _counts(e):

@@ -230,6 +230,9 @@ def render(op, args, in_dt, out_dt, need):
     if op in ("maximum", "minimum", "fmax", "fmin"):
         cmp = ">=" if op in ("maximum", "fmax") else "<="
         if k == "f":
+            # NumPy's loops give the second operand on a tie: np.maximum(-0.0, 0.0) is
+            # 0.0, and np.maximum.accumulate([0.0, -0.0]) ends in -0.0
+            cmp = cmp[0]
             nan = f"({a}) != ({a})" if op in ("maximum", "minimum") else f"({b}) != ({b})"
             return f"((({a}) {cmp} ({b}) || {nan}) ? ({a}) : ({b}))"
         return f"((({a}) {cmp} ({b})) ? ({a}) : ({b}))"

@@ -37,3 +37,8 @@ class Kernel:
         self.symbolic = False
         self.extents = []       # symbolic kernels: the sizes S0, S1, ... of this instance
         self.body = ""          # the function(s), without prelude and declarations
+        # The dimension whose range [begin, end) one call computes (the first, unless a
+        # scan runs along it); serial: the calls may not split it (every dimension is
+        # scanned), one call computes all.
+        self.split_dim = 0
+        self.serial = False

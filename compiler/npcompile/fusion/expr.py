@@ -1,6 +1,8 @@
 """Kernel expressions: the small primitive set a graph node lowers to.
 
   load(buffer)  const(value)  pw(op, inputs)  cast(x)  reduce(op, x, axes)
+  scan(op, x, axis): the running pw op along one axis (np.cumsum, ufunc.accumulate); with
+                flat, along x's elements in C order (axis=None), the result 1-d
   concat(pieces, axis): element i along `axis` read from the piece whose range holds i
   view(x, map): x read at an affine function of the index (a slice, transpose, new
                 axis or broadcast of a computed array, without writing it first)
@@ -17,7 +19,7 @@ from .. import np_base as _nb
 from ..dtypes import NUMPY2
 from ..graph import calls
 from ..ops import (COMPLEX_PARTS, COMPLEX_UFUNCS, POINTWISE_UFUNCS, REDUCTIONS,
-                   UFUNC_REDUCTIONS, VIEW_LABELS)
+                   UFUNC_REDUCTIONS, VIEW_LABELS, scan_ufunc)
 from ..graph.layout import fake_of
 from ..graph.node import Ref
 
@@ -111,8 +113,9 @@ class Lowering:
     """Graph nodes -> Expr, given the Exprs of their inputs, in the dtype kinds the
     target renders (a complex node or operand elsewhere: None, a NumPy step)."""
 
-    def __init__(self, kinds=KINDS):
+    def __init__(self, kinds=KINDS, scans=False):
         self.kinds = kinds
+        self.scans = scans    # the target's kernels compute scans (else NumPy steps)
 
     def lower(self, node, ins):
         """Expr for `node` given Exprs of its inputs, or None if it runs in NumPy."""
@@ -192,6 +195,8 @@ class Lowering:
             return self._reduction(node, op, ins[0], kw)
         if fn is np.concatenate:
             return self._concat(node, ins)
+        if self.scans and scan_ufunc(fn) is not None:
+            return self._scan(node, scan_ufunc(fn), ins[0])
         if node.label in VIEW_LABELS and node.args and type(node.args[0]) is Ref:
             return self._view(node, ins[0])
         if fn is np.linalg.norm:
@@ -378,6 +383,18 @@ class Lowering:
             return Expr("cast", None, pieces, node.shape, node.dtype, node=node)
         return Expr("concat", None, pieces, node.shape, node.dtype, {"axis": axis}, node=node)
 
+    def _scan(self, node, op, x):
+        """np.cumsum / np.cumprod / ufunc.accumulate: the input cast to the result dtype
+        (NumPy's: cumsum of int32 or bool is the platform int, or dtype=), then op applied
+        in order in that dtype, where NumPy's loop for op is that dtype throughout."""
+        dt = node.dtype
+        if any(d.kind not in "biuf" or (d.kind == "f" and d.itemsize < 4) for d in (dt, x.dtype)) \
+                or loop_dtypes(getattr(np, op), [dt, dt], dt) != [dt, dt]:
+            return None
+        axis = (node.kwargs or {}).get("axis")
+        attrs = {"axis": 0 if axis is None else axis, "flat": axis is None and len(x.shape) != 1}
+        return Expr("scan", op, [self._cast(x, dt)], node.shape, dt, attrs, node=node)
+
     def _reduce(self, op, x, axis, keepdims, acc_dtype):
         nd = len(x.shape)
         if axis is None:
@@ -525,3 +542,18 @@ def top_reduces(roots):
             continue
         stack.extend(reversed(e.inputs))
     return out
+
+
+def scanned_axes(roots):
+    """The axes along which some scan of these expressions runs (the calls of a kernel
+    computing them must not split those: backends/cpu.py)."""
+    axes, seen, stack = set(), set(), list(roots)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.kind == "scan":
+            axes.add(e.attrs["axis"])
+        stack.extend(e.inputs)
+    return axes

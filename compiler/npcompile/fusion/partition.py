@@ -15,7 +15,7 @@ import numpy as np
 from ..graph import calls
 from ..graph.node import Ref
 from ..ops import COMPLEX_PARTS, VIEW_LABELS, reduces, returns_numpy_scalar
-from .expr import KINDS, Expr, Lowering
+from .expr import KINDS, Expr, Lowering, scanned_axes
 
 # The deepest expression a kernel inlines before writing the value out (see partition).
 MAX_INLINE_DEPTH = 48
@@ -27,6 +27,30 @@ def _has_reduce(e, memo=None):
     if k not in memo:
         memo[k] = e.kind == "reduce" or any(_has_reduce(x, memo) for x in e.inputs)
     return memo[k]
+
+
+def _has_scan(e, memo):
+    k = id(e)
+    if k not in memo:
+        memo[k] = e.kind == "scan" or any(_has_scan(x, memo) for x in e.inputs)
+    return memo[k]
+
+
+def _shares_scan_loop(consumer, node, e):
+    """Can `consumer` compute `node` (expression e, which holds a scan) in its own loop
+    nest? A scan's running value exists only in a loop that visits its axis in order: a
+    reader of its elements one for one can, a reduction, a view or a broadcast cannot.
+    A concatenation can where every scan runs along the innermost axis: it reads a piece
+    at its index shifted, clamped to the piece's first element before it (where the
+    running value starts again) and its last after it (values it discards), so the index
+    still advances one element per iteration from the first (np.concatenate(([0.0],
+    np.cumsum(dx))), a cumulative integral, stays one kernel)."""
+    if consumer.fn is np.concatenate:
+        last = len(node.shape) - 1
+        return len(consumer.shape) == len(node.shape) and all(
+            a == last for a in scanned_axes([e]))
+    return (consumer.shape == node.shape and not reduces(consumer.fn) and
+            consumer.label not in VIEW_LABELS)
 
 
 def _read_by_numpy(node, consumers, lowerable):
@@ -61,10 +85,11 @@ class Plan:
         self.kernel_of = {}   # node id -> kernel index (for the fused-graph picture)
 
 
-def partition(leaves, pending, outputs, kinds=KINDS):
-    """The plan of a graph for a target whose kernels compute the dtype kinds `kinds`."""
+def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
+    """The plan of a graph for a target whose kernels compute the dtype kinds `kinds`
+    (and scans, where `scans`)."""
     plan = Plan()
-    low = Lowering(kinds)
+    low = Lowering(kinds, scans)
     consumers = {}
     for n in pending:
         for i in n.inputs:
@@ -104,6 +129,7 @@ def partition(leaves, pending, outputs, kinds=KINDS):
     materialize = set(out_ids)
     cut = set()     # written because its expression grew too deep: readers load it
     has_reduce_memo = {}  # id(expr) -> contains a reduction (exprs live until the plan is made)
+    has_scan_memo = {}    # id(expr) -> contains a scan
     depth = {}      # expression depth of each lowered node, counting inlined producers
     exprs = {}
     for n in pending:  # definitions, inlining what is not materialized
@@ -135,6 +161,23 @@ def partition(leaves, pending, outputs, kinds=KINDS):
                     plan.decisions.append(f"{n.label}: written once (a reduction read "
                                           f"{'by several consumers' if len(cons) > 1 else 'with broadcasting'})")
                 materialize.add(id(n))
+        # a scan's running value exists only in the loop nest that runs along its axis:
+        # readers of its elements there (and concatenations: _shares_scan_loop) compute
+        # from it (a scan along the innermost axis is computed again in another such
+        # kernel, as a pointwise op is); any other reader loads it, written once. A scan
+        # along an outer axis is always written: its loop reads the previous row back
+        # (codegen/cpp_scan.py), and other kernels load it (_own_scans).
+        if _has_scan(e, has_scan_memo) and id(n) not in materialize:
+            outer = e.kind == "scan" and e.attrs["axis"] != len(e.shape) - 1
+            if outer:
+                plan.decisions.append(f"{n.label}: written (a scan along an outer axis)")
+                materialize.add(id(n))
+            elif any(not _shares_scan_loop(c, n, e) for c in consumers.get(id(n), [])):
+                plan.decisions.append(f"{n.label}: written once (a scan read at other places)")
+                materialize.add(id(n))
+            elif e.kind == "scan":
+                plan.decisions.append(f"{n.label}: a scan computed in its readers' loop nest "
+                                      "(not written)")
     # the definitions again, now that loads of materialized nodes are known; a written
     # pointwise node is still inlined into its readers in the same stretch between NumPy
     # steps (they share a loop nest: computed once). Across a NumPy step the reader is
@@ -177,17 +220,23 @@ def partition(leaves, pending, outputs, kinds=KINDS):
         moves = first[id(n)].kind in ("view", "concat")
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
                            (id(i) in materialize and (moves or here != stretch_of[id(i)] or
-                                                      _has_reduce(first[id(i)], has_reduce_memo))))
+                                                      _has_reduce(first[id(i)], has_reduce_memo) or
+                                                      (_has_scan(first[id(i)], has_scan_memo) and
+                                                       not _shares_scan_loop(n, i, first[id(i)])))))
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
 
     # 3. steps in order: NumPy steps and kernels; independent kernels of one shape merge
-    group, group_ids, group_shape = [], set(), None
+    group, group_ids, group_shape, group_serial = [], set(), None, False
     n_kernels = 0   # counted as they close (counting the steps each time was quadratic)
+
+    scanning = any(e.kind == "scan" for e in exprs.values())
 
     def close():
         nonlocal group, group_ids, group_shape, n_kernels
         if group:
+            if scanning:
+                group = _own_scans(group, load, exprs, materialize)
             plan.steps.append(("kernel", group, group_shape))
             k = n_kernels
             n_kernels += 1
@@ -207,11 +256,15 @@ def partition(leaves, pending, outputs, kinds=KINDS):
             continue
         e = exprs[id(n)]
         reads = {id(x) for x in _loads(e, set())}
-        if group and (n.shape != group_shape or reads & group_ids):
+        # a scan along every axis runs in one call: work without one is kept out of its
+        # loop nest, where it would lose the threads (its own kernel splits them)
+        axes = scanned_axes([e]) if scanning else ()
+        serial = bool(axes) and len(axes) == len(n.shape)
+        if group and (n.shape != group_shape or reads & group_ids or serial != group_serial):
             close()
         group.append((n, e))
         group_ids.add(id(n))
-        group_shape = n.shape
+        group_shape, group_serial = n.shape, serial
     close()
     inlined_in = _kernel_of_exprs(plan)
     for n in pending:
@@ -223,6 +276,36 @@ def partition(leaves, pending, outputs, kinds=KINDS):
 
 
 _MANY = -1   # computed in kernels of several stretches
+
+
+def _own_scans(group, load, exprs, written):
+    """The kernel's roots with every scan that another kernel writes read from memory: a
+    scan inlined into a reader that ended up in a later kernel (a different shape came
+    between them) would otherwise run again there (along an outer axis, out of the loop
+    nest that reads back its rows). Scans no kernel writes are computed where read.
+    `exprs` (node id -> its expression) follows the rewritten ones."""
+    own = {id(node) for node, _ in group}
+    done = {}
+    return [(node, _without_others_scans(e, own, written, load, exprs, done))
+            for node, e in group]
+
+
+def _without_others_scans(e, own, written, load, exprs, done):
+    # a plain function, not a closure calling itself: that closure would be a reference
+    # cycle keeping the graph's arrays alive until the next garbage collection
+    got = done.get(id(e))
+    if got is None:
+        if e.kind == "scan" and id(e.node) not in own and id(e.node) in written:
+            got = load(e.node)
+        else:
+            ins = [_without_others_scans(x, own, written, load, exprs, done) for x in e.inputs]
+            got = e
+            if any(a is not b for a, b in zip(ins, e.inputs)):
+                got = Expr(e.kind, e.op, ins, e.shape, e.dtype, e.attrs, node=e.node)
+                if e.node is not None and exprs.get(id(e.node)) is e:
+                    exprs[id(e.node)] = got
+        done[id(e)] = got
+    return got
 
 
 def _evaluated_in(pending, lowerable, materialize, consumers, stretch_of):

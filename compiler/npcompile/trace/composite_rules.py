@@ -1,7 +1,8 @@
 """NumPy functions that are compositions of views, concatenations and ufuncs: np.roll,
 np.pad, np.hstack and its kin, np.append, np.insert at one index, np.flip, np.diff, and
 the triangles and diagonals (np.triu, np.tril, np.diag, np.diagflat, np.diagonal),
-np.select.
+np.select, and the scans written with np.cumsum and np.cumprod (np.nancumsum,
+np.nancumprod, NumPy 2's np.cumulative_sum and np.cumulative_prod).
 Recorded as those compositions, they fuse into the kernels that read them
 (fusion/expr.py lowers a concatenation to a select on the index, and a view of a
 concatenation to index arithmetic): a padded or stacked array is never written out
@@ -366,8 +367,44 @@ def count_nonzero(tracer, fn, a, axis=None, *, keepdims=False):
     return np.sum(lz != 0, axis=axis, keepdims=keepdims, dtype=np.intp)
 
 
+def nancumulative(tracer, fn, a, axis=None, dtype=None, out=None):
+    """np.nancumsum / np.nancumprod as NumPy computes them: the NaNs of a float array
+    replaced by the identity (0, 1), other dtypes as they are, then np.cumsum /
+    np.cumprod; the scan then runs in a kernel with the replacement fused into it."""
+    if out is not None:
+        raise Unsupported("unsupported", f"np.{fn.__name__}(..., out=)")
+    lz = as_lazy(tracer, a)
+    plain, identity = (np.cumsum, 0) if fn is np.nancumsum else (np.cumprod, 1)
+    if lz.dtype.kind in "fc":
+        lz = np.where(np.isnan(lz), identity, lz)
+    return plain(lz, axis=axis, dtype=dtype)
+
+
+def cumulative(tracer, fn, x, axis=None, dtype=None, out=None, include_initial=False):
+    """np.cumulative_sum / np.cumulative_prod (NumPy 2.1): np.cumsum / np.cumprod along
+    the axis (given for arrays of more than one dimension, as NumPy requires), after
+    the identity (0, 1) along it where include_initial."""
+    if out is not None:
+        raise Unsupported("unsupported", f"np.{fn.__name__}(..., out=)")
+    lz = as_lazy(tracer, x)
+    plain, first = (np.cumsum, _nb.zeros) if fn.__name__ == "cumulative_sum" else \
+        (np.cumprod, _nb.ones)
+    if axis is None:
+        if lz.ndim > 1:
+            raise Unsupported("error", f"np.{fn.__name__}: an axis is required")
+        r, ax = plain(lz, dtype=dtype), 0
+    else:
+        r = plain(lz, axis=axis, dtype=dtype)
+        ax = operator.index(axis) % lz.ndim
+    if not include_initial:
+        return r
+    return np.concatenate((first(r.shape[:ax] + (1,) + r.shape[ax + 1:], r.dtype), r), axis=ax)
+
+
 TABLE = {
     np.count_nonzero: count_nonzero,
+    np.nancumsum: nancumulative,
+    np.nancumprod: nancumulative,
     np.select: select,
     np.roll: roll,
     np.triu: _triangle(True),
@@ -386,3 +423,5 @@ TABLE = {
     np.fliplr: flip_one(1, 2),
     np.flipud: flip_one(0, 1),
 }
+TABLE.update({fn: cumulative for fn in (getattr(np, "cumulative_sum", None),
+                                        getattr(np, "cumulative_prod", None)) if fn is not None})

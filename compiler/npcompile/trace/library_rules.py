@@ -2,6 +2,7 @@
 NumPy steps inside the graph (like matmul) rather than breaking it: np.cumsum and
 np.cumprod, ufunc.accumulate, np.linalg.solve and np.linalg.inv. Each runs as NumPy
 itself at run time (same values, same errors); what fuses around it stays in the graph.
+(The scans among them, ops.SCANS, are computed by the CPU kernels instead: fusion/expr.py.)
 The result dtype is NumPy's, from the call on one-element stand-ins."""
 import inspect
 import operator
@@ -57,10 +58,28 @@ def matmul(tracer, a, b, fn=np.matmul, name="matmul"):
                        scalar=len(shape) == 0)
 
 
+def _out_of(out, shape, dt, name):
+    """The traced array an `out=` names, where NumPy's result fits it as it is (its shape
+    and dtype: NumPy casts into another dtype after or before the scan, depending on the
+    call); else the call is NumPy's."""
+    if type(out) is tuple and len(out) == 1:     # ufunc methods get out= as a tuple
+        out = out[0]
+    if type(out) is not _la.LazyArray or out.shape != shape or out.dtype != dt:
+        raise Unsupported("unsupported", f"np.{name}(..., out=) of another shape or dtype")
+    return out
+
+
+def _written_into(out, r):
+    """NumPy writes the result into out= and returns out itself (a write of the whole
+    array: the kernel computing the result writes out's next version)."""
+    if out is None:
+        return r
+    out[...] = r
+    return out
+
+
 def cumulative(tracer, fn, a, axis=None, dtype=None, out=None):
     """np.cumsum / np.cumprod: a's shape along an axis, flattened without one."""
-    if out is not None:
-        raise Unsupported("unsupported", f"np.{fn.__name__}(..., out=)")
     lz = as_lazy(tracer, a)
     kw = {} if dtype is None else {"dtype": dtype}
     if axis is None:
@@ -71,12 +90,14 @@ def cumulative(tracer, fn, a, axis=None, dtype=None, out=None):
         kw["axis"] = _axis(axis, lz.ndim, fn.__name__)
         shape = lz.shape
     dt = _dtype_of(fn, [lz], {k: v for k, v in kw.items() if k == "dtype"})
-    return tracer.make(fn, (Ref(0),), kw or None, (lz._n,), dt, shape, fn.__name__)
+    out = out if out is None else _out_of(out, shape, dt, fn.__name__)
+    return _written_into(out, tracer.make(fn, (Ref(0),), kw or None, (lz._n,), dt, shape,
+                                          fn.__name__))
 
 
 def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
     """ufunc.accumulate (np.maximum.accumulate, np.add.accumulate...): a's shape."""
-    if out is not None or ufunc.nin != 2 or ufunc.nout != 1:
+    if ufunc.nin != 2 or ufunc.nout != 1:
         raise Unsupported("unsupported", f"np.{ufunc.__name__}.accumulate")
     lz = as_lazy(tracer, a)
     if lz.ndim == 0:
@@ -85,8 +106,10 @@ def accumulate(tracer, ufunc, a, axis=0, dtype=None, out=None):
     if dtype is not None:
         kw["dtype"] = dtype
     dt = _dtype_of(ufunc.accumulate, [lz], {k: v for k, v in kw.items() if k == "dtype"})
-    return tracer.make(ufunc.accumulate, (Ref(0),), kw, (lz._n,), dt, lz.shape,
-                       f"{ufunc.__name__}.accumulate")
+    name = f"{ufunc.__name__}.accumulate"
+    out = out if out is None else _out_of(out, lz.shape, dt, name)
+    return _written_into(out, tracer.make(ufunc.accumulate, (Ref(0),), kw, (lz._n,), dt,
+                                          lz.shape, name))
 
 
 def reduceat(tracer, ufunc, a, indices, axis=0, dtype=None, out=None):

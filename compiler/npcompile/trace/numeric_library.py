@@ -1,6 +1,6 @@
 """NumPy's numeric helpers as library steps (library_rules.library_call): np.cross,
 np.vander, np.trapezoid (np.trapz), np.convolve, np.correlate, np.gradient, np.unwrap,
-np.nan_to_num, np.sinc, np.ediff1d, np.nancumsum, np.nancumprod, np.polyfit, np.inner,
+np.nan_to_num, np.sinc, np.ediff1d, np.polyfit, np.inner,
 np.vdot, np.linalg.multi_dot.
 Each result's shape follows from the arguments' shapes, declared here as NumPy derives
 it; NumPy's own function runs as a step of the graph (same values, same warnings), its
@@ -155,14 +155,6 @@ def _ediff1d(b):
     return (max(n - 1, 0) + ends,)
 
 
-def _nancumulative(b):
-    shape, axis = _shape(b, "a"), b.get("axis")
-    if axis is None:
-        return (int(np.prod(shape)),)
-    _axis(axis, len(shape), "nancumsum")
-    return shape
-
-
 def _polyfit(b):
     """The deg + 1 coefficients, per column of a 2-d y (full= and cov= add results)."""
     x, y, deg = _shape(b, "x"), _shape(b, "y"), b.get("deg")
@@ -217,7 +209,6 @@ for _name in ("trapezoid", "trapz"):     # trapz before NumPy 2.0, trapezoid aft
         SHAPES[getattr(np, _name)] = _trapezoid
 
 SHAPES.update({np.nan_to_num: _nan_to_num, np.sinc: lambda b: _shape(b, "x"),
-               np.ediff1d: _ediff1d, np.nancumsum: _nancumulative,
-               np.nancumprod: _nancumulative, np.polyfit: _polyfit, np.inner: _inner,
+               np.ediff1d: _ediff1d, np.polyfit: _polyfit, np.inner: _inner,
                np.vdot: _vdot, np.linalg.multi_dot: _multi_dot})
 TABLE = declare(SHAPES, {np.inner: _pair, np.vdot: _pair})
