@@ -90,7 +90,9 @@ class LoopRunner:
             _as_written(site, args, carry, 0, 1, it, fed)
             peeled = 1
             if site.value_refused or _lazy_inside(args) or \
-                    any(not _carried(args[j]) and not _number(args[j]) for j in carry):
+                    any(not _carried(args[j]) and not (
+                        _number(args[j]) and self.owner.options["device"] == "cpu")
+                        for j in carry):
                 return it[-1], tuple(_as_written(site, args, carry, 1, n, it, fed)) + \
                     fed.result()
         state, lazies = _take_over(tracer, site, args, fed)
@@ -123,6 +125,9 @@ class LoopRunner:
 
     def _iterations(self, site, state, carry, values, fed):
         out, graphs, traced, n, native = (), [], 0, len(values), 0
+        # carried Python numbers as loop values: on the CPU (a GPU body would hand them
+        # back as device arrays)
+        numbers_here = self.owner.options["device"] == "cpu"
         replay = _Replays()
         indexed = isinstance(site, IndexedSite)
         names = site.call_names if indexed else site.params
@@ -139,7 +144,7 @@ class LoopRunner:
                     probe = site.call_args(values[i], state) if indexed else state
                 except Exception:   # NumPy's error, raised where the loop as written does
                     return i, (), graphs, native
-                scalars, numbers = _scalars(names, site.carry, probe, True)
+                scalars, numbers = _scalars(names, site.carry, probe, numbers_here)
                 done = replay.run_many(self._jits(site, scalars, bound, numbers)[0], site,
                                        state, carry, values[i:], fed, scalars, numbers)
                 if done:
@@ -153,7 +158,7 @@ class LoopRunner:
                     return i, (), graphs, native
             else:
                 args = state
-            scalars, numbers = _scalars(names, site.carry, args, True)
+            scalars, numbers = _scalars(names, site.carry, args, numbers_here)
             step, body = self._jits(site, scalars, bound, numbers)
             jit = step if i < n - 1 else body
             out, replayed = replay(jit, args, scalars + numbers)
@@ -544,7 +549,7 @@ def _on_its_own(run):
             sys.setprofile(hook)
 
 
-def _scalars(params, carry, args, numbers=False):
+def _scalars(params, carry, args, numbers=None):
     """Positions among a body's arguments of carried NumPy scalars (`b -= lr *
     np.mean(g)`): they go in as 0-d arrays that the body's trace treats as scalars,
     inputs of the compiled body rather than constants baked into a new graph at every
@@ -552,9 +557,9 @@ def _scalars(params, carry, args, numbers=False):
     which go in so too, as loop values: trace/loop_values.py)."""
     at = [params.index(c) for c in carry if c in params]
     scalars = tuple(p for p in at if isinstance(args[p], np.generic))
-    if not numbers:
+    if numbers is None:
         return scalars
-    return scalars, tuple(p for p in at if _number(args[p]))
+    return scalars, tuple(p for p in at if numbers and _number(args[p]))
 
 
 def _carried(v):
