@@ -73,7 +73,7 @@ def test_enumerate_over_an_array_compiles_once():
 
 @CPU
 def test_rows_and_zip():
-    A, B = make((30, 4), np.float64), make((24, 4), np.float64, seed=1)
+    A, B = make((50, 4), np.float64), make((40, 4), np.float64, seed=1)
     check(row_energy, A)
     check(scale_rows, A)
     check(paired, A, B)
@@ -100,3 +100,23 @@ def test_a_shadowed_builtin_is_left_alone():
             acc = acc + row * i
         return acc
     check(fn, make((10, 3), np.float64))
+
+
+def horner(coeffs, x):
+    y = np.zeros_like(x)
+    for c in coeffs:
+        y = y * x + c
+    return y
+
+
+@CPU
+def test_a_few_elements_fuse_as_written():
+    # 12 coefficients: traced as written, the chain is one kernel (a body compiled once
+    # would be 12 kernels and 12 arrays)
+    x = make((1000,), np.float64)
+    check(horner, make((12,), np.float64), x)
+    npcompile.reset()
+    npcompile.jit(horner, choose=False)(make((12,), np.float64), x)
+    rep = npcompile.report()
+    assert not rep["fallbacks"] and len(rep["compiles"]) == 1, rep["compiles"]
+    assert rep["compiles"][0]["kernels"] == 1, rep["compiles"]

@@ -55,6 +55,7 @@ def as_indexed(loop, k, locals_):
     indexed = ast.For(target=ast.Name(index, ast.Store()),
                       iter=ast.Call(ast.Name("range", ast.Load()), [length], []),
                       body=picks + copy.deepcopy(loop.body), orelse=[])
+    indexed.npc_elements = len(picks)     # the statements that pick the elements
     # the loop as written iterates the same values: a plain name as itself (its report
     # then names it), anything else through its temporary (evaluated once)
     again = [copy.deepcopy(q) if isinstance(q, ast.Name) else copy.deepcopy(x)

@@ -513,11 +513,14 @@ class _Rewriter:
             params = body_params + [p for p in view_params if p not in body_params]
             self._add_site(IndexedSite(index, loop.lineno, text, var, params, binds,
                                        body_params, view_names, view_params), sinks)
-            # a statement or two over moving windows (`tmp += w[i] * pad[:, i:i + nx]`):
-            # a filter's taps (loop_runner.WINDOW_TAPS), not a time loop's batches
-            self.sites[-1].taps = len(written) <= 2 and any(
+            # a statement or two over moving windows (`tmp += w[i] * pad[:, i:i + nx]`)
+            # or over an array's elements (Horner's `for c in coeffs: y = y * x + c`,
+            # api/loop_iterables.py): a filter's taps (loop_runner.WINDOW_TAPS), whose
+            # few iterations traced as written fuse into one kernel, not a time loop's
+            picks = getattr(loop, "npc_elements", 0)
+            self.sites[-1].taps = len(written) - picks <= 2 and (picks > 0 or any(
                 isinstance(n, ast.Slice) and var in _names_read(n)
-                for _, e in views for n in ast.walk(e))
+                for _, e in views for n in ast.walk(e)))
             self.body_defs.append(_function(
                 f"__npc_views_{index}", [var] + view_params,
                 [ast.Return(ast.Tuple([e for _, e in views], ast.Load()))], loop))
