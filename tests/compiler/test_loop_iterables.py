@@ -120,3 +120,33 @@ def test_a_few_elements_fuse_as_written():
     rep = npcompile.report()
     assert not rep["fallbacks"] and len(rep["compiles"]) == 1, rep["compiles"]
     assert rep["compiles"][0]["kernels"] == 1, rep["compiles"]
+
+
+def kalman(zs, dt, q, r):
+    F = np.array([[1, dt], [0, 1]])
+    H = np.array([[1.0, 0.0]])
+    Q = q * np.array([[dt**3 / 3, dt**2 / 2], [dt**2 / 2, dt]])
+    x, P = np.zeros((2, 1)), np.eye(2) * 500.0
+    xs = np.zeros((len(zs), 2))
+    for k, z in enumerate(zs):
+        x = F @ x
+        P = F @ P @ F.T + Q
+        K = P @ H.T @ np.linalg.inv(H @ P @ H.T + r)
+        x = x + K @ (z - H @ x)
+        P = (np.eye(2) - K @ H) @ P
+        xs[k] = x.ravel()
+    return xs, P
+
+
+@CPU
+def test_a_body_that_cannot_replay_leaves_the_call_free_to():
+    # its body makes no plan: from the next call on the loop runs as written, and the
+    # call as a whole replays (it had 0.05x NumPy, traced in full at every call)
+    zs = np.cumsum(make((40,), np.float64)) * 0.1
+    check(kalman, zs, 0.1, 0.01, 0.5)
+    j = npcompile.jit(kalman, choose=False)
+    for _ in range(3):
+        got = j(zs, 0.1, 0.01, 0.5)
+    exp = kalman(zs, 0.1, 0.01, 0.5)
+    np.testing.assert_allclose(got[0], exp[0], rtol=1e-12)
+    assert not j.replay_refusals, j.replay_refusals

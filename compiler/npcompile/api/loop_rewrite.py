@@ -90,8 +90,9 @@ class LoopSite:
         self.body = None        # the body returning self.binds (the last iteration)
         self.sinks = None       # statements whose Python part runs beside the body (Sinks)
         # why the body cannot take its loop values (its variable read as a number,
-        # carried Python numbers: trace/loop_values.py), the loop then runs as written;
-        # and the last such reason, of the step or of the last iteration's body
+        # carried Python numbers: trace/loop_values.py) or cannot be replayed at all:
+        # the loop then runs as written, on later calls too (where the call as a whole
+        # may replay); and the last such reason, of the step or of the last body
         self.value_refused = None
         self.refusal = None
 

@@ -68,6 +68,8 @@ class LoopRunner:
         if tracer is None or args is None or _too_short(it):
             return None
         site = self.sites[index]
+        if site.value_refused:
+            return None         # found on an earlier call: the loop as written
         args, fed = loop_sinks.feed(site.sinks, args)
         if fed is None:
             return None         # a sink's target is not a list or a number
@@ -75,8 +77,7 @@ class LoopRunner:
         if _lazy_inside(args):
             return None         # lazy arrays inside a container: traced as written
         if isinstance(site, IndexedSite) and (
-                site.value_refused or not _array_work(site, it, args) or
-                (site.taps and len(it) <= WINDOW_TAPS)):
+                not _array_work(site, it, args) or (site.taps and len(it) <= WINDOW_TAPS)):
             return None
         n = len(it)
         peeled = 0
@@ -89,7 +90,7 @@ class LoopRunner:
             args = list(args)
             _as_written(site, args, carry, 0, 1, it, fed)
             peeled = 1
-            if site.value_refused or _lazy_inside(args) or \
+            if _lazy_inside(args) or \
                     any(not _carried(args[j]) and not (
                         _number(args[j]) and self.owner.options["device"] == "cpu")
                         for j in carry):
@@ -166,7 +167,12 @@ class LoopRunner:
                 if jit is step:
                     traced += 1
                     if traced > 2:
-                        return i, (), graphs, native   # traced twice, still no plan
+                        # traced twice, still no plan: as written from the next call on
+                        # too, where the call as a whole may then replay
+                        site.value_refused = site.value_refused or \
+                            "its body cannot be replayed (a graph break or an effect " \
+                            "outside the graph)"
+                        return i, (), graphs, native
                 if jit.value_refused:
                     return i, (), graphs, native
                 try:
