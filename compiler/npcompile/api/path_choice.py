@@ -16,11 +16,12 @@ call is timed to the end of its kernels (a synchronize), not to their launch."""
 import os
 
 # calls timed on each side before choosing (the first compiled call, which compiles,
-# is not one of them); the fastest of each side is compared: on a shared machine one
-# call in two can be slowed by a neighbour, and 2 samples chose NumPy for a stencil
-# the compiled path runs 1.3-2.3x faster
+# is not one of them); the middle of each side's times is compared: on a shared
+# machine a call can be slowed by a neighbour (2 samples chose NumPy for a stencil the
+# compiled path runs 1.3-2.3x faster), and the fastest of 3 favoured a side whose times
+# spread (householder_qr kept compiled on one quick call, 0.86x NumPy on the rest)
 SAMPLES = 3
-# The faster side wins (the fastest of SAMPLES calls each: noise only adds time). A
+# The faster side wins (the median of SAMPLES calls each). A
 # margin in the compiled path's favour (0.9 once) kept rk4 compiled at 34.6 ms against
 # NumPy's 31.9, that is 0.92x NumPy for good.
 MARGIN = 1.0
@@ -116,7 +117,7 @@ class PathChooser:
             self._choose(st, again=True)
 
     def _choose(self, st, again=False):
-        compiled, numpy = min(st.compiled), min(st.numpy)
+        compiled, numpy = _middle(st.compiled), _middle(st.numpy)
         before = st.choice
         if numpy < MARGIN * compiled:
             st.choice = "numpy"
@@ -141,3 +142,8 @@ class PathChooser:
             "function": self.function, "choice": st.choice, "compiled_ms": compiled * 1e3,
             "numpy_ms": numpy * 1e3, "reason": reason})
 
+
+def _middle(times):
+    """The median of a side's samples (the lower middle of an even count)."""
+    ordered = sorted(times)
+    return ordered[(len(ordered) - 1) // 2]
