@@ -72,12 +72,8 @@ def as_indexed(loop, k, locals_):
     out = [ast.Assign([ast.Name(t, ast.Store())], s) for t, s in zip(temps, seqs)]
     out.append(ast.If(test=test, body=[indexed], orelse=[written]))
     for s in out:
-        ast.copy_location(s, loop)
-        for n in ast.walk(s):
-            if not hasattr(n, "lineno") or n is indexed or n in picks:
-                ast.copy_location(n, loop)
-    for n in out:
-        ast.fix_missing_locations(n)
+        # the new nodes at the loop's line (the body's statements keep their own)
+        ast.fix_missing_locations(ast.copy_location(s, loop))
     return out
 
 

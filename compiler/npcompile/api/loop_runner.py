@@ -91,8 +91,8 @@ class LoopRunner:
             _as_written(site, args, carry, 0, 1, it, fed)
             peeled = 1
             if _lazy_inside(args) or \
-                    any(not _carried(args[j]) and not (
-                        _number(args[j]) and self.owner.options["device"] == "cpu")
+                    any(not _carried(args[j]) and not (_number(args[j]) and
+                                                        self._takes_numbers())
                         for j in carry):
                 return it[-1], tuple(_as_written(site, args, carry, 1, n, it, fed)) + \
                     fed.result()
@@ -113,6 +113,11 @@ class LoopRunner:
         return it[-1], tuple(_rejoin(tracer, v, lazies, name)
                              for v, name in zip(out, site.binds)) + fed.result()
 
+    def _takes_numbers(self):
+        """Do carried Python numbers go into a body as loop values? On the CPU (a GPU
+        body would hand them back as device arrays)."""
+        return self.owner.options["device"] == "cpu"
+
     def native(self, index, args):
         """A loop nest of scalar code (api/native_loop.py): what it bound, or None."""
         return native_loop.run(self.sites[index], args, self.owner._site_name)
@@ -126,9 +131,7 @@ class LoopRunner:
 
     def _iterations(self, site, state, carry, values, fed):
         out, graphs, traced, n, native = (), [], 0, len(values), 0
-        # carried Python numbers as loop values: on the CPU (a GPU body would hand them
-        # back as device arrays)
-        numbers_here = self.owner.options["device"] == "cpu"
+        numbers_here = self._takes_numbers()
         replay = _Replays()
         indexed = isinstance(site, IndexedSite)
         names = site.call_names if indexed else site.params
@@ -674,18 +677,19 @@ class _Replays:
             fixed = [state[j] for j in site.view_at]
             view_pos = range(len(args), len(site.call_names))
             args += [None] * len(view_pos)
-            make = site.made_views
-
-            def views(k):
-                try:
-                    return make(values[k], fixed)
-                except Exception:   # NumPy's IndexError: raised where the loop does
-                    return None
             if len(view_pos) == 1 and site.value_at is not None:
                 # the loop value alone: no view function to call (a third of a small
                 # body's iteration)
                 def views(k):
                     return (np.asarray(values[k]),)
+            else:
+                make = site.made_views
+
+                def views(k):
+                    try:
+                        return make(values[k], fixed)
+                    except Exception:   # NumPy's IndexError: raised where the loop does
+                        return None
         # an indexed loop's views are not made yet: the first iteration's show their
         # itemsizes (the same at every iteration)
         checks = _overlap_checks(plan, args, writes, indexed or feeds or moves,
