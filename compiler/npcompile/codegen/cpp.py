@@ -20,6 +20,7 @@ from .cpp_ops import ctype, kahan_add, literal
 KINDS = "biufc"
 
 _VAR = re.compile(r"\b[ir]\d+(?:_\d+)?\b")
+_GATHERED = re.compile(r"\bg\d+\b")   # names of gathered indexes (Emitter._gather_index)
 
 
 class Scope:
@@ -84,6 +85,7 @@ class Emitter:
         # ("partial", chunk variable, chunks, part name) while rendering the per-chunk
         # function, ("final", None, chunks, part name) while rendering the combine.
         self.split = {}
+        self.gathered = {}    # gathered index name -> the loop variables it depends on
 
     def extent(self, key, n):
         """A size as the text uses it: the number, or in a symbolic kernel the name of a
@@ -138,6 +140,8 @@ class Emitter:
         names = set()
         for s in idx:
             names.update(_VAR.findall(s))
+            for g in _GATHERED.findall(s):   # a gathered index: where its index was read
+                names.update(self.gathered[g])
         sc = self.cur
         while sc.parent is not None and not (sc.names & names):
             sc = sc.parent
@@ -237,7 +241,45 @@ class Emitter:
         if e.kind == "view":
             inline = self._inline(e, idx)
             return inline if inline is not None else self.value(e.inputs[0], _view_index(e, idx))
+        if e.kind == "gather":
+            return self.value(e.inputs[0], self._gather_index(e, idx))
         raise KeyError(e.kind)
+
+    def _gather_index(self, e, idx):
+        """The index of x read by a gather's element idx (fusion/expr.py _gather): each
+        index array's value there, counted from the end where negative, checked to lie
+        in x (else npc_bad: NumPy reruns the graph and raises its IndexError; the read
+        goes to element 0, so that no memory outside x is touched)."""
+        x = e.inputs[0]
+        first, size = e.attrs["block"]
+        block = idx[first:first + size]
+        out = []
+        for d, (kind, v) in enumerate(e.attrs["axes"]):
+            if kind == "s":
+                out.append(idx[v])
+                continue
+            if kind == "i":
+                out.append(str(v))
+                continue
+            ix = e.inputs[1 + v]
+            at = _broadcast(block, tuple(e.shape[first:first + size]),
+                            ix.shape)
+            raw = self.value(ix, at)
+            n = self.extent(("gather", id(e), d), x.shape[d])
+            g = self.fresh("g")
+            ok = self.fresh("ok")
+            saved = self.cur
+            self.cur = self._home(at)
+            self.gathered[g] = {v for s in at for v in _VAR.findall(s)} | \
+                {v for s in at for name in _GATHERED.findall(s) for v in self.gathered[name]}
+            self.cur.emit(f"const i64 {g}_ = (i64){raw} < 0 ? (i64){raw} + (i64){n} : (i64){raw};")
+            self.cur.emit(f"const bool {ok} = (u64){g}_ < (u64){n};")
+            self.cur.emit(f"npc_bad |= !{ok};")
+            self.cur.emit(f"const i64 {g} = {ok} ? {g}_ : 0;")
+            self.cur = saved
+            self.k.need.add(("flag",))
+            out.append(g)
+        return tuple(out)
 
     def _concat(self, e, idx):
         """A select on the index along the axis. Pieces that only move data (loads

@@ -113,9 +113,10 @@ class Lowering:
     """Graph nodes -> Expr, given the Exprs of their inputs, in the dtype kinds the
     target renders (a complex node or operand elsewhere: None, a NumPy step)."""
 
-    def __init__(self, kinds=KINDS, scans=False):
+    def __init__(self, kinds=KINDS, scans=False, gathers=False):
         self.kinds = kinds
         self.scans = scans    # the target's kernels compute scans (else NumPy steps)
+        self.gathers = gathers  # and integer-array reads (else NumPy steps)
 
     def lower(self, node, ins):
         """Expr for `node` given Exprs of its inputs, or None if it runs in NumPy."""
@@ -195,6 +196,8 @@ class Lowering:
             return self._reduction(node, op, ins[0], kw)
         if fn is np.concatenate:
             return self._concat(node, ins)
+        if self.gathers and node.label == "gather" and fn is operator.getitem:
+            return self._gather(node, ins)
         if self.scans and scan_ufunc(fn) is not None:
             return self._scan(node, scan_ufunc(fn), ins[0])
         if node.label in VIEW_LABELS and node.args and type(node.args[0]) is Ref:
@@ -382,6 +385,64 @@ class Lowering:
         if len(pieces) == 1:
             return Expr("cast", None, pieces, node.shape, node.dtype, node=node)
         return Expr("concat", None, pieces, node.shape, node.dtype, {"axis": axis}, node=node)
+
+    def _gather(self, node, ins):
+        """x[i, j] with integer index arrays (and full slices, and ints): each element
+        of the result reads x at the index arrays' values there, NumPy's negative
+        indices counted from the end. An index out of range sets the kernel's flag and
+        the graph reruns in NumPy, which raises its IndexError. attrs: per axis of x,
+        ("a", k) the k-th index array, ("i", c) the int c, ("s", d) the result's axis d;
+        "block": the result's axes the index arrays broadcast over (NumPy puts them in
+        place when the array indices are adjacent, else first)."""
+        key = node.args[1]
+        x = ins[0]
+        items = []
+        for it in (key if type(key) is tuple else (key,)):
+            if it is Ellipsis:
+                if Ellipsis in items:
+                    return None
+                items.append(Ellipsis)
+            elif type(it) is Ref or type(it) is int or (
+                    type(it) is slice and it == slice(None)):
+                items.append(it)
+            else:
+                return None     # None, partial slices: NumPy's step
+        if Ellipsis in items:
+            at = items.index(Ellipsis)
+            items[at:at + 1] = [slice(None)] * (len(x.shape) - len(items) + 1)
+        items += [slice(None)] * (len(x.shape) - len(items))
+        if len(items) != len(x.shape) or x.kind != "load":
+            return None
+        arrays = [ins[it.i] for it in items if type(it) is Ref]
+        if not arrays or any(a.dtype.kind not in "iu" or
+                             (a.dtype.kind == "u" and a.dtype.itemsize == 8) for a in arrays):
+            return None
+        adv = [d for d, it in enumerate(items) if type(it) is not slice]
+        try:
+            block = np.broadcast_shapes(*(a.shape for a in arrays))
+        except ValueError:
+            return None
+        adjacent = adv == list(range(adv[0], adv[-1] + 1))
+        first = adv[0] if adjacent else 0
+        sliced = iter([d for d in range(len(node.shape))
+                       if not first <= d < first + len(block)])
+        axes, index = [], []
+        for d, it in enumerate(items):
+            if type(it) is slice:
+                axes.append(("s", next(sliced)))
+            elif type(it) is int:
+                n = x.shape[d]
+                if not -n <= it < n:
+                    return None     # NumPy's IndexError, at its step
+                axes.append(("i", it % n))
+            else:
+                axes.append(("a", len(index)))
+                index.append(ins[it.i])
+        if first + len(block) > len(node.shape) or tuple(
+                node.shape[first:first + len(block)]) != tuple(block):
+            return None
+        return Expr("gather", None, [x] + index, node.shape, node.dtype,
+                    {"axes": tuple(axes), "block": (first, len(block))}, node=node)
 
     def _scan(self, node, op, x):
         """np.cumsum / np.cumprod / ufunc.accumulate: the input cast to the result dtype

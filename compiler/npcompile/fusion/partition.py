@@ -85,11 +85,11 @@ class Plan:
         self.kernel_of = {}   # node id -> kernel index (for the fused-graph picture)
 
 
-def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
+def partition(leaves, pending, outputs, kinds=KINDS, scans=False, gathers=False):
     """The plan of a graph for a target whose kernels compute the dtype kinds `kinds`
-    (and scans, where `scans`)."""
+    (and scans, where `scans`; integer-array reads, where `gathers`)."""
     plan = Plan()
-    low = Lowering(kinds, scans)
+    low = Lowering(kinds, scans, gathers)
     consumers = {}
     for n in pending:
         for i in n.inputs:
@@ -143,6 +143,14 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in materialize)
                else exprs[id(i)] for i in n.inputs]
         exprs[id(n)] = low.lower(n, ins)
+        if exprs[id(n)] is None and n.label == "gather" and not n.inputs[0].is_leaf and \
+                lowerable.get(id(n.inputs[0])):
+            # a gather reads the array it indexes anywhere: that array is written
+            # first (computed per gathered element, a reduction or a scan in it would
+            # be recomputed or read out of order)
+            plan.decisions.append(f"{n.inputs[0].label}: written, a gather reads it")
+            materialize.add(id(n.inputs[0]))
+            exprs[id(n)] = low.lower(n, [load(n.inputs[0])] + ins[1:])
         d = 1 + max((depth.get(id(i), 0) for i in n.inputs if id(i) not in materialize), default=0)
         depth[id(n)] = d
         if d >= MAX_INLINE_DEPTH and id(n) not in materialize:
@@ -217,7 +225,7 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False):
         here = evaluated[id(n)]
         # a view or concatenation reads its input at other indexes: inlined, a written
         # input would be computed again there rather than shared with its writer
-        moves = first[id(n)].kind in ("view", "concat")
+        moves = first[id(n)].kind in ("view", "concat", "gather")
         ins = [load(i) if (i.is_leaf or not lowerable.get(id(i)) or id(i) in cut or
                            (id(i) in materialize and (moves or here != stretch_of[id(i)] or
                                                       _has_reduce(first[id(i)], has_reduce_memo) or

@@ -517,16 +517,7 @@ def library_call(tracer, fn, *args, **kwargs):
         if name in b and b[name] is not ok:
             raise Unsupported("unsupported", f"np.{fn.__name__}({name}=...)")
     inputs = []
-
-    def operand(v):
-        if type(v) is _la.LazyArray or type(v) is np.ndarray:
-            lz = as_lazy(tracer, v)
-            inputs.append(lz)
-            return Ref(len(inputs) - 1)
-        if isinstance(v, (list, tuple)) and any(type(x) is _la.LazyArray for x in v):
-            return type(v)(operand(x) for x in v)
-        return v
-    template = {name: operand(v) for name, v in given.items()}
+    template = {name: _operand(tracer, inputs, v) for name, v in given.items()}
     if not inputs:
         raise Unsupported("unsupported", f"np.{fn.__name__} of no array")
     shapes = SHAPES[fn](b)
@@ -545,6 +536,19 @@ def library_call(tracer, fn, *args, **kwargs):
         return type(probe)(*items) if hasattr(probe, "_fields") else type(probe)(items)
     return tracer.make(fn, args, kw or None, nodes, np.asarray(probe).dtype, shapes,
                        fn.__name__, scalar=shapes == () and isinstance(probe, np.generic))
+
+
+def _operand(tracer, inputs, v):
+    """A call's argument in its template: arrays become Refs to `inputs`, appended.
+    (A module function: a closure calling itself is a reference cycle that kept the
+    inputs' lazy arrays alive until the garbage collector ran, and a lazy array alive
+    at a flush is a graph output, so the graph changed from call to call.)"""
+    if type(v) is _la.LazyArray or type(v) is np.ndarray:
+        inputs.append(as_lazy(tracer, v))
+        return Ref(len(inputs) - 1)
+    if isinstance(v, (list, tuple)) and any(type(x) is _la.LazyArray for x in v):
+        return type(v)(_operand(tracer, inputs, x) for x in v)
+    return v
 
 
 def _as_call(sig, arguments):

@@ -1,6 +1,7 @@
 """Views: basic indexing, reshape, transpose and friends. A view is a step in a chain
 from its storage's base, never a copy; its shape comes from applying the same step to
 a metadata-only stand-in of the base (see graph/layout.fake_of)."""
+import math
 import operator
 
 import numpy as np
@@ -111,17 +112,52 @@ def indexed(tracer, lz, items, first):
                                                  "or nested index")
             template.append(Ref(len(inputs) + first))
             inputs.append(ix)
-            protos.append(known if known is not None else _nb.zeros(ix.shape, np.intp))
+            protos.append(known if known is not None else _pinned(np.dtype(np.intp), ix.shape))
         elif _basic_item(x):
             template.append(int(x) if isinstance(x, np.integer) else x)
             protos.append(template[-1])
         else:
             raise Unsupported("unsupported", "advanced (integer or boolean array) indexing")
     try:  # the region's shape: only element 0 of the stand-in is read
-        shape = _pinned(lz.dtype, lz.shape)[tuple(protos)].shape
+        shape = _region_shape(lz, protos)
     except IndexError as e:
         raise Unsupported("error", str(e))
     return template, inputs, shape
+
+
+# index arrays broadcasting to more elements than this get their region's shape from
+# small stand-ins (see _region_shape)
+_SMALL_REGION = 4096
+
+
+def _region_shape(lz, protos):
+    """The shape of lz[protos] (index arrays among basic items). NumPy's own indexing of a
+    stand-in gives it, but materializes the whole region: a (256, 256) index into a
+    lattice, 24 times per call, was half of a value-noise program's time. For large
+    index arrays the broadcast block is found instead by indexing with stand-ins of
+    shape (1,)*k and (2,)*k: the dimensions that change are the block, where NumPy puts it
+    (in place, or first when the index arrays are apart), and the block is their
+    broadcast shape. Index values (known lists: bounds) still go through NumPy in full."""
+    pinned = _pinned(lz.dtype, lz.shape)
+    arrays = [k for k, p in enumerate(protos) if type(p) is np.ndarray]
+    try:
+        block = np.broadcast_shapes(*(protos[k].shape for k in arrays))
+    except ValueError:
+        block = None
+    if block is None or math.prod(block) <= _SMALL_REGION or 0 in block or len(block) > 4 \
+            or any(protos[k].strides != (0,) * protos[k].ndim for k in arrays):
+        return pinned[tuple(protos)].shape     # (NumPy's IndexError for a mismatch too)
+    small = []
+    for size in (1, 2):
+        key = list(protos)
+        for k in arrays:
+            key[k] = _pinned(np.dtype(np.intp), (size,) * len(block))
+        small.append(pinned[tuple(key)].shape)
+    one, two = small
+    at = [d for d in range(len(one)) if one[d] != two[d]]
+    if len(at) != len(block) or at != list(range(at[0], at[0] + len(block))):
+        return pinned[tuple(protos)].shape
+    return one[:at[0]] + tuple(block) + one[at[-1] + 1:]
 
 
 def _index_list(tracer, x):
