@@ -178,3 +178,58 @@ def test_the_outer_loop_compiles_once_with_the_tuple_loop_inside():
     outer = [lp for lp in rep["loops"] if "sweeps" in lp["text"]]
     assert outer and "30 iterations, one compiled body" in outer[0]["summary"], rep["loops"]
     assert len(rep["compiles"]) <= 3
+
+
+def _count(seen, v):
+    seen.append(1)
+    return v
+
+
+def exit_with_effect(x, tol, n, seen):
+    for i in range(n):
+        y = np.sqrt(x + 1.0)
+        if _count(seen, np.abs(y - x).max()) < tol:
+            return y, i
+        x = y
+    return x, -1
+
+
+def python_exit(x, tol, n):
+    err = 1.0
+    for i in range(n):
+        y = np.sqrt(x + 1.0)
+        if float(np.abs(y - x).max()) + err * 0 < tol:
+            break
+        x = y
+    return x, i
+
+
+@CPU
+def test_an_exit_test_that_calls_numpy_is_computed_by_the_body():
+    """`np.abs(y - x).max() < tol` is the compiled body's last value (loop_rewrite
+    ExitSite.tested): no NumPy call per iteration in Python, the C++ loop only reads it."""
+    f = npcompile.jit(scalar_exit, choose=False)
+    got = f(make((10,), np.float64) + 2.0, 1e-13, 100)
+    ref = scalar_exit(make((10,), np.float64) + 2.0, 1e-13, 100)
+    np.testing.assert_array_equal(got[0], ref[0])
+    assert got[1] == ref[1]
+    site = f.loop_sites[0]
+    assert site.tested is not None and site.test_outside is None, site.test_outside
+    assert _ran_in_cpp(scalar_exit, make((10,), np.float64) + 2.0, 1e-13, 100) >= 20
+
+
+@pytest.mark.parametrize("tol", [1e-13, 0.5])
+def test_an_exit_test_with_an_effect_runs_once_per_iteration(tol):
+    """A test whose Python has an effect keeps it once per iteration: the body that
+    computes it makes no plan (api/purity.py), so the test goes back to Python."""
+    seen_np, seen_npc = [], []
+    ref = exit_with_effect(make((10,), np.float64) + 2.0, tol, 100, seen_np)
+    got = npcompile.jit(exit_with_effect, choose=False)(make((10,), np.float64) + 2.0, tol,
+                                                         100, seen_npc)
+    np.testing.assert_array_equal(got[0], ref[0])
+    assert got[1] == ref[1] and len(seen_npc) == len(seen_np)
+
+
+@pytest.mark.parametrize("tol", [1e-13, 0.5])
+def test_an_exit_test_python_computes_stays_right(tol):
+    check(python_exit, make((10,), np.float64) + 2.0, tol, 100)

@@ -246,28 +246,38 @@ class LoopRunner:
     def _exit_iterations(self, site, state, n, fed):
         env, graphs, replay = dict(zip(site.params, state)), [], _Replays()
         i, hit, native = 0, [False], 0
+        made = len(site.made)
 
         def after(out):     # one run's Python part: the test, then the renames
             env.update(zip(site.made, out))
-            if site.test(*[env[name] for name in site.test_reads]):
+            # the body's last value is TEST where the body computes it (site.tested)
+            if (out[made] if len(out) > made else
+                    site.test(*[env[name] for name in site.test_reads])):
                 hit[0] = True
                 return False
             env.update({target: env[source] for target, source in site.renames})
             return True
         while i < n:
             args = [env[p] for p in site.params]
+            tested = site.tested is not None and site.test_outside is None
+            returned = site.made + ["__npc_exit_test"] if tested else site.made
+
+            def jit_for(sc):
+                return self._jits(site, sc, tested=tested)[0]
             if replay.settled is not None and site.exit_next is not None:
-                done, _ = self._until(lambda sc: self._jits(site, sc)[0], site.params,
-                                      site.carry, args, site.made, replay, after,
-                                      site.exit_next, n - i, fed)
+                done, _ = self._until(jit_for, site.params, site.carry, args, returned,
+                                      replay, after, site.exit_next, n - i, fed)
                 i += done
                 native += done
                 if hit[0]:
                     break
                 if done:
                     continue
-            out, graphs = self._body_once(lambda sc: self._jits(site, sc)[0], site.params,
-                                          site.carry, args, site.made, graphs, replay, fed)
+            first = not graphs
+            out, graphs = self._body_once(jit_for, site.params, site.carry, args, returned,
+                                          graphs, replay, fed)
+            if tested and first:
+                _check_tested(site, jit_for, args)
             i += 1
             if not after(out):
                 break
@@ -447,16 +457,18 @@ class LoopRunner:
         out = fed.take(out, {names[j] for j in scalars})
         return _as_scalars(names, carry, out, returned, scalars), graphs
 
-    def _jits(self, site, scalars=(), bound=0, numbers=()):
+    def _jits(self, site, scalars=(), bound=0, numbers=(), tested=False):
         """(the step's Jitted, the last iteration's Jitted) of a loop, whose arguments
         at the positions `scalars` are NumPy scalars or (`numbers`, a `for` loop's) Python
         numbers handed in as 0-d arrays, and whose loop variable, where read as a number,
         is never negative or may be (trace/loop_values.py)."""
         value_at = getattr(site, "value_at", None)
-        key = (site.index, scalars, bound if value_at is not None else 0, numbers)
+        key = (site.index, scalars, bound if value_at is not None else 0, numbers, tested)
         got = self.jits.get(key)
         if got is None:
-            if site.step is None:
+            if tested:      # an exit loop's body that computes its test too
+                bodies = ((site.tested, "loop", site.binds),)
+            elif site.step is None:
                 bodies = ((site.body, "loop", site.binds),)
             else:
                 bodies = ((site.step, "loop", site.carry),
@@ -556,6 +568,22 @@ def _on_its_own(run):
     finally:
         if mine:
             sys.setprofile(hook)
+
+
+def _check_tested(site, jit_for, args):
+    """After the first traced run of a body that computes its exit test: its replay
+    plan must hand the test back as a value the graph computed. A test Python computed
+    from numbers would be a constant of the plan (the same answer at every run), and a
+    body without a plan gains nothing: TEST goes back to Python, as written, from the
+    next run on (this run's answer, traced, is right either way)."""
+    sc = _scalars(site.params, site.carry, args)
+    jit = jit_for(sc)
+    key, _ = arg_key(tuple(_with_scalars(args, sc)), None)
+    plan = jit._plans.get(key) if key is not None else None
+    if plan is None:
+        site.test_outside = jit.replay_refusals.get(key, "the body makes no plan")
+    elif plan.template[0] != 3 or plan.template[1][-1][0] != 0:
+        site.test_outside = "the test is not computed by the body's graph"
 
 
 def _scalars(params, carry, args, numbers=None):

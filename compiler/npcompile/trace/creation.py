@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from . import random_rules
+from . import index_concat, random_rules
 from .context import current
 from .function_rules import CREATION
 from .operand_types import Unsupported
@@ -44,3 +44,4 @@ def enter():
                 _originals[name] = original
                 setattr(np, name, _wrapper(name, original))
             random_rules.patch(current)
+            index_concat.patch()
