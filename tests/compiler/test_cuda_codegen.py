@@ -225,3 +225,23 @@ def test_checked_casts_and_integer_powers_compile_with_the_flag_word():
     assert grid
     for k in grid:
         assert k.source.count("*npc_flag = 1;") == 2
+
+
+def _lattice(g, y, x):
+    return g[y, x] * 0.5 + g[(y + 1) % 33, x].sum(axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("size", [50, 1500])
+def test_gathers_compile_inside_kernels_with_the_flag_word(size):
+    """Integer-array reads (fusion/expr.py Lowering._gather) inside CUDA kernels, in a
+    pointwise and a row-reduction scheme: each index checked against the array's size
+    (npc_bad), none left to a NumPy step."""
+    rng = np.random.default_rng(3)
+    g = rng.random((33, 33))
+    y, x = rng.integers(-33, 33, (size, 40)), rng.integers(0, 33, (size, 40))
+    low = npcompile.jit(_lattice, device="cuda").lower(g, y, x)
+    kernels = [k for k in low.kernels if k.target == "cuda"]
+    assert kernels and all(f".visible .entry {k.name}(" in k.ptx for k in kernels)
+    assert sum(k.source.count("npc_bad |= !ok") for k in kernels) >= 3
+    assert all("*npc_flag = 1;" in k.source for k in kernels if "npc_bad |=" in k.source)
+    assert not any(k.target == "numpy" for k in low.kernels)

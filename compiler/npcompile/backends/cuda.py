@@ -64,6 +64,7 @@ class Program(ProgramBase):
 
     target = "cuda"
     kinds = KINDS   # no complex: complex ops run as NumPy steps between kernels
+    gathers = True  # integer-array reads (codegen/cpp.py Emitter._gather_index)
 
     def __init__(self, leaves, pending, outputs, load=True, deadline=None):
         self.deadline = deadline   # perf_counter() past which no new kernel is compiled

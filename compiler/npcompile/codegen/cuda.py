@@ -24,7 +24,7 @@ import numpy as np
 
 from ..fusion.expr import top_reduces
 from . import cpp_ops, cuda_packed
-from .cpp import Emitter, Scope, _render
+from .cpp import _GATHERED, Emitter, Scope, _render
 from .cpp_ops import ctype
 
 # the dtype kinds this renderer computes: no complex (cpp_complex's structs are host
@@ -116,8 +116,10 @@ class CudaEmitter(Emitter):
 
     def value(self, e, idx):
         rot = self.rotate
-        if e.kind == "load" and rot is not None and self._home(idx) is rot["scope"]:
+        if e.kind == "load" and rot is not None and self._home(idx) is rot["scope"] and \
+                not any(_GATHERED.search(s) for s in idx):
             # an element of the tile: loaded before the step loop, read from a register
+            # (a gathered read is not: its index is computed in the step)
             key = (self._signature(e), idx)
             if key not in rot["names"]:
                 rot["names"][key] = f"ld{self.counter + 1}"
