@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_complex, cpp_ops, cpp_scan, cpp_sums
+from . import cpp_complex, cpp_extrema, cpp_ops, cpp_scan, cpp_sums
 from .numpy_sum_order import split_units
 from .cpp_ops import ctype, kahan_add, literal
 
@@ -73,6 +73,10 @@ class Signatures:
 
 
 class Emitter:
+    # min/max/argmin/argmax in two vectorizable passes (codegen/cpp_extrema.py); the
+    # CUDA emitter, whose lanes split reductions themselves, keeps one sequential pass
+    vector_extrema = True
+
     def __init__(self, kernel, buffer_of):
         self.k = kernel
         self.buffer_of = buffer_of  # load Expr -> Buffer
@@ -405,6 +409,12 @@ class Emitter:
             self.cur.emit(f"const i64 lo{rid} = {c} * {n0}LL / {chunks}, "
                           f"hi{rid} = ({c} + 1) * {n0}LL / {chunks};")
             bounds[v0] = (f"lo{rid}", f"hi{rid}")
+        if self.vector_extrema and cpp_extrema.applies(op, x):
+            result = cpp_extrema.render(
+                self, e, op, x, rid, xidx, rvars, bounds,
+                lambda a, v: self._combine(op, a, v, rid, rvars, x.dtype), self._init(op, x.dtype))
+            self.cur = saved
+            return result
         if op in ("argmin", "argmax"):
             self.cur.emit(f"{xT} best{rid} = 0; i64 {acc} = 0; bool first{rid} = true;")
         else:

@@ -101,6 +101,8 @@ class Unsupported(Exception):
 
 
 class CudaEmitter(Emitter):
+    vector_extrema = False   # its reductions split across lanes (_reduce_split)
+
     def __init__(self, kernel, buffer_of, info, index_type):
         super().__init__(kernel, buffer_of)
         self.info = info
