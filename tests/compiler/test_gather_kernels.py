@@ -34,6 +34,9 @@ CASES = {
     "computed array": lambda a, i, j, k, l, u: (a * 2)[i, j] + 1,
     "reduced array": lambda a, i, j, k, l, u: a.sum(axis=0)[j, k] + 1,
     "computed index": lambda a, i, j, k, l, u: a[(j * 3) % 6, j] * 2,
+    "np.take of the raveled array": lambda a, i, j, k, l, u: np.take(a, j * 7) * 2,
+    "np.take along an axis": lambda a, i, j, k, l, u: np.take(a, k, axis=2) + 1,
+    "the take method": lambda a, i, j, k, l, u: a.take(i, axis=0) - 1,
     "lattice interpolation": lambda a, i, j, k, l, u: (
         a[0][j, k] * 0.25 + a[0][(j + 1) % 7, (k + 1) % 8] * 0.75),
 }
@@ -105,3 +108,10 @@ def test_large_index_arrays_trace_without_materializing():
     npcompile.reset()
     npcompile.jit(lattice, choose=False)(g, y, x)
     _gathers_in_kernels()
+
+
+@pytest.mark.parametrize("mode", ["raise", "clip", "wrap"])
+def test_take_modes_and_out_of_range(mode):
+    g = rng.random((5, 4))
+    check(lambda g, x: np.take(g, x, axis=0, mode=mode) * 2, g, np.array([0, 7, -1]))
+    check(lambda g, x: np.take(g, x, mode=mode) + 1, g, np.array([[3, 19], [-20, 2]]))

@@ -514,10 +514,12 @@ class Emitter:
             return f"{acc} += {val};"
         if op == "prod":
             return f"{acc} *= {val};"
+        # any/all without a branch per element (|| would skip the read: a loop that
+        # does not vectorize); every element is read anyway as NumPy's loop reads them
         if op == "any":
-            return f"{acc} = {acc} || ({val} != 0);"
+            return f"{acc} |= ({val} != 0);"
         if op == "all":
-            return f"{acc} = {acc} && ({val} != 0);"
+            return f"{acc} &= ({val} != 0);"
         if op in ("min", "max"):
             cmp = "<=" if op == "min" else ">="
             nan = f" || {acc} != {acc}" if xdt.kind == "f" else ""

@@ -18,6 +18,8 @@ from . import lazy_array as _la
 from .library_rules import _axis, _dtype_of, _shape, declare
 from .operands import Unsupported, as_lazy, broadcast
 from .value_bounds import int_bounds
+from .view_rules import gather
+from .library_rules import library_call
 
 
 def _index(v, what):
@@ -191,7 +193,25 @@ def counted(tracer, fn, *args, **kwargs):
 SHAPES = {np.digitize: _same("x"), np.isin: _same("element"), np.repeat: _repeat,
           np.tile: _tile, np.lexsort: _lexsort}
 SIGNATURES = {np.lexsort: _lexsort_params}
+def take(tracer, fn, a, indices, axis=None, out=None, mode="raise"):
+    """np.take with an integer index array, NumPy's mode='raise': the gather a[..., i]
+    along the axis (of a raveled where axis is None), which kernels compute
+    (fusion/expr.py _gather, its IndexError NumPy's at run time); anything else (out=,
+    clip and wrap modes, a scalar index) NumPy's own step."""
+    index = type(indices) in (np.ndarray, _la.LazyArray) and indices.ndim > 0 and \
+        indices.dtype.kind in "iu"
+    if out is not None or mode != "raise" or not index:
+        return library_call(tracer, fn, a, indices, axis=axis, out=out, mode=mode)
+    x = as_lazy(tracer, a)
+    if axis is None:
+        x, axis = x.ravel(), 0
+    else:
+        axis = _axis(axis, x.ndim, "take")
+    return gather(tracer, x, (slice(None),) * axis + (indices,))
+
+
 TABLE = declare(SHAPES, SIGNATURES)
+TABLE[np.take] = take
 TABLE.update({np.triu_indices_from: _triangle_indices(np.triu_indices),
               np.tril_indices_from: _triangle_indices(np.tril_indices),
               np.diag_indices_from: diag_indices_from})
