@@ -92,10 +92,11 @@ def _add_kernel(sp, ck, metas, pcalls):
     parts = list(ck.part_itemsizes) if ck.part_address is not None else []
     rows = k.shape[k.split_dim] if k.shape else 1     # what the calls split
     grain = max(1, rows) if k.serial else max(1, MIN_CHUNK_ELEMENTS // ck.row_work)
-    if k.split_dim:
-        # calls split the columns under a scan along axis 0: each call walks all the rows,
-        # so a few columns per call would stride down the rows a cache line at a time
-        # (and calls of two threads would share lines)
+    if k.split_dim or k.columns:
+        # calls split the columns under a scan along axis 0 (or of a column reduction,
+        # codegen/cpp_columns.py): each call walks all the rows, so a few columns per
+        # call would stride down the rows a cache line at a time (and calls of two
+        # threads would share lines)
         grain = max(grain, MIN_SPLIT_COLUMNS)
     sp.add_kernel(k.name, ck.address, ck.part_address or 0, outs, ins, list(k.extents),
                   rows, grain,

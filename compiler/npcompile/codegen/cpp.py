@@ -12,7 +12,8 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_complex, cpp_extrema, cpp_ops, cpp_scan, cpp_sums
+from . import cpp_columns, cpp_complex, cpp_extrema, cpp_ops, cpp_scan, cpp_sums
+from .cpp_sums import counts as _counts, numpy_ordered
 from .numpy_sum_order import split_units
 from .cpp_ops import ctype, kahan_add, literal
 
@@ -76,6 +77,8 @@ class Emitter:
     # min/max/argmin/argmax in two vectorizable passes (codegen/cpp_extrema.py); the
     # CUDA emitter, whose lanes split reductions themselves, keeps one sequential pass
     vector_extrema = True
+    # reductions of all axes but the last in blocks of columns (codegen/cpp_columns.py)
+    column_blocks = True
 
     def __init__(self, kernel, buffer_of):
         self.k = kernel
@@ -181,7 +184,7 @@ class Emitter:
             return literal(e.op, e.dtype)
         if e.kind == "const":   # a complex constant: named once (its parts are read apart)
             idx = ()
-        key = (self._signature(e), _kept_index(e, idx))
+        key = self.memo_key(e, idx)
         got = self._lookup(key)
         if got is not None:
             return got
@@ -201,6 +204,10 @@ class Emitter:
             return name
         home.memo[key] = name
         return name
+
+    def memo_key(self, e, idx):
+        """What names e's value at idx in the scopes' memos."""
+        return (self._signature(e), _kept_index(e, idx))
 
     def _comment(self, e):
         node = e.node
@@ -534,6 +541,8 @@ class Emitter:
 
     # ----- the kernel ------------------------------------------------------------------------
     def build(self):
+        if self.column_blocks and cpp_columns.build(self):
+            return
         k = self.k
         shape = k.shape
         idx = tuple(f"i{d}" for d in range(len(shape)))
@@ -559,20 +568,6 @@ class Emitter:
                 terms.append(f"{idx[d]}*{stride}" if stride != 1 else idx[d])
             stride = _times(stride, self.extent(("it", d), shape[d]))
         return " + ".join(reversed(terms)) if terms else "0"
-
-
-def _counts(e):
-    """A float sum of booleans (np.mean(x <= 1)): a count, integers that add exactly in
-    any order."""
-    x = e.inputs[0]
-    return e.op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
-        x.inputs[0].dtype.kind == "b"
-
-
-def numpy_ordered(e):
-    """A float or complex sum: its terms are added in NumPy's order (cpp_sums), NumPy's
-    bits."""
-    return e.kind == "reduce" and e.op == "sum" and e.dtype.kind in "fc" and not _counts(e)
 
 
 def _times(a, b):

@@ -8,6 +8,20 @@ from .numpy_sum_order import (RUNTIME_CHECK, NotNumPyOrder, c_strides, order_of,
                               split_units, times)
 
 
+def counts(e):
+    """A float sum of booleans (np.mean(x <= 1)): a count, integers that add exactly in
+    any order."""
+    x = e.inputs[0]
+    return e.op == "sum" and e.dtype.kind == "f" and x.kind == "cast" and \
+        x.inputs[0].dtype.kind == "b"
+
+
+def numpy_ordered(e):
+    """A float or complex sum: its terms are added in NumPy's order (render), NumPy's
+    bits."""
+    return e.kind == "reduce" and e.op == "sum" and e.dtype.kind in "fc" and not counts(e)
+
+
 def render(em, e, idx):
     """The C++ name holding float sum `e` at `idx`. An accumulator of the result's own
     type (NumPy's: a float32 sum adds in float32), the outer reduced axes as loops that

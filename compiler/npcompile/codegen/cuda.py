@@ -102,6 +102,7 @@ class Unsupported(Exception):
 
 class CudaEmitter(Emitter):
     vector_extrema = False   # its reductions split across lanes (_reduce_split)
+    column_blocks = False    # and its kernels schedule their own threads
 
     def __init__(self, kernel, buffer_of, info, index_type):
         super().__init__(kernel, buffer_of)

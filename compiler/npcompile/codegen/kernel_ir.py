@@ -27,6 +27,7 @@ class Kernel:
         self.source = None
         self.ops = []           # (label, line text) of the NumPy ops fused here
         self.names = None       # split kernels: [per-chunk symbol, combining symbol]
+        self.columns = False    # computed in blocks of columns (codegen/cpp_columns.py)
         self.part_base = None   # split kernels: bufs[] index of the first partials array
         self.part_types = []    # split kernels: C type of each partials array
         self.chunks = 0         # split kernels: number of partials per reduction
