@@ -8,6 +8,7 @@ ran 0.48x NumPy. Here the kernel's dimension is taken W columns at a time: per b
 an accumulator per column, the rows in the reduction's order (codegen/numpy_sum_order.py
 for float sums), and the columns of a row innermost, where they vectorize. Each
 column's terms still meet in NumPy's order: only the columns are interleaved."""
+from ..fusion.expr import top_reduces
 from .cpp_ops import ctype
 from .cpp_sums import _strides, _strides_now, counts, numpy_ordered
 from .numpy_sum_order import RUNTIME_CHECK, NotNumPyOrder, order_of
@@ -26,10 +27,9 @@ def build(em):
     k = em.k
     if len(k.shape) != 1 or k.split_dim != 0 or not isinstance(k.shape[0], int) or k.shape[0] < 8:
         return False
-    tops = []
-    for root in k.roots:
-        _top_reduces(root, tops, set())
-    if not tops or not all(_column(em, e) for e in tops):
+    tops = top_reduces(k.roots)
+    if not tops or not all(_column(em, e) for e in tops) or \
+            any(_encloses(r, set(), ("scan",)) for r in k.roots):
         return False
     k.columns = True    # its calls must take many columns each (cpu_step_program.py)
     em.open_loop(f"for (i64 i0b = begin; i0b < end; i0b += {W})", [])
@@ -50,28 +50,13 @@ def build(em):
     return True
 
 
-def _top_reduces(e, out, seen):
-    """The reductions a root computes that no other reduction encloses."""
-    if id(e) in seen:
-        return
-    seen.add(id(e))
-    if e.kind == "reduce":
-        out.append(e)
-        return
-    if e.kind in ("scan", "gather"):
-        out.append(e)     # (refused by _column: the block schedule is for reductions)
-        return
-    for x in e.inputs:
-        _top_reduces(x, out, seen)
-
-
 def _column(em, e):
     if e.kind != "reduce" or e.op not in _OPS or e.dtype.kind == "c" or \
             e.attrs.get("keepdims") or tuple(e.shape) != tuple(em.k.shape):
         return False
     x = e.inputs[0]
     nd = len(x.shape)
-    if nd < 2 or tuple(e.attrs["axes"]) != tuple(range(nd - 1)) or _encloses(x):
+    if nd < 2 or tuple(e.attrs["axes"]) != tuple(range(nd - 1)) or _encloses(x, set()):
         return False
     if numpy_ordered(e):
         try:
@@ -83,12 +68,11 @@ def _column(em, e):
     return True
 
 
-def _encloses(e, seen=None):
-    seen = set() if seen is None else seen
+def _encloses(e, seen, kinds=("reduce", "scan")):
     if id(e) in seen:
         return False
     seen.add(id(e))
-    return e.kind in ("reduce", "scan") or any(_encloses(x, seen) for x in e.inputs)
+    return e.kind in kinds or any(_encloses(x, seen, kinds) for x in e.inputs)
 
 
 def _order(em, e):
