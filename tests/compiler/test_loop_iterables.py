@@ -138,15 +138,38 @@ def kalman(zs, dt, q, r):
     return xs, P
 
 
+def unraveled(zs):
+    P = np.eye(2)
+    out = np.zeros((len(zs), 4))
+    for k, z in enumerate(zs):
+        P = P * 0.5 + z
+        out[k] = P.ravel()      # a computed 2-d array: NumPy's layout decides view or copy
+    return out
+
+
 @CPU
 def test_a_body_that_cannot_replay_leaves_the_call_free_to():
-    # its body makes no plan: from the next call on the loop runs as written, and the
-    # call as a whole replays (it had 0.05x NumPy, traced in full at every call)
+    # its body makes no plan (its graph runs on the reference path, where NumPy settles
+    # the layout): from the next call on the loop runs as written, and the call as a
+    # whole replays (a Kalman filter had 0.05x NumPy, traced in full at every call)
+    zs = np.cumsum(make((40,), np.float64)) * 0.1
+    check(unraveled, zs)
+    j = npcompile.jit(unraveled, choose=False)
+    for _ in range(3):
+        got = j(zs)
+    np.testing.assert_allclose(got, unraveled(zs), rtol=1e-12)
+    assert not j.replay_refusals, j.replay_refusals
+
+
+@CPU
+def test_a_kalman_filter_compiles_its_body_once():
+    """`xs[k] = x.ravel()` of the (2, 1) state: one layout in any axis order, so the
+    body's graph runs compiled and the loop runs in C++ (it was traced per iteration)."""
     zs = np.cumsum(make((40,), np.float64)) * 0.1
     check(kalman, zs, 0.1, 0.01, 0.5)
-    j = npcompile.jit(kalman, choose=False)
-    for _ in range(3):
-        got = j(zs, 0.1, 0.01, 0.5)
-    exp = kalman(zs, 0.1, 0.01, 0.5)
-    np.testing.assert_allclose(got[0], exp[0], rtol=1e-12)
-    assert not j.replay_refusals, j.replay_refusals
+    npcompile.reset()
+    npcompile.jit(kalman, choose=False)(zs, 0.1, 0.01, 0.5)
+    rep = npcompile.report()
+    assert not rep["fallbacks"]
+    assert any("one compiled body" in lp["summary"] and "C++ loop" in lp["summary"]
+               for lp in rep["loops"]), [lp["summary"] for lp in rep["loops"]]

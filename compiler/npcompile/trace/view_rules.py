@@ -37,12 +37,21 @@ def split_key(tracer, lz, key):
 def _view(tracer, lz, fn, args, kwargs, label, fake):
     step = ViewStep(fn, args, kwargs, label, fake.dtype, fake.shape)
     st = lz._st
-    if not st.fake_is_real and fn in _MAY_COPY:
+    if not st.fake_is_real and fn in _MAY_COPY and not _one_layout(st.base):
         st.guessed = True  # numpy's own layout of a pending base decides copy vs view
     tracer.note_op(label)
     out = _la.LazyArray(st, lz._chain + (step,), None, False)
     out._fake = fake
     return tracer._register(out)
+
+
+def _one_layout(base):
+    """Is a pending base's layout known without NumPy: a ufunc's fresh result (contiguous
+    in its inputs' axis order) with at most one axis longer than 1, the same memory in
+    every axis order? (A Kalman filter's `xs[k] = x.ravel()` of its (2, 1) state ran
+    every call on the reference path, which kept its loop from compiling once.)"""
+    return isinstance(getattr(base, "fn", None), np.ufunc) and \
+        sum(d != 1 for d in base.shape) <= 1
 
 
 def getitem(tracer, lz, key):
