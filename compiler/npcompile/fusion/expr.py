@@ -303,6 +303,8 @@ class Lowering:
         `v += dt * a; x += dt * v` was 4 steps, 5.5x slower than NumPy on 100 elements).
         Writes to part of an array (a key, a view chain) stay NumPy's."""
         _, chain, key, fn, kw, c_order = node.args[:6]
+        if type(key) is Ref and not chain and not kw and fn is None:
+            return self._masked_fill(node, ins, key, c_order)
         if chain or kw or not _whole(key, node.shape):
             return None
         base = node.inputs[0]
@@ -339,6 +341,32 @@ class Lowering:
             return None
         e.node = node     # its line, in the kernel's comments
         return self._cast(e, node.dtype) if e.dtype != node.dtype else e
+
+    def _masked_fill(self, node, ins, key, c_order):
+        """`x[mask] = v` with a mask of x's shape and one value (a number, a 0-d array):
+        the array's next value is np.where(mask, v, x), computed pointwise (a clip or a
+        reset of the elements past a threshold; it was a NumPy step between kernels).
+        A float number into an integer array is NumPy's (NaN raises there)."""
+        mask = ins[key.i]
+        base = node.inputs[0]
+        if mask.dtype != np.bool_ or tuple(mask.shape) != tuple(node.shape) or \
+                (not c_order and base.is_leaf and not getattr(
+                    getattr(base, "value", None), "flags", np.ones(1).flags).c_contiguous):
+            return None
+        ops = self._operands_of(node.args[6:], ins)
+        if ops is None or len(ops) != 1 or ops[0] is None or ops[0].shape != ():
+            return None
+        v = ops[0]
+        if v.kind == "const" and node.dtype.kind in "iub" and (
+                not isinstance(v.op, (bool, int, np.integer, np.bool_)) or
+                (node.dtype.kind in "iu" and not
+                 np.iinfo(node.dtype).min <= int(v.op) <= np.iinfo(node.dtype).max)):
+            return None     # (-3 into uint8: NumPy 2 raises OverflowError, 1.x wraps)
+        try:
+            v = self._cast(v, node.dtype)
+        except _NotLowered:
+            return None
+        return Expr("pw", "where", [mask, v, ins[0]], node.shape, node.dtype, node=node)
 
     def _pow(self, node, ins):
         x = ins[0]
