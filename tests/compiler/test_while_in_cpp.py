@@ -216,6 +216,8 @@ def test_an_exit_test_that_calls_numpy_is_computed_by_the_body():
     site = f.loop_sites[0]
     assert site.tested is not None and site.test_outside is None, site.test_outside
     assert _ran_in_cpp(scalar_exit, make((10,), np.float64) + 2.0, 1e-13, 100) >= 20
+    assert any("its exit test computed by the body" in lp["summary"]
+               for lp in npcompile.report()["loops"]), npcompile.report()["loops"]
 
 
 @pytest.mark.parametrize("tol", [1e-13, 0.5])
@@ -228,6 +230,9 @@ def test_an_exit_test_with_an_effect_runs_once_per_iteration(tol):
                                                          100, seen_npc)
     np.testing.assert_array_equal(got[0], ref[0])
     assert got[1] == ref[1] and len(seen_npc) == len(seen_np)
+    if COMPILED and DEVICE == "cpu" and got[1] > 2:
+        assert any("its exit test in Python" in lp["summary"]
+                   for lp in npcompile.report()["loops"]), npcompile.report()["loops"]
 
 
 @pytest.mark.parametrize("tol", [1e-13, 0.5])

@@ -498,7 +498,7 @@ class LoopRunner:
                 " (nothing compiled: no NumPy work in it)") + (
                 f", {native} of them in one C++ loop" if native else "") + (
                 "; the first iteration was traced as written (it settles the type of a "
-                "carried number)" if peeled else "")
+                "carried number)" if peeled else "") + _exit_test_note(site)
         elif site.refusal:
             summary = (f"line {site.lineno}: {n} iterations; the body could not take its "
                        f"numbers (its loop variable, numbers carried from one iteration to "
@@ -514,6 +514,15 @@ class LoopRunner:
                "kernel": (f"its body, graph {graphs[0]}" if done == n and graphs else ""),
                "summary": summary}
         native_loop.report_loop(rec)
+
+
+def _exit_test_note(site):
+    """Where an exit loop's test ran, in the loop's summary."""
+    if getattr(site, "tested", None) is None:
+        return ""
+    if site.test_outside is None:
+        return "; its exit test computed by the body"
+    return f"; its exit test in Python ({site.test_outside})"
 
 
 def _too_short(it):
