@@ -245,3 +245,12 @@ def test_gathers_compile_inside_kernels_with_the_flag_word(size):
     assert sum(k.source.count("npc_bad |= !ok") for k in kernels) >= 3
     assert all("*npc_flag = 1;" in k.source for k in kernels if "npc_bad |=" in k.source)
     assert not any(k.target == "numpy" for k in low.kernels)
+
+
+def test_views_read_their_strides_at_run_time():
+    """A view's strides as NumPy takes it of the example are not constants of the CUDA
+    code (backends/kernel_inputs.py fixed_views): a DeviceArray's diagonal or reversed
+    slice can come out contiguous, and every run then failed the layout check."""
+    A = np.random.default_rng(1).random((300, 300))
+    (k,) = lowered_fn(lambda A: np.diag(A) * 2 + A[::-1, 0], A)
+    assert "P.v[" in k.source and "*301]" not in k.source and "*-300]" not in k.source, k.source

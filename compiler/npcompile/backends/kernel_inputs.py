@@ -10,9 +10,14 @@ class KernelInputs:
     or constant element strides (checked on every run). An array one of our kernels wrote
     is C-contiguous. Anything else gets its strides at run time, in P[]."""
 
-    def __init__(self, kernel, example_of):
+    def __init__(self, kernel, example_of, fixed_views=True):
         self.kernel = kernel
         self.example_of = example_of   # node -> (example value or None, written by a kernel)
+        # may a view's strides, as NumPy takes the view of the example, be constants of
+        # the code? Not on the GPU: a DeviceArray's diagonal or reversed slice can come
+        # out as a contiguous copy, and every run then failed the layout check and ran
+        # in NumPy (jacobi_iteration: 17 fallbacks per call)
+        self.fixed_views = fixed_views
         self.by_node = {}
         self.order = []                # the nodes read, in bufs[] order after the outputs
         self.nparams = 0
@@ -28,6 +33,7 @@ class KernelInputs:
             contiguous = bool(example.flags.c_contiguous)
             # a symbolic kernel serves several sizes: strides that follow them go in P[]
             if not contiguous and not self.kernel.symbolic and \
+                    (self.fixed_views or node.is_leaf) and \
                     all(s % example.itemsize == 0 for s in example.strides):
                 fixed = tuple(s // example.itemsize for s in example.strides)
         else:
