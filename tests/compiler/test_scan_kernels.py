@@ -28,10 +28,13 @@ def exact(fn, *args):
         warnings.simplefilter("ignore")
         exp = fn(*copy.deepcopy(args))
         jitted = npcompile.jit(fn, device=DEVICE)
-        got = [_host(jitted(*copy.deepcopy(args))) for _ in range(2)]
-    for g in got:
+        raw = [jitted(*copy.deepcopy(args)) for _ in range(2)]
+    got = [_host(r) for r in raw]
+    for r, g in zip(raw, got):
         if DEVICE == "cuda":    # the GPU's reductions add in their own order
-            same(g, exp)
+            # (as returned: same() reads a 0-d DeviceArray as the NumPy scalar it holds,
+            # where .get() alone gave a 0-d ndarray, a type NumPy's scalar is not)
+            same(r, exp)
             continue
         gs, es = (g, exp) if isinstance(exp, tuple) else ((g,), (exp,))
         assert type(gs) is type(es) and len(gs) == len(es)
