@@ -579,6 +579,13 @@ def _on_its_own(run):
             sys.setprofile(hook)
 
 
+def _plan_of(jit, args, scalars):
+    """(the replay plan a body's jit keeps for these arguments or None, their key, the
+    values it indexes); carried scalars at positions `scalars` go in as 0-d arrays."""
+    key, values = arg_key(tuple(_with_scalars(args, scalars)), None)
+    return (jit._plans.get(key) if key is not None else None), key, values
+
+
 def _check_tested(site, jit_for, args):
     """After the first traced run of a body that computes its exit test: its replay
     plan must hand the test back as a value the graph computed. A test Python computed
@@ -587,8 +594,7 @@ def _check_tested(site, jit_for, args):
     next run on (this run's answer, traced, is right either way)."""
     sc = _scalars(site.params, site.carry, args)
     jit = jit_for(sc)
-    key, _ = arg_key(tuple(_with_scalars(args, sc)), None)
-    plan = jit._plans.get(key) if key is not None else None
+    plan, key, _ = _plan_of(jit, args, sc)
     if plan is None:
         site.test_outside = jit.replay_refusals.get(key, "the body makes no plan")
     elif plan.template[0] != 3 or plan.template[1][-1][0] != 0:
@@ -664,8 +670,7 @@ class _Replays:
                 self.checked = mine
                 jit.record_replay(plan)
                 return out, True
-        key, values = arg_key(tuple(_with_scalars(args, scalars)), None)
-        plan = jit._plans.get(key) if key is not None else None
+        plan, key, values = _plan_of(jit, args, scalars)
         if plan is not None and plan.holds(jit.fn, ENGINE.generation):
             try:
                 out = plan.run(values)

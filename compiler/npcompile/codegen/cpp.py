@@ -15,7 +15,7 @@ from ..fusion.expr import top_reduces
 from . import cpp_columns, cpp_complex, cpp_extrema, cpp_ops, cpp_scan, cpp_sums
 from .cpp_sums import counts as _counts, numpy_ordered
 from .numpy_sum_order import split_units
-from .cpp_ops import ctype, kahan_add, literal
+from .cpp_ops import ctype, kahan_add, linear_index, literal
 
 # the dtype kinds this renderer computes (fusion/expr.Lowering lowers only these)
 KINDS = "biufc"
@@ -143,12 +143,18 @@ class Emitter:
         return f"{prefix}{self.counter}"
 
     # ----- scopes ----------------------------------------------------------------------
-    def _home(self, idx):
+    def _loop_vars(self, idx):
+        """The loop variables index idx depends on (a gathered index: those its index
+        array was read at)."""
         names = set()
         for s in idx:
             names.update(_VAR.findall(s))
-            for g in _GATHERED.findall(s):   # a gathered index: where its index was read
+            for g in _GATHERED.findall(s):
                 names.update(self.gathered[g])
+        return names
+
+    def _home(self, idx):
+        names = self._loop_vars(idx)
         sc = self.cur
         while sc.parent is not None and not (sc.names & names):
             sc = sc.parent
@@ -281,8 +287,7 @@ class Emitter:
             ok = self.fresh("ok")
             saved = self.cur
             self.cur = self._home(at)
-            self.gathered[g] = {v for s in at for v in _VAR.findall(s)} | \
-                {v for s in at for name in _GATHERED.findall(s) for v in self.gathered[name]}
+            self.gathered[g] = self._loop_vars(at)
             self.cur.emit(f"const i64 {g}_ = (i64){raw} < 0 ? (i64){raw} + (i64){n} : (i64){raw};")
             self.cur.emit(f"const bool {ok} = (u64){g}_ < (u64){n};")
             self.cur.emit(f"npc_bad |= !{ok};")
@@ -532,7 +537,7 @@ class Emitter:
             nan = f" || {acc} != {acc}" if xdt.kind == "f" else ""
             return f"{acc} = ({acc} {cmp} {val}{nan}) ? {acc} : {val};"
         # argmin/argmax: the first extreme; a NaN wins at its first place, as in NumPy
-        lin = _linear([v for v, _ in rvars], [n for _, n in rvars])
+        lin = linear_index([v for v, _ in rvars], [n for _, n in rvars])
         cmp = "<" if op == "argmin" else ">"
         nan_best = f"!(best{rid} != best{rid}) && " if xdt.kind == "f" else ""
         nan_v = f" || {val} != {val}" if xdt.kind == "f" else ""
@@ -602,13 +607,6 @@ def _broadcast(idx, shape, xshape):
     off = len(shape) - len(xshape)
     return tuple("0" if xd == 1 and shape[off + d] != 1 else idx[off + d]
                  for d, xd in enumerate(xshape))
-
-
-def _linear(vars_, sizes):
-    expr = vars_[0]
-    for v, n in zip(vars_[1:], sizes[1:]):
-        expr = f"({expr})*{n} + {v}"
-    return expr
 
 
 def _render(lines, indent):

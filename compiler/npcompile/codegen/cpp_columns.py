@@ -10,8 +10,8 @@ for float sums), and the columns of a row innermost, where they vectorize. Each
 column's terms still meet in NumPy's order: only the columns are interleaved."""
 from ..fusion.expr import top_reduces
 from .cpp_ops import ctype
-from .cpp_sums import _strides, _strides_now, counts, numpy_ordered
-from .numpy_sum_order import RUNTIME_CHECK, NotNumPyOrder, order_of
+from .cpp_sums import counts, numpy_ordered, sum_order
+from .numpy_sum_order import RUNTIME_CHECK, NotNumPyOrder
 
 # columns per block at most: a block's accumulators (4 KiB of doubles) stay in L1 while
 # the rows stream through in memory order, as NumPy adds them; blocks of 32 (registers)
@@ -60,7 +60,7 @@ def _column(em, e):
         return False
     if numpy_ordered(e):
         try:
-            order = _order(em, e)
+            order = sum_order(em, e)
         except NotNumPyOrder:
             return False    # (the usual path reports it)
         if order.run:       # NumPy sums the reduced axes pairwise in memory: not columns
@@ -73,11 +73,6 @@ def _encloses(e, seen, kinds=("reduce", "scan")):
         return False
     seen.add(id(e))
     return e.kind in kinds or any(_encloses(x, seen, kinds) for x in e.inputs)
-
-
-def _order(em, e):
-    """A float sum's order, as codegen/cpp_sums.py finds it."""
-    return order_of(e, lambda load: _strides(em, load), lambda load: _strides_now(em, load))
 
 
 def _block(em, e):
@@ -94,7 +89,7 @@ def _block(em, e):
     loops = [var[a] for a in e.attrs["axes"]]
     ordered = numpy_ordered(e)
     if ordered:     # NumPy's order of the rows: its axes in memory order
-        order = _order(em, e)
+        order = sum_order(em, e)
         for cond in order.checks:
             em.root.lines.insert(0, f"{RUNTIME_CHECK} |= !{cond};")
             em.k.need.add(("flag",))

@@ -15,7 +15,7 @@ one element at a time: np.max was 0.6x NumPy's SIMD loop, np.argmin 0.2x. So:
 Integers need no key (their own order) and have no NaN."""
 import numpy as np
 
-from .cpp_ops import ctype, literal
+from .cpp_ops import ctype, linear_index, literal
 
 
 def applies(op, x):
@@ -66,7 +66,7 @@ def render(em, e, op, x, rid, xidx, rvars, bounds, combine, init):
         em.cur.emit(f"i64 {acc} = 0;")
         _loops(em, rvars, bounds, names)
         v2 = em.value(x, xidx2)
-        lin = _lin(names, [n for _, n in rvars])
+        lin = linear_index(names, [n for _, n in rvars])
         hit = f"({nan} ? {v2} != {v2} : {v2} == {target})" if floating else f"{v2} == {target}"
         em.cur.emit(f"if ({hit}) {{ {acc} = {lin}; goto found{rid}; }}")
         for _ in rvars:
@@ -91,12 +91,3 @@ def _loops(em, rvars, bounds, names):
     for (v, _), name in zip(rvars, names):
         lo, hi = bounds[v]
         em.open_loop(f"for (i64 {name} = {lo}; {name} < {hi}; ++{name})", [name])
-
-
-def _lin(names, sizes):
-    """The element's position along the reduced axes, in C order (argmin/argmax's
-    answer)."""
-    expr = names[0]
-    for v, n in zip(names[1:], sizes[1:]):
-        expr = f"({expr})*{n} + {v}"
-    return expr

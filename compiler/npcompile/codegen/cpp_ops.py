@@ -24,6 +24,14 @@ def utype(dtype):
     return CTYPE["u"][np.dtype(dtype).itemsize]
 
 
+def linear_index(vars_, sizes):
+    """The C-order position of index vars_ in an array of these sizes, as C++."""
+    expr = vars_[0]
+    for v, n in zip(vars_[1:], sizes[1:]):
+        expr = f"({expr})*{n} + {v}"
+    return expr
+
+
 def literal(value, dtype):
     dt = np.dtype(dtype)
     v = np.asarray(value).astype(dt)[()]

@@ -22,6 +22,12 @@ def numpy_ordered(e):
     return e.kind == "reduce" and e.op == "sum" and e.dtype.kind in "fc" and not counts(e)
 
 
+def sum_order(em, e):
+    """The Order of float sum e in this kernel (codegen/numpy_sum_order.py), from its
+    loads' strides as the plan knows them and as this call has them."""
+    return order_of(e, lambda load: _strides(em, load), lambda load: _strides_now(em, load))
+
+
 def render(em, e, idx):
     """The C++ name holding float sum `e` at `idx`. An accumulator of the result's own
     type (NumPy's: a float32 sum adds in float32), the outer reduced axes as loops that
@@ -32,7 +38,7 @@ def render(em, e, idx):
     if split is not None and split[0] == "final":
         return _combine_units(em, e, idx, split)
     x = e.inputs[0]
-    order = order_of(e, lambda load: _strides(em, load), lambda load: _strides_now(em, load))
+    order = sum_order(em, e)
     rid, xidx, rvars = em.reduce_index(e, idx)
     var = dict(zip(e.attrs["axes"], rvars))
     T = ctype(e.dtype)

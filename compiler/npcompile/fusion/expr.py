@@ -101,6 +101,13 @@ def _whole(key, shape):
         sum(k is Ellipsis for k in key) <= 1
 
 
+def _other_layout(base, c_order):
+    """Is an update's base the caller's array in a layout other than C order, which the
+    version written back must keep (a kernel writes C order)?"""
+    return not c_order and base.is_leaf and not getattr(
+        getattr(base, "value", None), "flags", np.ones(1).flags).c_contiguous
+
+
 class _Call:
     """A ufunc call as _ufunc reads a node: its function, arguments and result."""
     __slots__ = ("fn", "args", "kwargs", "shape", "dtype")
@@ -307,9 +314,7 @@ class Lowering:
             return self._masked_fill(node, ins, key, c_order)
         if chain or kw or not _whole(key, node.shape):
             return None
-        base = node.inputs[0]
-        if not c_order and base.is_leaf and not getattr(
-                getattr(base, "value", None), "flags", np.ones(1).flags).c_contiguous:
+        if _other_layout(node.inputs[0], c_order):
             return None   # the caller's array in another layout: the version keeps it
         ops = self._operands_of(node.args[6:], ins)
         if ops is None or any(o is None for o in ops):
@@ -348,10 +353,8 @@ class Lowering:
         reset of the elements past a threshold; it was a NumPy step between kernels).
         A float number into an integer array is NumPy's (NaN raises there)."""
         mask = ins[key.i]
-        base = node.inputs[0]
         if mask.dtype != np.bool_ or tuple(mask.shape) != tuple(node.shape) or \
-                (not c_order and base.is_leaf and not getattr(
-                    getattr(base, "value", None), "flags", np.ones(1).flags).c_contiguous):
+                _other_layout(node.inputs[0], c_order):
             return None
         ops = self._operands_of(node.args[6:], ins)
         if ops is None or len(ops) != 1 or ops[0] is None or ops[0].shape != ():

@@ -174,7 +174,7 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False, gathers=False)
         # from it (a scan along the innermost axis is computed again in another such
         # kernel, as a pointwise op is); any other reader loads it, written once. A scan
         # along an outer axis is always written: its loop reads the previous row back
-        # (codegen/cpp_scan.py), and other kernels load it (_own_scans).
+        # (codegen/cpp_scan.py), and other kernels load it (_from_memory).
         if _has_scan(e, has_scan_memo) and id(n) not in materialize:
             outer = e.kind == "scan" and e.attrs["axis"] != len(e.shape) - 1
             if outer:
@@ -244,8 +244,8 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False, gathers=False)
         nonlocal group, group_ids, group_shape, n_kernels
         if group:
             if scanning:
-                group = _own_scans(group, load, exprs, materialize)
-            group = _reduce_from_memory(group, load, exprs, materialize)
+                group = _from_memory(group, load, exprs, materialize, scans=True)
+            group = _from_memory(group, load, exprs, materialize, scans=False)
             plan.steps.append(("kernel", group, group_shape))
             k = n_kernels
             n_kernels += 1
@@ -287,58 +287,34 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False, gathers=False)
 _MANY = -1   # computed in kernels of several stretches
 
 
-def _own_scans(group, load, exprs, written):
-    """The kernel's roots with every scan that another kernel writes read from memory: a
-    scan inlined into a reader that ended up in a later kernel (a different shape came
-    between them) would otherwise run again there (along an outer axis, out of the loop
-    nest that reads back its rows). Scans no kernel writes are computed where read.
-    `exprs` (node id -> its expression) follows the rewritten ones."""
+def _from_memory(group, load, exprs, written, scans):
+    """The kernel's roots with what another kernel writes read from memory where
+    computing it again would cost: with `scans`, every scan (inlined into a reader that
+    ended up in a later kernel, a different shape coming between them, it would run
+    again there, along an outer axis out of the loop nest that reads back its rows;
+    scans no kernel writes are computed where read); else anything inside a reduction,
+    which has a loop nest of its own (a bisection step's exit test np.max(hi - lo)
+    computed lo and hi again, two pow calls per element, serially, and was 2.5x slower
+    than the step). `exprs` (node id -> its expression) follows the rewritten ones."""
     own = {id(node) for node, _ in group}
     done = {}
-    return [(node, _without_others_scans(e, own, written, load, exprs, done))
+    return [(node, _reading_memory(e, own, written, load, exprs, done, False, scans))
             for node, e in group]
 
 
-def _without_others_scans(e, own, written, load, exprs, done):
+def _reading_memory(e, own, written, load, exprs, done, inside, scans):
     # a plain function, not a closure calling itself: that closure would be a reference
     # cycle keeping the graph's arrays alive until the next garbage collection
-    got = done.get(id(e))
-    if got is None:
-        if e.kind == "scan" and id(e.node) not in own and id(e.node) in written:
-            got = load(e.node)
-        else:
-            ins = [_without_others_scans(x, own, written, load, exprs, done) for x in e.inputs]
-            got = e
-            if any(a is not b for a, b in zip(ins, e.inputs)):
-                got = Expr(e.kind, e.op, ins, e.shape, e.dtype, e.attrs, node=e.node)
-                if e.node is not None and exprs.get(id(e.node)) is e:
-                    exprs[id(e.node)] = got
-        done[id(e)] = got
-    return got
-
-
-def _reduce_from_memory(group, load, exprs, written):
-    """The kernel's roots with what another kernel writes read from memory inside
-    reductions: a reduction has a loop nest of its own, so work inlined into it from a
-    written array is done twice (a bisection step's exit test np.max(hi - lo) computed
-    lo and hi again, two pow calls per element, serially, and was 2.5x slower than the
-    step)."""
-    own = {id(node) for node, _ in group}
-    done = {}
-    return [(node, _reads_written(e, own, written, load, exprs, done, False))
-            for node, e in group]
-
-
-def _reads_written(e, own, written, load, exprs, done, inside):
     key = (id(e), inside)
     got = done.get(key)
     if got is None:
-        if inside and e.kind != "load" and e.node is not None and \
-                id(e.node) in written and id(e.node) not in own:
+        if (e.kind == "scan" if scans else inside and e.kind != "load") and \
+                e.node is not None and id(e.node) in written and id(e.node) not in own:
             got = load(e.node)
         else:
-            below = inside or e.kind == "reduce"
-            ins = [_reads_written(x, own, written, load, exprs, done, below) for x in e.inputs]
+            below = not scans and (inside or e.kind == "reduce")
+            ins = [_reading_memory(x, own, written, load, exprs, done, below, scans)
+                   for x in e.inputs]
             got = e
             if any(a is not b for a, b in zip(ins, e.inputs)):
                 got = Expr(e.kind, e.op, ins, e.shape, e.dtype, e.attrs, node=e.node)
