@@ -178,7 +178,7 @@ class ExitSite:
         self.exit_next = nxt
         self.step = self.body = self.test = None
         # the body that also computes TEST (its last value), or None: TEST is then
-        # Python's after each run (see tests_inside)
+        # Python's after each run (see _tests_arrays)
         self.tested = None
         self.test_outside = None    # why TEST went back to Python, once it did
         self.sinks = None

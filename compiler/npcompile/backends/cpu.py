@@ -49,7 +49,7 @@ class Program(ProgramBase):
 
     kinds = KINDS   # the dtype kinds its kernels compute (complex included)
     scans = True    # and scans along an axis (codegen/cpp_scan.py)
-    gathers = True  # and integer-array reads (codegen/cpp.py _gather)
+    gathers = True  # and integer-array reads (codegen/cpp.py Emitter._gather_index)
 
     def __init__(self, leaves, pending, outputs):
         super().__init__(leaves, pending, outputs)

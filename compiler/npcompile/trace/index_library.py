@@ -15,11 +15,10 @@ import numpy as np
 from ..graph import calls
 from ..graph.node import Ref
 from . import lazy_array as _la
-from .library_rules import _axis, _dtype_of, _shape, declare
+from .library_rules import _axis, _dtype_of, _shape, declare, library_call
 from .operands import Unsupported, as_lazy, broadcast
 from .value_bounds import int_bounds
 from .view_rules import gather
-from .library_rules import library_call
 
 
 def _index(v, what):
@@ -193,6 +192,8 @@ def counted(tracer, fn, *args, **kwargs):
 SHAPES = {np.digitize: _same("x"), np.isin: _same("element"), np.repeat: _repeat,
           np.tile: _tile, np.lexsort: _lexsort}
 SIGNATURES = {np.lexsort: _lexsort_params}
+
+
 def take(tracer, fn, a, indices, axis=None, out=None, mode="raise"):
     """np.take with an integer index array, NumPy's mode='raise': the gather a[..., i]
     along the axis (of a raveled where axis is None), which kernels compute
