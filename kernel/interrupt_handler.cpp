@@ -48,9 +48,14 @@ interrupt_handler::~interrupt_handler() {
   m_thread.join();
 }
 
+// A stop flag left raised by an interrupt that Python's own signal handled (a cell in
+// plain Python) would stop the first compiled loop of a later cell that nobody
+// interrupted: each cell starts with it down.
 void interrupt_handler::begin_cell() {
   std::lock_guard lock(m_mutex);
   m_busy = true;
+  if (auto* flag = m_stop_flag.load())
+    flag->store(false);
 }
 
 // Once this returns no wake-up signal can be on its way any more: the

@@ -249,8 +249,11 @@ def test_gathers_compile_inside_kernels_with_the_flag_word(size):
 
 def test_views_read_their_strides_at_run_time():
     """A view's strides as NumPy takes it of the example are not constants of the CUDA
-    code (backends/kernel_inputs.py fixed_views): a DeviceArray's diagonal or reversed
-    slice can come out contiguous, and every run then failed the layout check."""
+    code (backends/kernel_inputs.py fixed_strides): a DeviceArray's diagonal or reversed
+    slice can come out contiguous, and every run then failed the layout check. The same
+    for a strided argument: a loop body's leaf D = np.diag(A) was one."""
     A = np.random.default_rng(1).random((300, 300))
     (k,) = lowered_fn(lambda A: np.diag(A) * 2 + A[::-1, 0], A)
     assert "P.v[" in k.source and "*301]" not in k.source and "*-300]" not in k.source, k.source
+    (k,) = lowered_fn(lambda d: d * 2 + 1, A[:, 3])
+    assert "P.v[" in k.source and "*300]" not in k.source, k.source

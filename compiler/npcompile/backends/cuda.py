@@ -102,7 +102,7 @@ class Program(ProgramBase):
         scheme, block = schedule(self.new_kernel(roots, shape))
         for attempt in (scheme, "block"):
             k = self.new_kernel(roots, shape)
-            buffer_of = KernelInputs(k, self.example_of, fixed_views=False)
+            buffer_of = KernelInputs(k, self.example_of, fixed_strides=False)
             info = launch_info(k, attempt, block if attempt == scheme else 256, buffer_of)
             try:
                 render_cuda_kernel(k, buffer_of, info, index_type(k, self.example_of))

@@ -10,14 +10,15 @@ class KernelInputs:
     or constant element strides (checked on every run). An array one of our kernels wrote
     is C-contiguous. Anything else gets its strides at run time, in P[]."""
 
-    def __init__(self, kernel, example_of, fixed_views=True):
+    def __init__(self, kernel, example_of, fixed_strides=True):
         self.kernel = kernel
         self.example_of = example_of   # node -> (example value or None, written by a kernel)
-        # may a view's strides, as NumPy takes the view of the example, be constants of
-        # the code? Not on the GPU: a DeviceArray's diagonal or reversed slice can come
-        # out as a contiguous copy, and every run then failed the layout check and ran
-        # in NumPy (jacobi_iteration: 17 fallbacks per call)
-        self.fixed_views = fixed_views
+        # may an input's strides, as the example has them, be constants of the code? Not
+        # on the GPU: a DeviceArray's diagonal or reversed slice can come out as a
+        # contiguous copy, and every run then failed the layout check and ran in NumPy
+        # (jacobi_iteration: 17 fallbacks per call, for views and then for a loop body's
+        # leaf D = np.diag(A)); strides in P[] cost a GPU kernel nothing measurable
+        self.fixed_strides = fixed_strides
         self.by_node = {}
         self.order = []                # the nodes read, in bufs[] order after the outputs
         self.nparams = 0
@@ -32,8 +33,7 @@ class KernelInputs:
         if example is not None:
             contiguous = bool(example.flags.c_contiguous)
             # a symbolic kernel serves several sizes: strides that follow them go in P[]
-            if not contiguous and not self.kernel.symbolic and \
-                    (self.fixed_views or node.is_leaf) and \
+            if not contiguous and not self.kernel.symbolic and self.fixed_strides and \
                     all(s % example.itemsize == 0 for s in example.strides):
                 fixed = tuple(s // example.itemsize for s in example.strides)
         else:
