@@ -230,7 +230,7 @@ def worker_torch(opts):
                 row["torch_mismatch"] = rp.short(diff, 300)
 
             def settle():
-                for _ in range(rp.SETTLE_CALLS):
+                for _ in range(rp.settle_calls()):
                     c(*fresh())
             limited(2 * opts.torch_timeout, settle)
             row["torch_s"] = rp.median_time(c, fresh, opts.reps)
