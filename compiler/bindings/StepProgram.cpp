@@ -355,19 +355,15 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
   };
   for (int64_t it = 0; it < count; ++it) {
     // Ctrl-C between iterations: the flag (the kernel's sigwait thread, a chained
-    // handler) and Python's own pending signal are both taken here, and the caller
-    // raises one KeyboardInterrupt. The kernel's thread sets both: a signal left pending
-    // fired again while the first one's traceback was being made, and the cell then
-    // ended "ok" (test_kernel_interrupt, compiled-kernel, now and then).
-    bool interrupted = interrupt_requested().exchange(false);
+    // handler) or Python's own pending signal (cleared: the caller raises)
+    if (interrupt_requested().exchange(false))
+      return stop(it, true);
     if (PyErr_CheckSignals() != 0) {
       if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
         throw py::error_already_set();
       PyErr_Clear();
-      interrupted = true;
-    }
-    if (interrupted)
       return stop(it, true);
+    }
     if (!views.is_none()) {
       py::object got = views(it);
       if (got.is_none())

@@ -442,8 +442,11 @@ class _Rewriter:
                     nest = self.sites[-1]
                     instead = self._loop(flat)
                     if instead is not None:
+                        self._inner_loops_of_fallback(instead)
                         got[-1].body = instead
                         nest.instead = "a body compiled once"
+                if got is not None and attempt == self._loop:
+                    self._inner_loops_of_fallback(got)
                 if got is not None and attempt == self._native and got[-1].body == [s]:
                     # the nest may decline at run time (it writes slices of an array it
                     # also reads as a number): the loop as written runs then, and its
@@ -463,6 +466,16 @@ class _Rewriter:
             out.append(s)
         return out
 
+    def _inner_loops_of_fallback(self, stmts):
+        """A body compiled once may hold inner loops (_inner_range_loop), written out
+        when it is traced. Where the runner declines (too few iterations) the loop runs
+        as written: there its inner loops are rewritten like any loop (a pressure solve
+        of many sweeps in a short time loop is a body compiled once, not unrolled)."""
+        fallback = stmts[-1].body[0] if stmts and isinstance(stmts[-1], ast.If) and \
+            stmts[-1].body else None
+        if isinstance(fallback, ast.For) and any(isinstance(b, ast.For) for b in fallback.body):
+            self.visit_body_of(fallback)
+
     def _text(self, loop):
         """The loop's first line as the user wrote it (the report's words)."""
         at = loop.lineno - self.first
@@ -472,12 +485,19 @@ class _Rewriter:
         if loop.orelse or not isinstance(loop.target, ast.Name) or not loop.body:
             return None
         var = loop.target.id
-        if not _straight_line(loop.body):
+        if not _straight_line(loop.body, nested=True):
+            return None
+        # inner loops: not with the loop variable read (its views, _index_views, are
+        # made of plain statements) nor with sinks (api/loop_sinks.py reads those)
+        inner = any(isinstance(st, ast.For) for st in loop.body)
+        if inner and (_data_bounds(_flattened(loop.body)) or
+                      any(var in _names_read(st) for st in loop.body)):
             return None
         if _data_bounds(loop.body):
             return None
         index = len(self.sites)
-        body, sinks, sunk = self._sinks(loop.body, index, loop, var)
+        body, sinks, sunk = (loop.body, None, []) if inner else \
+            self._sinks(loop.body, index, loop, var)
         written, views = body, []   # the body as written, its sinks split off
         if any(var in _reads(s) for s in body):
             got = _index_views(body, var, index)
@@ -880,11 +900,14 @@ class _Picks(ast.NodeTransformer):
         return node
 
 
-def _straight_line(nodes):
+def _straight_line(nodes, nested=False):
     """Statements (or expressions) a body function may hold: assignments, augmented
     assignments, expression statements and pass, none making a function, a generator or
-    a walrus binding (a bare annotation binds nothing: not followed)."""
+    a walrus binding (a bare annotation binds nothing: not followed). With nested, also
+    an inner loop `for NAME in range(...)` of such statements (_inner_range_loop)."""
     for node in nodes:
+        if nested and _inner_range_loop(node):
+            continue
         if isinstance(node, ast.stmt) and not isinstance(node, _SIMPLE):
             return False
         if isinstance(node, ast.AnnAssign) and node.value is None:
@@ -892,6 +915,29 @@ def _straight_line(nodes):
         if any(isinstance(n, _FORBIDDEN) for n in ast.walk(node)):
             return False
     return True
+
+
+def _inner_range_loop(node):
+    """`for NAME in range(...):` over straight-line statements, with no else: inside a
+    body compiled once it runs as Python while the body is traced, so the body's graph
+    holds its iterations written out, the same at every run of the body as long as its
+    bounds are (a time step's Jacobi sweeps `for q in range(nit)`: traced per time step,
+    the whole step was traced and flushed again at each of them, 0.70x NumPy on
+    cavity_flow). Bounds that are Python numbers the body does not bind are part of
+    the body's key (a new value traces it again); a bound from the data is not taken."""
+    return isinstance(node, ast.For) and not node.orelse and \
+        isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Call) and \
+        isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range" and \
+        not node.iter.keywords and bool(node.body) and _straight_line(node.body)
+
+
+def _flattened(stmts):
+    """The statements with each inner loop replaced by its body (what _data_bounds and
+    the name walks read)."""
+    out = []
+    for st in stmts:
+        out.extend(st.body if isinstance(st, ast.For) else [st])
+    return out
 
 
 def _names_read(node):
@@ -958,7 +1004,16 @@ def _loaded_outside(fdef, loop):
 
 def _reads(stmt):
     """Names a statement reads, in evaluation order (value before targets; an augmented
-    assignment reads its target first)."""
+    assignment reads its target first). An inner loop (_inner_range_loop) reads its
+    range's names, then what its statements read before the loop itself binds it (a
+    name bound by an earlier statement of its body is its own)."""
+    if isinstance(stmt, ast.For):
+        names = _names_read(stmt.iter)
+        own = {stmt.target.id}
+        for st in stmt.body:
+            names += [n for n in _reads(st) if n not in own]
+            own.update(b for b in _binds(st) if b is not None)
+        return names
     names = []
     if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
         names.append(stmt.target.id)
@@ -980,7 +1035,13 @@ def _reads(stmt):
 
 
 def _binds(stmt):
-    """Names a statement binds; None for a target this rewrite does not follow."""
+    """Names a statement binds; None for a target this rewrite does not follow. An inner
+    loop binds its variable and what its statements bind."""
+    if isinstance(stmt, ast.For):
+        out = [stmt.target.id] if isinstance(stmt.target, ast.Name) else [None]
+        for st in stmt.body:
+            out += _binds(st)
+        return out
     if isinstance(stmt, ast.Assign):
         targets = stmt.targets
     elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
