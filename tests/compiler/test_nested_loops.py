@@ -138,6 +138,41 @@ def test_the_time_loop_holding_the_pressure_loop_is_one_compiled_body():
     assert compiles[0] == compiles[1] >= 1
 
 
+def minibatch_epochs(X, y, epochs, bs, seed):
+    """A body the outer runner cannot replay (a Generator draw per epoch) around a
+    mini-batch loop."""
+    rng = np.random.default_rng(seed)
+    w = np.zeros(X.shape[1])
+    b = 0.0
+    for ep in range(epochs):
+        perm = rng.permutation(X.shape[0])
+        for s in range(0, X.shape[0], bs):
+            idx = perm[s:s + bs]
+            g = X[idx] @ w + b - y[idx]
+            w -= 0.01 * (X[idx].T @ g) / len(idx)
+            b -= 0.01 * g.mean()
+    return w, b
+
+
+@pytest.mark.parametrize("epochs", [1, LOOP_MIN + 4])
+def test_epochs_around_a_minibatch_loop(epochs):
+    check(minibatch_epochs, make((48, 3), np.float64), make((48,), np.float64, 1), epochs, 4, 0)
+
+
+@CPU_KERNELS
+def test_an_inner_loop_traced_as_written_is_a_compiled_body():
+    """Where the time loop's body cannot be replayed, its iterations are traced as
+    written with the inner loop rewritten like any loop: one compiled body, not 12
+    iterations written out per epoch."""
+    loops, _ = _summaries(minibatch_epochs, make((48, 3), np.float64),
+                          make((48,), np.float64, 1), LOOP_MIN + 4, 4, 0)
+    outer = [s for s in loops if s.startswith("line 147:")]
+    assert outer and "traced as written" in outer[-1], loops   # the case this is about
+    inner = [s for s in loops if s.startswith("line 149:")]
+    assert len(inner) >= 2 and all("12 iterations, one compiled body" in s for s in inner), \
+        loops
+
+
 @pytest.mark.parametrize("n", LENGTHS)
 def test_tuple_loop_lengths(n):
     check(boundaries_by_tuple, _unit((8, 9), 0), _unit((8, 9), 1), n, 0.01)

@@ -923,7 +923,7 @@ def _as_written(site, values, carry, start, stop, it, fed):
             out = _written(site.ostep if i < n - 1 else site.obody, list(values) + [it[i]],
                            fed)
         else:
-            out = _written(site.step if i < n - 1 else site.body, values, fed)
+            out = _written(site.wstep if i < n - 1 else site.wbody, values, fed)
         if i < n - 1:
             for j, v in zip(carry, out):
                 values[j] = v
