@@ -61,6 +61,10 @@ class Jitted:
         # to the device, so that either path returns what device="cuda" promises
         self._eager = fn if device == "cpu" else _results_on_device(fn)
         self._settle_device = _gpu_synchronize if device == "cuda" else None
+        # what the compiled path hands back: on the GPU, values a graph computed in NumPy
+        # (the compile budget's rest of a call, a loop traced as written) are DeviceArrays
+        # too, held on the host (a stencil's result came back an ndarray on every call)
+        self._returned = _same if device == "cpu" else _compiled_on_device
         self._site_name = getattr(fn, "__qualname__", repr(fn))
         # replay needs a plain Python function: its code is what purity.py inspects
         self.replay = (replay_default() if replay is None else bool(replay)) and \
@@ -147,14 +151,15 @@ class Jitted:
         if current() is not None:  # called from traced code: inline into that trace
             return self.fn(*args, **kwargs)
         if self.chooser is None:
-            return self._compiled_call(args, kwargs)
+            return self._returned(self._compiled_call(args, kwargs))
         key = choice_key(args, kwargs)
         generation = ENGINE.generation
         path = self.chooser.next_path(key, generation)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
             return self._eager(*args, **kwargs)
         t0 = time.perf_counter()
-        result = self._eager(*args, **kwargs) if path == "numpy" else self._compiled_call(args, kwargs)
+        result = self._eager(*args, **kwargs) if path == "numpy" else \
+            self._returned(self._compiled_call(args, kwargs))
         if self._settle_device is not None and path == "compiled":
             self._settle_device()    # the kernels' time, not only their launches
         self.chooser.record(key, path, time.perf_counter() - t0, generation)
@@ -350,12 +355,28 @@ def replay_call(jitted, plan, values):
 
 
 def _results_on_device(fn):
-    from ..backends.device_array import results_to_device
-
     @functools.wraps(fn)
     def numpy_on_device(*args, **kwargs):
-        return results_to_device(fn(*args, **kwargs))
+        return _device_results(fn(*args, **kwargs))
     return numpy_on_device
+
+
+def _same(result):
+    return result
+
+
+def _device_results(result):
+    """Arrays and NumPy scalars of a result as DeviceArrays (backends/device_array.py's
+    results_to_device: held on the host until the GPU needs them)."""
+    from ..backends.device_array import results_to_device
+    return results_to_device(result)
+
+
+def _compiled_on_device(result):
+    """The compiled path's result on the GPU as _device_results makes it; where there is
+    no GPU, device="cuda" runs on the CPU and hands back NumPy's types, as it says."""
+    from ..backends.cuda_runtime import available
+    return _device_results(result) if available()[0] else result
 
 
 def _gpu_synchronize():

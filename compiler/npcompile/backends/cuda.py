@@ -88,8 +88,8 @@ class Program(ProgramBase):
         self._examples = None  # strides are in the kernels now; do not keep arrays alive
         self.last_timings = []   # kernel times reach the session through cuda_runtime
         self.runs = 0
-        # segment number -> LaunchGraph; None when graphs are off (NPC_CUDA_GRAPHS=0) or
-        # the driver refused one (graph_refusal says why)
+        # (segment number, its kernels) -> LaunchGraph; None when graphs are off
+        # (NPC_CUDA_GRAPHS=0) or the driver refused one (graph_refusal says why)
         self._graphs = {} if rt.GRAPHS else None
         self._flag = None           # see _flag_word
         self._flag_zeroed = False
@@ -226,7 +226,12 @@ class Program(ProgramBase):
         """Queue a run of kernels; their times are recorded by cuda_runtime when done."""
         graph = None
         if self._graphs is not None and self.runs > 0:
-            graph = self._graphs.get(segment) or self._make_graph(segment, run)
+            # keyed by the kernels the run holds, not by its place alone: a view step
+            # taken on the device in one call and by NumPy in the next splits the runs
+            # differently, and a graph made for another run failed its launch
+            # (wave_point_source: "one pointer and one parameter list per kernel")
+            key = (segment,) + tuple(id(ck) for ck, _, _ in run)
+            graph = self._graphs.get(key) or self._make_graph(key, run)
         if graph is not None:
             graph.launch([r[1] for r in run], [r[2] for r in run])
         else:
@@ -235,7 +240,7 @@ class Program(ProgramBase):
                 cu.launch(ck.function, ck.grid, ck.block, pointers, params, True)
         rt.launched([ck.kernel.name for ck, _, _ in run], self.graph_id, self.function)
 
-    def _make_graph(self, segment, run):
+    def _make_graph(self, key, run):
         """The run as a CUDA graph, or None (launched directly from now on, saying why)."""
         try:
             graph = rt.native().LaunchGraph(
@@ -244,7 +249,7 @@ class Program(ProgramBase):
             self._graphs = None
             self.graph_refusal = f"CUDA graph not used: {e}"
             return None
-        self._graphs[segment] = graph
+        self._graphs[key] = graph
         return graph
 
 
