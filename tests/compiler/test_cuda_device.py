@@ -300,36 +300,20 @@ def test_checked_casts_run_compiled_and_flag_what_numpy_must_handle():
     assert any("NumPy must handle" in r["reason"] for r in npcompile.report()["fallbacks"])
 
 
-
-def _wave(n, c, dt, steps):
-    """bench/programs/wave_point_source.py: a leapfrog wave step, arrays rotating, a
-    point source added through a view."""
-    h = 1.0 / n
-    r2 = (c * dt / h) ** 2
-    u_prev, u = np.zeros((n, n)), np.zeros((n, n))
-    mid = n // 2
-    for k in range(steps):
-        arg = (np.pi * 20.0 * (k * dt - 0.05)) ** 2
-        u_next = np.zeros_like(u)
-        u_next[1:-1, 1:-1] = (2.0 * u[1:-1, 1:-1] - u_prev[1:-1, 1:-1]
-                              + r2 * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:]
-                                      + u[1:-1, :-2] - 4.0 * u[1:-1, 1:-1]))
-        u_next[mid, mid] += dt**2 * (1.0 - 2.0 * arg) * np.exp(-arg)
-        u_prev, u = u, u_next
-    return u
-
-
 def test_cuda_graphs_follow_the_kernels_of_each_run():
     """Calls that stopped at the compile budget and went on compiling, then more calls
-    of another jit of the same function (bench/run_programs.py's order): a view step taken on the device in one run and by NumPy in
-    another splits the kernels into other runs, and each run's CUDA graph must be the
-    one made for those kernels (a graph made for another run failed its launch: "one
-    pointer and one parameter list per kernel", and the call ran in NumPy)."""
+    of another jit of the same function (bench/run_programs.py's order): a view step
+    taken on the device in one run and by NumPy in another splits the kernels into other
+    runs, and each run's CUDA graph must be the one made for those kernels (a graph made
+    for another run failed its launch: "one pointer and one parameter list per kernel",
+    and the call ran in NumPy)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "bench", "programs"))
+    import wave_point_source as wave   # a leapfrog wave step: arrays rotate, a source view
     npcompile.reset()
-    args = (128, 1.0, 0.5 / 128, 120)
-    want = _wave(*args)
-    for j, calls in ((npcompile.jit(_wave, device="cuda"), 13),
-                     (npcompile.jit(_wave, device="cuda", choose=False), 6)):
+    args = wave.make_inputs("small")
+    want = wave.run(*args)
+    for j, calls in ((npcompile.jit(wave.run, device="cuda"), 13),
+                     (npcompile.jit(wave.run, device="cuda", choose=False), 6)):
         for _ in range(calls):
             got = j(*args)
             # what device="cuda" promises on either path (a graph run in NumPy included)
