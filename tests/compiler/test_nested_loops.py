@@ -4,6 +4,8 @@
 shapes, in-place arguments and errors; and the compiled path really ran: the inner loop
 is one compiled body, the time loop's body straight-line once the tuple loop is written
 out."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -84,6 +86,13 @@ def _unit(shape, seed):
     return np.random.default_rng(seed).random(shape)
 
 
+def _line(fn, start):
+    """The line number of fn's first line that starts with `start` (what the report
+    says of a loop)."""
+    lines, first = inspect.getsourcelines(fn)
+    return next(first + k for k, text in enumerate(lines) if text.strip().startswith(start))
+
+
 def _summaries(fn, *args):
     npcompile.reset()
     npcompile.jit(fn, choose=False)(*args)
@@ -108,7 +117,7 @@ def test_the_pressure_loop_is_one_compiled_body():
     loop is one."""
     loops, fallbacks = _summaries(pressure_time_loop, make((9, 11), np.float64),
                                   make((9, 11), np.float64, 1), 3, 20)
-    inner = [s for s in loops if s.startswith("line 24:")]
+    inner = [s for s in loops if s.startswith(f"line {_line(pressure_time_loop, 'for q')}:")]
     assert inner and all("20 iterations, one compiled body" in s for s in inner), loops
     assert not fallbacks
 
@@ -131,11 +140,65 @@ def test_the_time_loop_holding_the_pressure_loop_is_one_compiled_body():
     for nt in (LOOP_MIN + 3, 4 * (LOOP_MIN + 3)):
         loops, fallbacks = _summaries(pressure_time_loop, make((9, 11), np.float64),
                                       make((9, 11), np.float64, 1), nt, 6)
-        outer = [s for s in loops if s.startswith("line 23:")]
+        outer = [s for s in loops if s.startswith(f"line {_line(pressure_time_loop, 'for n')}:")]
         assert outer and f"{nt} iterations, one compiled body" in outer[-1], loops
         assert not fallbacks
         compiles.append(len(npcompile.report()["compiles"]))
     assert compiles[0] == compiles[1] >= 1
+
+
+def inner_variable_read_after(u, nt, nit):
+    """q is bound only by the inner loop and read after the time loop: with nit 0 it
+    keeps the value it had before."""
+    q = -1
+    for n in range(nt):
+        for q in range(nit):
+            u = u + 1
+    return u, q
+
+
+def inner_range_with_step(u, nt):
+    for n in range(nt):
+        for q in range(5, 0, -2):
+            u = u * 0.5 + q
+    return u
+
+
+def inner_count_grows(u, nt):
+    """The inner loop's length is a number the time step changes: no one body."""
+    m = 1
+    for n in range(nt):
+        for q in range(m):
+            u = u + 1.0
+        m = m + 1
+    return u, m
+
+
+def inner_carries_a_number(u, nt, nit):
+    s = 0.0
+    for n in range(nt):
+        for q in range(nit):
+            s = s + u.sum()
+            u = u * 0.9
+    return u, s
+
+
+def inner_in_place(a, nt, nit):
+    for n in range(nt):
+        for q in range(nit):
+            a[1:] += a[:-1] * 0.1
+        a[0] = a[-1]
+    return a
+
+
+@pytest.mark.parametrize("nt", [1, LOOP_MIN + 2])
+def test_inner_loop_edges(nt):
+    for nit in (0, 3):
+        check(inner_variable_read_after, make((3,), np.float64), nt, nit)
+        check(inner_carries_a_number, make((4,), np.float32), nt, nit)
+        check(inner_in_place, make((6,), np.float64), nt, nit)
+    check(inner_range_with_step, make((4,), np.float64), nt)
+    check(inner_count_grows, make((3,), np.float64), nt)
 
 
 def minibatch_epochs(X, y, epochs, bs, seed):
@@ -166,9 +229,9 @@ def test_an_inner_loop_traced_as_written_is_a_compiled_body():
     iterations written out per epoch."""
     loops, _ = _summaries(minibatch_epochs, make((48, 3), np.float64),
                           make((48,), np.float64, 1), LOOP_MIN + 4, 4, 0)
-    outer = [s for s in loops if s.startswith("line 147:")]
+    outer = [s for s in loops if s.startswith(f"line {_line(minibatch_epochs, 'for ep')}:")]
     assert outer and "traced as written" in outer[-1], loops   # the case this is about
-    inner = [s for s in loops if s.startswith("line 149:")]
+    inner = [s for s in loops if s.startswith(f"line {_line(minibatch_epochs, 'for s')}:")]
     assert len(inner) >= 2 and all("12 iterations, one compiled body" in s for s in inner), \
         loops
 

@@ -529,6 +529,14 @@ class _Rewriter:
         if self.fdef is not None:
             outside = _loaded_outside(self.fdef, loop)
             binds = [b for b in binds if b in params or b in outside]
+        if inner:
+            # a name only an inner loop binds keeps its value where that loop runs no
+            # iteration (`for q in range(nit)` with nit 0, q read after the loop): the
+            # body is handed it, as a carried value (unbound before the loop, the loop
+            # runs as written, and Python says so where it is read)
+            top = {b for st in body if not isinstance(st, ast.For) for b in _binds(st)}
+            params += [b for b in binds if b not in top and b not in params and
+                       b in self.locals]
         text = self._text(loop)
         carry = [b for b in binds if b in params]
         body_params = params        # the view names are no locals: never among them
