@@ -345,6 +345,17 @@ def test_sizes_that_change_in_a_loop():
     exact(lambda x: tuple(f(x)), make((16, 8), np.float64))
 
 
+def test_flattened_scan_of_many_dimensions_at_new_sizes():
+    """np.cumsum without an axis of a 3-d array, again at other sizes: the kernel that
+    serves several sizes takes them at run time, and its flat index divides by their
+    product (i / S0*S1 was (i / S0) * S1: it read past the input, found by the fuzzer)."""
+    def f(c):
+        return np.cumsum(c), np.cumprod(c[::-1] % 3 + 1)
+    for shape in ((2, 3, 4), (2, 3, 4), (3, 4, 5), (4, 2, 6)):
+        exact(f, make(shape, np.int32))
+    scans_compiled()
+
+
 def test_reductions_and_broadcasts_inside_a_scan():
     a = make((12, 9), np.int64)
     exact(lambda x: np.cumsum(x.max(axis=1) - x[:, 0]), a)         # a reduction per element

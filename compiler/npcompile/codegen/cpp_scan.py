@@ -67,7 +67,10 @@ def _flat_index(em, e, shape, i):
     out, inner = [], 1
     for d in range(len(shape) - 1, -1, -1):
         n = em.extent(("scan", id(e), d), shape[d])
-        q = i if inner == 1 else f"({i} / {inner})"
+        # inner is a product of sizes given at run time in a kernel that serves several
+        # sizes ("S0*S1"): in parentheses, or i / S0*S1 reads (i / S0) * S1 (np.cumsum of
+        # a (3, 4, 5) array after a (2, 3, 4) one read past its input)
+        q = i if inner == 1 else f"({i} / ({inner}))"
         out.append(q if d == 0 else f"({q} % {n})")
         inner = inner * n if type(inner) is int and type(n) is int else (
             n if inner == 1 else f"{inner}*{n}")
