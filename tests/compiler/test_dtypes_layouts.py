@@ -111,3 +111,23 @@ def test_an_untraced_argument_is_said_not_silent():
     assert "the argument b (float16) is not traced" in reasons[1]
     text = str(npcompile.explain(j)(np.arange(4, dtype=">f8"), np.ones(2)))
     assert "the argument a is an array of dtype >f8, not traced" in text
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: (x.sum() * 2).astype(np.int32),
+    lambda x: (np.sum(x) + 1.5).astype(np.float32).astype(np.int64),
+    lambda x: x.max().copy() + 0,
+    lambda x: (x[0] * 2).astype(np.int16),
+], ids=["sum-astype", "astype-chain", "copy", "element-astype"])
+def test_astype_of_a_scalar_is_a_scalar(fn):
+    """A 0-d astype (or copy) of a NumPy scalar made in the same kernel is a NumPy scalar,
+    as in NumPy: the op that made it decides, not its value, which a fused kernel never
+    makes (it came back a 0-d array: found by make fuzz)."""
+    check(fn, make((5,), np.float64))
+    compiled_without_fallback()
+
+
+def test_astype_of_a_0d_argument_follows_its_type():
+    f = lambda x: x.astype(np.int32) + 0    # noqa: E731
+    check(f, np.float64(2.5))
+    check(f, np.array(2.5))

@@ -4,7 +4,9 @@ here once, views and in-place element updates as NumPy's own getitem/setitem, ev
 other NumPy step as the Python callable program_base made for it."""
 import operator
 
-from ..fusion.partition import returns_scalar, scalar_result
+import numpy as np
+
+from ..fusion.partition import scalar_source
 from ..graph import calls
 from ..graph.node import Ref
 from .kernel_inputs import layout_mode
@@ -30,9 +32,10 @@ def build(native, program):
     for kind, step in program.steps:
         if kind == "kernel":
             _add_kernel(sp, step, program.metas, pcalls)
-            reads.append(list(step.input_pos) + [i for p in step.output_pos
-                                                 if program.metas[p][0] == ()
-                                                 for i in pcalls[p][3]])
+            # the argument whose type a 0-d astype/copy result follows (_scalarize)
+            reads.append(list(step.input_pos) + [
+                q for p in step.output_pos if program.metas[p][0] == ()
+                for q in (scalar_source(pcalls, p)[1],) if q is not None])
             continue
         p = step
         fn, args, kwargs, inputs = pcalls[p]
@@ -84,7 +87,7 @@ def _add_kernel(sp, ck, metas, pcalls):
             nbytes *= d
         scalar = 0
         if shape == ():
-            got = scalar_result(pcalls[p][0])
+            got, _ = scalar_source(pcalls, p)
             scalar = 2 if got is None else int(got)
         outs.append((p, dtype, dtype.itemsize, shape, nbytes, nbytes >= POOL_MIN_BYTES, scalar))
     ins = [(p, b.dtype, b.dtype.itemsize, b.shape, layout_mode(b), b.strides)
@@ -104,7 +107,8 @@ def _add_kernel(sp, ck, metas, pcalls):
 
 
 def _scalarize(pcalls, p, vals):
-    """A 0-d result of astype/copy: a scalar where its input was one (as NumPy)."""
-    fn, _, _, inputs = pcalls[p]
+    """A 0-d result of astype/copy of an argument: a scalar where the argument was one
+    (as NumPy)."""
+    _, leaf = scalar_source(pcalls, p)
     v = vals[p]
-    return v[()] if returns_scalar(fn, [vals[i] for i in inputs]) else v
+    return v[()] if isinstance(vals[leaf], np.generic) else v

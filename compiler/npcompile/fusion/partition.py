@@ -367,10 +367,21 @@ def _kernel_of_exprs(plan):
     return where
 
 
-def returns_scalar(fn, input_values):
-    """Does NumPy hand back a scalar (not a 0-d array) for this 0-d result of fn?"""
-    got = scalar_result(fn)
-    return isinstance(input_values[0], np.generic) if got is None else got
+def scalar_source(calls, p):
+    """Is the 0-d result at graph position p a NumPy scalar (not a 0-d array)? (True or
+    False, None) where the graph decides, (None, q) where it follows whether the value
+    at leaf position q is one (astype or copy of an argument, through any chain of
+    them). `calls`: position -> (fn, args, kwargs, input positions) of the graph's ops.
+    The op that made astype's input decides, not its value at run time: fused into the
+    same kernel, that value is never made ((x.sum() * 2).astype(np.int32) came back a
+    0-d array, found by make fuzz)."""
+    while p in calls:
+        fn, _, _, inputs = calls[p]
+        got = scalar_result(fn)
+        if got is not None:
+            return got, None
+        p = inputs[0]
+    return None, p
 
 
 def scalar_result(fn):
