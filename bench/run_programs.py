@@ -2,6 +2,7 @@
 
     /usr/bin/python3 bench/run_programs.py [--only heat1d,lu] [--size small|medium] [--reps 5]
         [--json out.json] [--device cpu|cuda] [--timeout-per-program 60] [--no-numba] [--no-x4]
+        [--programs DIR]
 
 Each program is ordinary NumPy (Python loops, in-place slice writes, moving slices); each
 file has NAME, LOOPS, make_inputs(size, loop_scale=1) and run(*inputs). Per program, in a
@@ -51,7 +52,9 @@ import traceback
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROGRAMS = os.path.join(HERE, "programs")
+# --programs DIR runs another corpus of the same form (a held-out set of programs the
+# compiler was not tuned on); the workers get it through NPC_PROGRAMS_DIR
+PROGRAMS = os.environ.get("NPC_PROGRAMS_DIR") or os.path.join(HERE, "programs")
 MARK = "@@RESULT "
 
 
@@ -596,6 +599,8 @@ def geomean(vals):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--only", default="", help="comma-separated program names")
+    ap.add_argument("--programs", default="", help="a folder of programs of the same form "
+                    "(default: bench/programs)")
     ap.add_argument("--size", default="small", choices=["small", "medium"])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--json", default="")
@@ -610,6 +615,10 @@ def main():
     ap.add_argument("--loop-scale", type=int, default=1, help=argparse.SUPPRESS)
     opts = ap.parse_args()
     STAT[0] = min if opts.stat == "min" else statistics.median
+    if opts.programs:
+        global PROGRAMS
+        PROGRAMS = os.environ["NPC_PROGRAMS_DIR"] = os.path.abspath(opts.programs)
+        sys.path.insert(0, PROGRAMS)
     if opts.worker:
         return worker(opts)
 

@@ -1,0 +1,112 @@
+"""Row-by-row sweeps (Gauss-Seidel, SOR) as course notes write them: `u[i, 1:-1] = ...
+u[i - 1, 1:-1] ... u[i, :-2]`, alone, in a time loop, and inside a `while err > tol`
+convergence loop. The row `u[i, :]` is one view handed to the compiled body and the fixed
+slices are taken inside it (api/loop_rewrite._fixed_slices_inside): two overlapping
+views of the same row broke the graph ('alias') at every traced iteration. A while loop
+may hold the sweep as an inner loop, written out in its body: one body compiled once
+(a held-out SOR program took 19.5 s cold, one graph and a break per sweep). Against eager
+NumPy (values, dtypes, in-place arguments), and the compiled path really ran: no break,
+no fallback, the loop report says one compiled body."""
+import inspect
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.api.loop_runner import LOOP_MIN
+from conftest import check, make
+from test_trace_loops import CPU_KERNELS
+
+
+def gauss_seidel_rows(u):
+    for i in range(1, u.shape[0] - 1):
+        u[i, 1:-1] = 0.5 * (u[i - 1, 1:-1] + u[i, :-2])
+    return u
+
+
+def gauss_seidel_columns(u, w):
+    """A fixed slice on the first axis, the loop index on the second."""
+    for j in range(1, u.shape[1]):
+        u[1:, j] = w * u[1:, j - 1] + (1 - w) * u[:-1, j]
+    return u
+
+
+def sor_until_converged(u, omega, tol, most):
+    err = 1.0
+    it = 0
+    while err > tol and it < most:
+        old = u.copy()
+        for i in range(1, u.shape[0] - 1):
+            u[i, 1:-1] = (1 - omega) * u[i, 1:-1] + omega * 0.25 * (
+                u[i - 1, 1:-1] + old[i + 1, 1:-1] + u[i, :-2] + old[i, 2:])
+        err = np.abs(u - old).max()
+        it += 1
+    return u, it, err
+
+
+def while_inner_binds_read_after(u, most):
+    """i is bound only by the inner loop and read after the while loop."""
+    i = -1
+    k = 0
+    while k < most:
+        for i in range(1, u.shape[0] - 1):
+            u[i] = u[i] + 0.5 * u[i - 1]
+        k += 1
+    return u, i
+
+
+def _plate(n, m, dtype=np.float64):
+    u = np.zeros((n, m), dtype)
+    u[0, :] = 1.0
+    u[:, 0] = 0.5
+    return u
+
+
+def _line(fn, start):
+    lines, first = inspect.getsourcelines(fn)
+    return next(first + k for k, text in enumerate(lines) if text.strip().startswith(start))
+
+
+def _compiled(fn, *args):
+    """The loop summaries, graph breaks and fallbacks of one compiled call."""
+    npcompile.reset()
+    npcompile.jit(fn, choose=False)(*args)
+    rep = npcompile.report()
+    return [lp["summary"] for lp in rep["loops"]], rep["graph_breaks"], rep["fallbacks"]
+
+
+@pytest.mark.parametrize("n", [3, LOOP_MIN, 17])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_row_sweep_values(n, dtype):
+    check(gauss_seidel_rows, make((n, 9), dtype))
+    check(gauss_seidel_columns, make((7, n), dtype), 0.25)
+
+
+@pytest.mark.parametrize("most", [0, 1, LOOP_MIN + 1, 40])
+def test_sor_until_converged_values(most):
+    check(sor_until_converged, _plate(12, 10), 1.5, 1e-4, most)
+    check(sor_until_converged, _plate(6, 5, np.float32), 1.2, 1e-3, most)
+    check(while_inner_binds_read_after, make((5, 3), np.float64), most)
+    check(while_inner_binds_read_after, make((2, 3), np.float64), most)   # no inner iteration
+
+
+@CPU_KERNELS
+def test_a_row_sweep_is_one_compiled_body_without_breaks():
+    loops, breaks, fallbacks = _compiled(gauss_seidel_rows, make((20, 20), np.float64))
+    assert not breaks and not fallbacks
+    assert loops and "18 iterations, one compiled body" in loops[0], loops
+
+
+@CPU_KERNELS
+def test_a_convergence_loop_around_a_sweep_compiles_once():
+    """The while loop is the compiled body; four times the sweeps compile nothing more."""
+    where = f"line {_line(sor_until_converged, 'while')}:"
+    compiles = []
+    for most in (LOOP_MIN + 4, 4 * (LOOP_MIN + 4)):
+        loops, breaks, fallbacks = _compiled(sor_until_converged, _plate(16, 16), 1.5, 0.0,
+                                             most)
+        outer = [s for s in loops if s.startswith(where)]
+        assert outer and f"{most} iterations, one compiled body" in outer[-1], loops
+        assert not breaks and not fallbacks
+        compiles.append(len(npcompile.report()["compiles"]))
+    assert compiles[0] == compiles[1] >= 1
