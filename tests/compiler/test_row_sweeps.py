@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import npcompile
-from npcompile.api.loop_runner import LOOP_MIN
+from npcompile.api.loop_runner import LOOP_MIN, WRITE_OUT
 from conftest import check, make
 from test_trace_loops import CPU_KERNELS
 
@@ -110,3 +110,20 @@ def test_a_convergence_loop_around_a_sweep_compiles_once():
         assert not breaks and not fallbacks
         compiles.append(len(npcompile.report()["compiles"]))
     assert compiles[0] == compiles[1] >= 1
+
+
+@CPU_KERNELS
+def test_a_long_sweep_is_its_own_compiled_body():
+    """Past WRITE_OUT rows the while loop runs as written (a body written out that long
+    took seconds to compile), its sweep a compiled body of its own: no break but the
+    while test's, no fallback, and NumPy's values."""
+    rows = WRITE_OUT + 10
+    check(sor_until_converged, _plate(rows, 8), 1.5, 0.0, LOOP_MIN + 2)
+    loops, breaks, fallbacks = _compiled(sor_until_converged, _plate(rows, 8), 1.5, 0.0,
+                                         LOOP_MIN + 2)
+    where = f"line {_line(sor_until_converged, 'for i')}:"
+    inner = [s for s in loops if s.startswith(where)]
+    assert inner and all(f"{rows - 2} iterations, one compiled body" in s for s in inner), loops
+    # the while test needs its value once per iteration as written: those breaks only
+    assert breaks and all(b["kind"] == "bool" for b in breaks), breaks
+    assert not fallbacks

@@ -39,6 +39,11 @@ LOOP_MIN = 8
 # (a 13-tap blur ran 8x faster so than one compiled body run per tap). A longer body (a
 # mini-batch's gradient step) is compiled once.
 WINDOW_TAPS = 32
+# A while loop's body may write out inner range loops (loop_rewrite._while) up to this
+# many iterations in all: each is a few kernels more to compile (a 38-row SOR sweep's
+# body, 460 ops, took 0.5-1.4 s), so a longer sweep runs as written, a compiled body of
+# its own entered once per iteration of the while loop.
+WRITE_OUT = 24
 
 
 class LoopRunner:
@@ -205,6 +210,12 @@ class LoopRunner:
         if tracer is None or args is None:
             return None
         site = self.sites[index]
+        if site.span is not None:
+            try:
+                if site.span(*args) > WRITE_OUT:
+                    return None
+            except Exception:   # NumPy's or Python's error: raised where the loop does
+                return None
         args, fed = loop_sinks.feed(site.sinks, args)
         if fed is None or _lazy_inside(args):
             return None
