@@ -7,14 +7,13 @@ may hold the sweep as an inner loop, written out in its body: one body compiled 
 (a held-out SOR program took 19.5 s cold, one graph and a break per sweep). Against eager
 NumPy (values, dtypes, in-place arguments), and the compiled path really ran: no break,
 no fallback, the loop report says one compiled body."""
-import inspect
-
 import numpy as np
 import pytest
 
 import npcompile
 from npcompile.api.loop_runner import LOOP_MIN, WRITE_OUT
 from conftest import check, make
+from test_nested_loops import _line
 from test_trace_loops import CPU_KERNELS
 
 
@@ -60,11 +59,6 @@ def _plate(n, m, dtype=np.float64):
     u[0, :] = 1.0
     u[:, 0] = 0.5
     return u
-
-
-def _line(fn, start):
-    lines, first = inspect.getsourcelines(fn)
-    return next(first + k for k, text in enumerate(lines) if text.strip().startswith(start))
 
 
 def _compiled(fn, *args):
