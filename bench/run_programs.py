@@ -618,7 +618,6 @@ def main():
     if opts.programs:
         global PROGRAMS
         PROGRAMS = os.environ["NPC_PROGRAMS_DIR"] = os.path.abspath(opts.programs)
-        sys.path.insert(0, PROGRAMS)
     if opts.worker:
         return worker(opts)
 

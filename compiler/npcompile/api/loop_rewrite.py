@@ -541,13 +541,7 @@ class _Rewriter:
             outside = _loaded_outside(self.fdef, loop)
             binds = [b for b in binds if b in params or b in outside]
         if inner:
-            # a name only an inner loop binds keeps its value where that loop runs no
-            # iteration (`for q in range(nit)` with nit 0, q read after the loop): the
-            # body is handed it, as a carried value (unbound before the loop, the loop
-            # runs as written, and Python says so where it is read)
-            top = {b for st in body if not isinstance(st, ast.For) for b in _binds(st)}
-            params += [b for b in binds if b not in top and b not in params and
-                       b in self.locals]
+            params += self._inner_only(body, binds, params)
         text = self._text(loop)
         carry = [b for b in binds if b in params]
         body_params = params        # the view names are no locals: never among them
@@ -635,9 +629,19 @@ class _Rewriter:
         if sinks is not None:
             self.body_defs.extend(sinks.source)
 
+    def _inner_only(self, body, binds, params):
+        """The names among `binds` that only an inner loop of `body` binds, not yet in
+        `params`: each keeps its value where that loop runs no iteration (`for q in
+        range(nit)` with nit 0, q read after the loop), so the body is handed it as a
+        carried value (unbound before the loop, the loop runs as written, and Python
+        says so where it is read)."""
+        top = {b for st in body if not isinstance(st, ast.For) for b in _binds(st)}
+        return [b for b in binds if b not in top and b not in params and b in self.locals]
+
     def _while(self, loop):
-        """`while COND: BODY` with a straight-line body: api/loop_runner.py evaluates
-        COND in Python on the loop's values and runs BODY compiled once per iteration."""
+        """`while COND: BODY` with a straight-line body, or one holding inner `for NAME
+        in range(...)` loops (_inner_range_loop): api/loop_runner.py evaluates COND in
+        Python on the loop's values and runs BODY compiled once per iteration."""
         if loop.orelse or not loop.body or self.fdef is None:
             return None
         # inner `for NAME in range(...)` loops are written out when the body is traced,
@@ -689,11 +693,7 @@ class _Rewriter:
         binds = [b for b in binds if b in params or b in outside]
         body_reads = {name for st in body for name in _reads(st)}
         if inner:
-            # a name only an inner loop binds keeps its value where that loop runs no
-            # iteration: the body is handed it (as _loop does)
-            top = {b for st in body if not isinstance(st, ast.For) for b in _binds(st)}
-            kept = [b for b in binds if b not in top and b not in params and
-                    b in self.locals]
+            kept = self._inner_only(body, binds, params)
             params += kept
             body_reads.update(kept)
         text = self._text(loop)
