@@ -189,7 +189,9 @@ class Jitted:
         self.last_graph_ids = tracer.graph_ids
         if tracer.budget_reason is not None:
             self._settle_over_budget(key, args, kwargs, tracer.budget_reason + (
-                f"; the rest of the call ran uncompiled (it could not start again: "
+                f"; the rest of the call ran "
+                f"{'as plain NumPy, untraced' if tracer.untraced_rest else 'uncompiled'} "
+                f"(it could not start again: "
                 f"{tracer.irreversible or 'what it did is not known'}), and its later "
                 f"calls like it run as plain NumPy"))
         elif watch is not None and not tracer.loops_settling:

@@ -60,6 +60,25 @@ def set_compile_limit(ms):
     COMPILE_LIMIT_MS = ms
 
 
+# Graph breaks one call may take on small arrays (None: no limit). A break costs a trace
+# flush and a cache lookup (0.3-1 ms; a compile the first time a graph is seen), and a
+# graph whose arrays hold a few thousand elements runs in NumPy in microseconds: no
+# fused kernel wins that back. A loop that breaks every iteration on such arrays (an
+# online perceptron's `err += int(update != 0)`, a row loop's `if np.isnan(x[i])`) was
+# 50x NumPy's time on its first call (6000 breaks, 2-3 s). Past BREAK_LIMIT of them,
+# three in four of this call's breaks, the call is over budget as past LIMIT ops:
+# plain NumPy from its start where nothing happened yet. Breaks between graphs of
+# SMALL_ELEMENTS elements or more (a Monte Carlo batch) do not count: those kernels pay;
+# one whose flush compiled a new graph counts four (trace/tracer.py graph_break).
+BREAK_LIMIT = _from_env("NPC_BREAK_BUDGET", 32)
+SMALL_ELEMENTS = 16384
+
+
+def set_break_limit(n):
+    global BREAK_LIMIT
+    BREAK_LIMIT = n
+
+
 class TraceBudgetExceeded(BaseException):
     """Ends a trace that outgrew the budget so that the call can run as plain NumPy.
     A BaseException: the user's `except Exception` around traced code must not swallow

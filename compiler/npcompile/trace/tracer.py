@@ -96,6 +96,9 @@ class Tracer:
         self.value_read_reason = None   # the first such read, in words (replay refuses)
         self.flush_index = 0      # graphs flushed so far in this call: part of the site key
         self.breaks = []
+        self.small_breaks = 0     # breaks whose graph held small arrays (budget.BREAK_LIMIT)
+        self.break_weight = 0     # and their weight against that budget
+        self.flushed_elements = 0  # the largest array the last flush computed
         self.ops = []
         self.graph_ids = []       # graphs run, by cache entry id
         self.runs = []            # (entry, leaves, outputs, ran compiled) per graph run
@@ -107,6 +110,7 @@ class Tracer:
         self.budget_reason = None
         self.restarting = False
         self.reference_only = False
+        self.untraced_rest = False   # past the break budget, the rest ran untraced
         self.compile_ms = 0.0     # spent compiling this call's graphs (budget.COMPILE_LIMIT_MS)
         # can the call run again from its start? Set by the jit (its purity Watch says
         # whether the user's code did anything outside the graph); `irreversible` says
@@ -283,15 +287,16 @@ class Tracer:
         if budget.LIMIT is not None and len(ops) > budget.LIMIT:
             self.over_budget()
 
-    def over_budget(self):
-        """The trace has outgrown the budget: end it (TraceBudgetExceeded) when the call
-        can run again from its start, else trace on with nothing more compiled."""
+    def over_budget(self, reason=None):
+        """The trace has outgrown the budget (of ops, or `reason`: of graph breaks): end
+        it (TraceBudgetExceeded) when the call can run again from its start, else trace
+        on with nothing more compiled."""
         if self.options.get("fullgraph"):
             return  # the compiled path was asked for, at any cost
         if self.budget_reason is None:
             site = user_site()
             where = f" at line {site[1]}" if site else ""
-            self.budget_reason = (
+            self.budget_reason = reason or (
                 f"the trace passed {budget.LIMIT} ops{where}: a Python loop unrolls into it "
                 f"(its body reads the loop index, or breaks the graph every iteration), and "
                 f"compiling that costs more than NumPy spends running it")
@@ -300,6 +305,17 @@ class Tracer:
                 and self.can_restart()
         if self.restarting:
             raise budget.TraceBudgetExceeded(self.budget_reason)
+        if reason is not None and self.options.get("device", "cpu") == "cpu" and \
+                current() is self:
+            # over the break budget right after a flush (nothing pending): the rest of
+            # the call runs as plain NumPy, untraced. Traced on, each later break costs
+            # what it did before (a trace and a flush per iteration, 50x NumPy); the lazy
+            # arrays left work as NumPy values (trace/lazy_array._dispatch with no
+            # tracer), and writes into the user's arrays land directly (flushed inputs
+            # are their own storage). A GPU call keeps tracing: its values are device
+            # arrays NumPy does not take
+            self.untraced_rest = True
+            _set_current(None)
 
     def compile_deadline(self):
         """perf_counter() past which a compile under way stops (budget.COMPILE_LIMIT_MS
@@ -340,7 +356,23 @@ class Tracer:
             self.refuse_loop_values(f"its body breaks the graph ({reason})")
         self.breaks.append(rec)
         self.engine.record_break(self, rec)
+        self.flushed_elements = 0
+        compiled = self.compile_ms
         self.flush()
+        if self.flushed_elements < budget.SMALL_ELEMENTS:
+            self.small_breaks += 1
+            # one that compiled a new graph counts four: a graph per iteration (a
+            # constant that moves with the loop, `np.cos(1.2 * t)`) is 20 ms a break
+            self.break_weight += 4 if self.compile_ms > compiled else 1
+            small = self.small_breaks
+            if budget.BREAK_LIMIT is not None and self.break_weight >= budget.BREAK_LIMIT \
+                    and 4 * small >= 3 * len(self.breaks):
+                self.over_budget(
+                    f"the call broke the graph {len(self.breaks)} times"
+                    f"{f' (last at line {rec.lineno})' if rec.lineno else ''}, on "
+                    f"arrays of fewer than {budget.SMALL_ELEMENTS} elements ({rec.reason}): "
+                    f"each break costs a trace and a lookup that NumPy does not pay, and "
+                    f"kernels that small cannot win it back")
         return rec
 
     def eager(self, fn, args, kwargs, kind, reason):
@@ -510,6 +542,9 @@ class Tracer:
                 raise
             for node, value in zip(outputs, values):
                 node.make_concrete(value)
+                size = getattr(value, "size", 0)
+                if size > self.flushed_elements:
+                    self.flushed_elements = size
             self.flush_index += 1
         # Computed: from here on nothing can fail half-way, so the bookkeeping moves on.
         self.lazies = new[n_new:]  # (nothing records while the engine runs; kept anyway)

@@ -1,0 +1,139 @@
+"""The break budget (trace/budget.py BREAK_LIMIT): a call that breaks its graph again and
+again on small arrays (a row loop with `int(...)` or `if` on data) stops tracing: it
+runs again as plain NumPy where nothing happened yet, else the rest of it runs as plain
+NumPy untraced. Values, in-place writes and the report's reason are checked against
+eager NumPy; breaks on large arrays (kernels that pay) do not count."""
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.trace import budget
+from conftest import same
+
+LIMIT = 12
+
+
+@pytest.fixture(autouse=True)
+def small_budget():
+    before = budget.BREAK_LIMIT
+    budget.set_break_limit(LIMIT)
+    yield
+    budget.set_break_limit(before)
+
+
+def online_perceptron(X, y, lr):
+    """An error count read back per sample: a break per row."""
+    w = np.zeros(X.shape[1])
+    errors = 0
+    for xi, target in zip(X, y):
+        update = lr * (target - np.sign(xi @ w))
+        w += update * xi
+        errors += int(update != 0.0)
+    return w, errors
+
+
+def clip_rows_in_place(A):
+    """Writes into its argument before the loop (it cannot start again), then an `if`
+    on data per row."""
+    A *= 0.5
+    total = 0.0
+    for i in range(A.shape[0]):
+        if A[i].max() > 1.0:
+            A[i] = np.minimum(A[i], 1.0)
+        total += float(A[i].sum())
+    return total
+
+
+def batch_means(X, batches):
+    """A break per batch on arrays of 20,000 elements: each kernel pays for its break."""
+    out = []
+    for b in range(batches):
+        chunk = np.sin(X[b]) * 2.0 + 1.0
+        out.append(float(chunk.mean()))
+    return out
+
+
+def budget_choices():
+    return [c for c in npcompile.report()["path_choices"] if c.get("budget")]
+
+
+def inputs(n=200, d=6):
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((n, d))
+    y = np.sign(X @ (np.arange(d) - 2.5))
+    return X, y, 0.1
+
+
+def test_a_call_breaking_on_small_arrays_runs_again_as_numpy():
+    X, y, lr = inputs()
+    f = npcompile.jit(online_perceptron)
+    same(f(X, y, lr), online_perceptron(X, y, lr))
+    (choice,) = budget_choices()
+    assert choice["choice"] == "numpy"
+    assert "broke the graph" in choice["reason"]
+    assert "int() of an array value" in choice["reason"]
+    assert "ran again as plain NumPy" in choice["reason"]
+    # stopped at the budget: not a break per row
+    assert len(npcompile.report()["graph_breaks"]) <= LIMIT
+    n = len(npcompile.report()["traces"])
+    for _ in range(2):      # later calls like it: NumPy, untraced
+        same(f(X, y, lr), online_perceptron(X, y, lr))
+    assert len(npcompile.report()["traces"]) == n
+
+
+def test_a_call_that_cannot_start_again_runs_its_rest_untraced():
+    A = np.linspace(0.0, 4.0, 60 * 8).reshape(60, 8)
+    expect_A = A.copy()
+    expect = clip_rows_in_place(expect_A)
+    f = npcompile.jit(clip_rows_in_place)
+    got = f(A)
+    same(got, expect)
+    np.testing.assert_array_equal(A, expect_A)      # the in-place writes, once
+    (choice,) = budget_choices()
+    assert "as plain NumPy, untraced" in choice["reason"]
+    assert "could not start again" in choice["reason"]
+    breaks = len(npcompile.report()["graph_breaks"])
+    assert LIMIT // 4 <= breaks <= LIMIT < 2 * A.shape[0]
+    # the next call is NumPy for good: the same values and writes
+    B = np.linspace(0.0, 4.0, 60 * 8).reshape(60, 8)
+    expect_B = B.copy()
+    same(f(B), clip_rows_in_place(expect_B))
+    np.testing.assert_array_equal(B, expect_B)
+
+
+def test_breaks_on_large_arrays_do_not_count():
+    X = np.random.default_rng(1).standard_normal((2 * LIMIT, 20_000))
+    f = npcompile.jit(batch_means, loops=False)   # traced as written: a break per batch
+    got, want = f(X, 2 * LIMIT), batch_means(X, 2 * LIMIT)
+    np.testing.assert_allclose(got, want, rtol=1e-14)   # sin: a few ulps apart
+    assert budget_choices() == []
+    rep = npcompile.report()
+    assert len(rep["graph_breaks"]) >= 2 * LIMIT
+    assert rep["compiles"] and not rep["fallbacks"]
+
+
+def test_a_graph_per_break_spends_the_budget_four_times_faster():
+    """A constant that moves with the loop (`np.cos(0.3 * t)`) makes a new graph, and a
+    compile, at every break: the budget ends it after LIMIT / 4 of them."""
+    def drifting(x, steps):
+        acc = 0.0
+        for t in range(steps):
+            x = 0.5 * x + np.cos(0.3 * t)
+            if x.max() > 10.0:
+                x = x / 2
+            acc += float(x[0])
+        return x, acc
+    x = np.linspace(0.0, 1.0, 50)
+    f = npcompile.jit(drifting)
+    same(f(x, 40), drifting(x, 40))
+    (choice,) = budget_choices()
+    assert "broke the graph" in choice["reason"]
+    assert len(npcompile.report()["graph_breaks"]) <= LIMIT // 2
+
+
+def test_fullgraph_keeps_tracing():
+    X, y, lr = inputs(n=40)
+    f = npcompile.jit(online_perceptron, fullgraph=True)
+    with pytest.raises(npcompile.GraphBreakError):
+        f(X, y, lr)
