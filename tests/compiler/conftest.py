@@ -148,3 +148,14 @@ def check(fn, *args, ulp=0, **jit_options):
 def fresh_session():
     npcompile.reset()
     yield
+
+
+@pytest.fixture
+def no_break_budget():
+    """Tests of what a graph break per iteration does (its cost, its graphs) need the
+    breaks: the break budget (trace/budget.py BREAK_LIMIT) would end such a call early."""
+    from npcompile.trace import budget
+    before = budget.BREAK_LIMIT
+    budget.set_break_limit(None)
+    yield
+    budget.set_break_limit(before)

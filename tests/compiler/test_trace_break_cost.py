@@ -327,7 +327,7 @@ _GLOBAL = np.linspace(0, 1, 64)
 
 @pytest.mark.parametrize("fn", [_break_each_step, _break_each_step_keeping_history,
                                 _break_each_step_reading_a_global])
-def test_work_per_break_does_not_grow_with_earlier_breaks(monkeypatch, fn):
+def test_work_per_break_does_not_grow_with_earlier_breaks(monkeypatch, fn, no_break_budget):
     counts = _Counts(monkeypatch)
     u = np.linspace(0, 1, 64)
     small = _per_step(counts, fn, (u,), 20)

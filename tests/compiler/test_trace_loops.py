@@ -300,7 +300,7 @@ def lu_with_a_check_per_step(A):
 
 
 @CPU_KERNELS
-def test_one_graph_per_iteration_reuses_kernels_across_graphs():
+def test_one_graph_per_iteration_reuses_kernels_across_graphs(no_break_budget):
     """A break per iteration makes one graph per k; from the second size on, each kernel
     is symbolic (sizes and the loop's ints at run time) and later graphs compile nothing
     new: they find their kernels already built."""
