@@ -137,3 +137,48 @@ def test_fullgraph_keeps_tracing():
     f = npcompile.jit(online_perceptron, fullgraph=True)
     with pytest.raises(npcompile.GraphBreakError):
         f(X, y, lr)
+
+
+def after_the_budget(A, b):
+    """Everything after the budget runs untraced on the lazy arrays the trace left:
+    writes through views, augmented assignments, out=, np.add.at, scalar nests, while
+    loops and lists must do what NumPy does (the argument was written first: the call
+    cannot start again)."""
+    A += 1.0
+    top = A[0]                  # a view made while tracing, written after the budget
+    col = A[:, 1]
+    acc = []
+    for i in range(A.shape[0]):
+        if A[i, 0] > 3.0:       # a break per row, on a small array
+            A[i] *= 0.5
+        acc.append(float(A[i].sum()))
+    top[:] = -1.0
+    col += 2.0
+    np.add.at(b, [0, 1, 1, 3], 1.5)
+    np.multiply(b, 2.0, out=b)
+    s = 0.0
+    for i in range(A.shape[0]):             # a scalar nest
+        for j in range(A.shape[1]):
+            s += A[i, j] * (i - j)
+    k = 0
+    while b.max() > 1.0 and k < 50:
+        b = b * 0.75
+        k += 1
+    C = A.T @ A
+    C[np.diag_indices_from(C)] += 1.0
+    return A.sum(axis=0), b, acc, s, k, C, top, col
+
+
+@pytest.mark.parametrize("rows", [LIMIT + 4, 3 * LIMIT])
+def test_the_untraced_rest_matches_numpy(rows):
+    A = np.linspace(0.0, 8.0, rows * 5).reshape(rows, 5)
+    b = np.arange(6, dtype=np.float64)
+    eA, eb = A.copy(), b.copy()
+    expect = after_the_budget(eA, eb)
+    f = npcompile.jit(after_the_budget)
+    got = f(A, b)
+    same(got, expect)
+    np.testing.assert_array_equal(A, eA)
+    np.testing.assert_array_equal(b, eb)
+    (choice,) = budget_choices()
+    assert "as plain NumPy, untraced" in choice["reason"]

@@ -150,6 +150,19 @@ class IndexedSite(LoopSite):
         return got
 
 
+class UntracedSite:
+    """A `for` loop whose slice bounds come from array elements (_data_bounds: `wi =
+    w[i]; best[wi:] = ...`, a CSR row's `data[indptr[i]:indptr[i + 1]]`) that no other
+    rewrite takes: each iteration is a graph of its own shape, and which shapes depends
+    on the data, so a graph of it serves no other call. Traced as written it unrolled
+    into the trace (a 0-1 knapsack of 400 items: 7200 ops, 2.2 s to compile for 1 ms
+    of NumPy work). The runner runs it as plain NumPy, untraced (LoopRunner.untraced)."""
+
+    def __init__(self, index, lineno, text):
+        self.index, self.lineno, self.text = index, lineno, text
+        self.sinks = None
+
+
 class ExitSite:
     """One rewritten `for NAME in ITER:` whose straight-line body holds one `if TEST:
     break` (or `if TEST: return EXPR`), followed by nothing or plain renames (`x =
@@ -470,6 +483,9 @@ class _Rewriter:
                 if got is not None:
                     out.extend(got)
                     continue
+            if isinstance(s, ast.For) and _data_bounds(_flattened(s.body)):
+                out.extend(self._untraced(s))
+                continue
             if isinstance(s, ast.While):
                 got = self._while(_with_static_loops_unrolled(s, self.globals))
                 if got is not None:
@@ -489,6 +505,22 @@ class _Rewriter:
             stmts[-1].body else None
         if isinstance(fallback, ast.For) and any(isinstance(b, ast.For) for b in fallback.body):
             self.visit_body_of(fallback)
+
+    def _untraced(self, loop):
+        """The loop as written, inside `with __npc_loop__.untraced(k, ITER):` (UntracedSite):
+        ITER evaluated once, before."""
+        index = len(self.sites)
+        self.sites.append(UntracedSite(index, loop.lineno, self._text(loop)))
+        it = f"__npc_it_{index}"
+        stmts = _glue(f"{it} = None\nwith __npc_loop__.untraced({index}, {it}):\n    pass\n",
+                      loop)
+        stmts[0].value = loop.iter
+        original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,
+                           orelse=loop.orelse, type_comment=None)
+        ast.copy_location(original, loop)
+        ast.copy_location(original.iter, loop)
+        stmts[1].body = [original]
+        return stmts
 
     def _text(self, loop):
         """The loop's first line as the user wrote it (the report's words)."""

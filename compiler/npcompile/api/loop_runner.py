@@ -118,6 +118,32 @@ class LoopRunner:
         return it[-1], tuple(_rejoin(tracer, v, lazies, name)
                              for v, name in zip(out, site.binds)) + fed.result()
 
+    def untraced(self, index, it):
+        """The context a data-bounded loop (loop_rewrite.UntracedSite) runs in: plain
+        NumPy with the trace suspended, everything pending computed first; the loop as
+        written where no trace runs or it is short."""
+        tracer = current()
+        if tracer is None or not hasattr(it, "__len__") or len(it) < LOOP_MIN or \
+                self.owner.options["device"] != "cpu":
+            return _NO_CONTEXT
+        site = self.sites[index]
+        tracer.flush()
+        # its writes land in the arrays themselves: the call cannot start again, and its
+        # next run must run this loop again (no replay of the call as a whole)
+        tracer.mark_irreversible(f"its loop at line {site.lineno} ran as plain NumPy")
+        tracer.read_value(f"its loop at line {site.lineno} ran as plain NumPy")
+        key = (index, len(it), "untraced")
+        if key in self.reported:
+            return tracer.suspended()
+        self.reported.add(key)
+        native_loop.report_loop({
+            "graph_id": -1, "function": self.owner._site_name, "lineno": site.lineno,
+            "text": site.text, "iterations": len(it), "kernel": "",
+            "summary": f"line {site.lineno}: {len(it)} iterations as plain NumPy, untraced: "
+                       f"its slice bounds are read from array elements, so each iteration "
+                       f"is a graph of its own shape, and which shapes depends on the data"})
+        return tracer.suspended()
+
     def _takes_numbers(self):
         """Do carried Python numbers go into a body as loop values? On the CPU (a GPU
         body would hand them back as device arrays)."""
@@ -534,6 +560,19 @@ def _exit_test_note(site):
     if site.test_outside is None:
         return "; its exit test computed by the body"
     return f"; its exit test in Python ({site.test_outside})"
+
+
+class _NoContext:
+    __slots__ = ()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+_NO_CONTEXT = _NoContext()
 
 
 def _too_short(it):

@@ -383,7 +383,8 @@ def run(site, args, owner_name):
     if tracer is not None and tracer.options.get("device") == "cuda":
         return None     # the arrays live on the GPU: the loop is traced as written
     if any(type(v) is LazyArray for v in args):
-        tracer.flush()
+        if tracer is not None:  # (none past the break budget: every lazy array is flushed)
+            tracer.flush()
         values = {k: concretize(v) if type(v) is LazyArray else v for k, v in values.items()}
     for name in nest.params:
         v = values[name]

@@ -1,0 +1,102 @@
+"""Loops whose slice bounds are read from array elements (loop_rewrite.UntracedSite): a
+0-1 knapsack's `best[w[i]:]`, a CSR matrix's `data[indptr[i]:indptr[i + 1]]`. Each
+iteration is a graph of its own shape and which shapes depends on the data, so the loop
+runs as plain NumPy, untraced, instead of unrolling into the trace: checked against
+eager NumPy on values, dtypes and in-place arguments, and on what was compiled."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import same
+
+
+def knapsack(w, v, cap):
+    n = len(w)
+    best = np.zeros(cap + 1, dtype=np.int64)
+    keep = np.zeros((n, cap + 1), dtype=bool)
+    for i in range(n):
+        wi = w[i]
+        cand = best[:cap + 1 - wi] + v[i]
+        take = cand > best[wi:]
+        keep[i, wi:] = take
+        best[wi:] = np.where(take, cand, best[wi:])
+    return best * 2, keep.sum(axis=1)
+
+
+def csr_matvec(data, indices, indptr, x, y):
+    """y += A @ x row by row, into the caller's y; the rows' norms returned."""
+    scale = np.sqrt(x @ x)
+    norms = np.empty(len(indptr) - 1)
+    for i in range(len(indptr) - 1):
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        row = data[lo:hi]
+        y[i] += row @ x[indices[lo:hi]] / scale
+        norms[i] = np.sqrt(np.sum(row * row))
+    return norms + scale
+
+
+def knapsack_inputs(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.integers(1, 20, n), rng.integers(1, 50, n), 120
+
+
+def csr_inputs(rows, seed=1):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 6, rows)
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    indices = rng.integers(0, rows, indptr[-1])
+    return rng.standard_normal(indptr[-1]), indices, indptr, rng.standard_normal(rows), \
+        np.zeros(rows)
+
+
+def untraced_loops():
+    return [r for r in npcompile.report()["loops"] if "as plain NumPy, untraced" in r["summary"]]
+
+
+@pytest.mark.parametrize("n", [3, 9, 40, 160])
+def test_knapsack_matches_numpy(n):
+    w, v, cap = knapsack_inputs(n)
+    f = npcompile.jit(knapsack)
+    for _ in range(2):
+        same(f(w, v, cap), knapsack(w, v, cap))
+    # long enough: the loop ran untraced, and nothing of it went into a graph
+    loops = untraced_loops()
+    if n >= 8:
+        assert loops and loops[0]["iterations"] == n
+        assert all(c["ops"] < 20 for c in npcompile.report()["compiles"])
+    else:
+        assert not loops
+
+
+@pytest.mark.parametrize("rows", [5, 30, 120])
+def test_csr_rows_match_numpy_and_write_into_y(rows):
+    data, indices, indptr, x, y = csr_inputs(rows)
+    ey = y.copy()
+    expect = csr_matvec(data, indices, indptr, x, ey)
+    f = npcompile.jit(csr_matvec)
+    same(f(data, indices, indptr, x, y), expect)
+    np.testing.assert_array_equal(y, ey)
+    assert not npcompile.report()["fallbacks"]
+
+
+def test_four_times_the_items_compiles_nothing_more():
+    f = npcompile.jit(knapsack)
+    f(*knapsack_inputs(50))
+    ops = sum(c["ops"] for c in npcompile.report()["compiles"])
+    npcompile.reset()
+    g = npcompile.jit(knapsack)
+    w, v, cap = knapsack_inputs(200)
+    same(g(w, v, cap), knapsack(w, v, cap))
+    assert sum(c["ops"] for c in npcompile.report()["compiles"]) <= ops
+
+
+def test_a_numpy_error_inside_is_numpy_s():
+    w, v, cap = knapsack_inputs(12)
+    w[5] = 130      # past the capacity: best[:cap + 1 - 130] and best[130:] do not broadcast
+    with pytest.raises(ValueError) as expected:
+        knapsack(w.copy(), v, cap)
+    f = npcompile.jit(knapsack)
+    with pytest.raises(ValueError) as got:
+        f(w, v, cap)
+    assert str(got.value) == str(expected.value)
