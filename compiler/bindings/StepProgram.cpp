@@ -325,7 +325,8 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
                                 const std::vector<int64_t>& itemsizes,
                                 const std::vector<int64_t>& collect,
                                 const py::object& until,
-                                const std::vector<std::pair<int64_t, int64_t>>& moves) {
+                                const std::vector<std::pair<int64_t, int64_t>>& moves,
+                                const py::object& exact) {
   const auto n = static_cast<int64_t>(py::len(args));
   const auto n_out = static_cast<int64_t>(outputs_.size());
   auto bad = [&](int64_t arg) { return arg < 0 || arg >= n; };
@@ -379,8 +380,13 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
     for (const auto& [a, b] : overlaps) {
       const auto ra = bounds(PyList_GET_ITEM(args.ptr(), a), itemsizes[a]);
       const auto rb = bounds(PyList_GET_ITEM(args.ptr(), b), itemsizes[b]);
+      // bounds that meet may still share no element (a column sweep's u[:, j] and
+      // u[:, j - 1] interleave): exact(a, b) decides then, where it is given
       if (ra.first < ra.second && rb.first < rb.second && ra.first < rb.second &&
-          rb.first < ra.second)
+          rb.first < ra.second &&
+          (exact.is_none() || exact(py::handle(PyList_GET_ITEM(args.ptr(), a)),
+                                    py::handle(PyList_GET_ITEM(args.ptr(), b)))
+                                  .cast<bool>()))
         return stop(it);
     }
     py::list leaves(leaf_src.size());
@@ -492,7 +498,8 @@ void bind_step_program(py::module_& m) {
            py::arg("count"), py::arg("timed"), py::arg("feeds"), py::arg("writes"),
            py::arg("views"), py::arg("view_pos"), py::arg("overlaps"), py::arg("itemsizes"),
            py::arg("collect"), py::arg("until") = py::none(),
-           py::arg("moves") = std::vector<std::pair<int64_t, int64_t>>{});
+           py::arg("moves") = std::vector<std::pair<int64_t, int64_t>>{},
+           py::arg("exact") = py::none());
 }
 
 } // namespace npc

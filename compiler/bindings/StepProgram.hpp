@@ -87,7 +87,8 @@ public:
                            const std::vector<int64_t>& itemsizes,
                            const std::vector<int64_t>& collect,
                            const pybind11::object& until,
-                           const std::vector<std::pair<int64_t, int64_t>>& moves);
+                           const std::vector<std::pair<int64_t, int64_t>>& moves,
+                           const pybind11::object& exact);
 
 private:
   enum class Kind { Kernel, GetItem, SetItem, Call };

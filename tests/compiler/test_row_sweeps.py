@@ -92,6 +92,17 @@ def test_a_row_sweep_is_one_compiled_body_without_breaks():
 
 
 @CPU_KERNELS
+def test_a_column_sweep_runs_in_one_cpp_loop():
+    """u[:, j] and u[:, j - 1] interleave in memory but share no element
+    (trace/overlap.py): no 'alias' break, and the C++ loop does not stop at them."""
+    loops, breaks, fallbacks = _compiled(gauss_seidel_columns, make((30, 40), np.float64),
+                                         0.25)
+    assert not breaks and not fallbacks
+    assert loops and "39 iterations, one compiled body" in loops[0], loops
+    assert "in one C++ loop" in loops[0], loops
+
+
+@CPU_KERNELS
 def test_a_convergence_loop_around_a_sweep_compiles_once():
     """The while loop is the compiled body; four times the sweeps compile nothing more."""
     where = f"line {_line(sor_until_converged, 'while')}:"

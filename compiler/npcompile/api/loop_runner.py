@@ -24,6 +24,7 @@ from ..exec.engine import ENGINE
 from ..graph.node import contains
 from ..trace.lazy_array import LazyArray
 from ..trace.loop_values import LoopValueRefused, Spec
+from ..trace.overlap import overlaps as overlaps_exactly
 from ..dtypes import traced_dtype
 from ..trace.tracer import concretize, current, is_traceable
 from . import loop_picks, loop_sinks, native_loop
@@ -794,7 +795,7 @@ class _Replays:
                                                            itemsizes)
         done, outs, collected, interrupted = plan.program.run_loop(
             args, leaf_src, len(values) - 1, feeds, writes, views, view_pos, overlaps,
-            itemsizes, collect, moves=moves)
+            itemsizes, collect, moves=moves, exact=overlaps_exactly)
         jit.record_replay(plan)     # the kernel times of its timed runs
         for j in carry:
             v = args[where[j]]
@@ -840,7 +841,7 @@ class _Replays:
             return said[0]
         done, _, _, interrupted = plan.program.run_loop(
             args, leaf_src, bound, feeds, writes, views, view_pos, overlaps, itemsizes,
-            collect, until, moves)
+            collect, until, moves, exact=overlaps_exactly)
         jit.record_replay(plan)
         if interrupted:
             raise KeyboardInterrupt

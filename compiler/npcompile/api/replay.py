@@ -18,6 +18,7 @@ import numpy as np
 
 from ..graph import calls
 from ..trace.lazy_array import LazyArray
+from ..trace.overlap import overlaps
 from ..dtypes import traced_dtype
 from .purity import MISSING, closure_guards, defaults_refusal, stable_value
 
@@ -444,10 +445,10 @@ def _overlap(values, arrays, written):
     checked at every iteration, so the pairs are kept to those that matter.)"""
     for w in written:
         for i in arrays:
-            if i != w and np.may_share_memory(values[w], values[i]):
+            if i != w and overlaps(values[w], values[i]):
                 return True
         for i in written:
-            if i > w and np.may_share_memory(values[w], values[i]):
+            if i > w and overlaps(values[w], values[i]):
                 return True
     return False
 

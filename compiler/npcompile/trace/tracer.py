@@ -22,6 +22,7 @@ from . import loop_values
 from .breaks import BreakRecord, user_frame, user_site
 from .operand_types import Unsupported
 from .context import _set_current, current  # noqa: F401 (current: re-exported)
+from .overlap import overlaps
 from .storage import Storage
 from . import lazy_array as _la
 from .lazy_array import concretize  # noqa: F401 (re-exported)
@@ -178,7 +179,7 @@ class Tracer:
             return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
         for other in self._dirty.values():
             if other.target is not None and not other.base.is_leaf and \
-                    np.may_share_memory(other.target, array):
+                    overlaps(other.target, array):
                 self.graph_break("alias", "an array read here shares memory with a traced "
                                           "array that has pending in-place writes")
                 break
@@ -235,7 +236,7 @@ class Tracer:
                 st = r()
                 if st is None:
                     dead = True
-                elif np.may_share_memory(st.target, array):
+                elif overlaps(st.target, array):
                     found.append(st)
             if dead:
                 bucket[:] = [r for r in bucket if r() is not None]
