@@ -127,6 +127,10 @@ class IndexedSite(LoopSite):
         self.view_at = [params.index(p) for p in view_params]
         self.views = self.ostep = self.obody = None
         self.taps = False       # a statement or two over moving windows (_window)
+        # every view's index is the loop variable plus a constant (`u[i - 1, ...]`,
+        # `x[s:s + w]`): its data pointer moves by one stride per iteration, so the C++
+        # loop's views can be made at once (loop_runner._views_at_once)
+        self.affine = False
         self.value_at = len(self.call_names) - 1 if view_names and view_names[-1] == var \
             else None
 
@@ -587,6 +591,7 @@ class _Rewriter:
             params = body_params + [p for p in view_params if p not in body_params]
             self._add_site(IndexedSite(index, loop.lineno, text, var, params, binds,
                                        body_params, view_names, view_params), sinks)
+            self.sites[-1].affine = _affine(views, var)
             # a statement or two over moving windows (`tmp += w[i] * pad[:, i:i + nx]`)
             # or over an array's elements (Horner's `for c in coeffs: y = y * x + c`,
             # api/loop_iterables.py): a filter's taps (loop_runner.WINDOW_TAPS), whose
@@ -1329,6 +1334,39 @@ def _fixed_slices_inside(elts, var):
         elif isinstance(e, ast.Slice):     # a moving window keeps its axis whole
             inner.append(ast.Slice(None, None, None))
     return outer, inner
+
+
+def _affine(views, var):
+    """Is every view (_index_views) indexed by `var` plus or minus an expression free of
+    it, or by a window of such bounds? Then its address is affine in var (a product or a
+    modulo of var is not: `x[2 * t]`, `x[t % n]` are made per iteration)."""
+    def free(e):
+        return var not in _names_read(e) and all(
+            isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Load) +
+                       _INDEX_OPS) for n in ast.walk(e))
+
+    def offset(e):      # var, var + E, var - E or E + var
+        if isinstance(e, ast.Name):
+            return e.id == var
+        if not isinstance(e, ast.BinOp) or not isinstance(e.op, (ast.Add, ast.Sub)):
+            return False
+        if isinstance(e.left, ast.Name) and e.left.id == var:
+            return free(e.right)
+        return isinstance(e.op, ast.Add) and isinstance(e.right, ast.Name) and \
+            e.right.id == var and free(e.left)
+    for name, expr in views:
+        if name == var:
+            continue        # the loop value itself, a 0-d array per iteration
+        for part in expr.slice.elts:
+            if var not in _names_read(part):
+                continue
+            if isinstance(part, ast.Slice):
+                if not (offset(part.lower) and offset(part.upper) and
+                        (part.step is None or free(part.step))):
+                    return False
+            elif not offset(part):
+                return False
+    return True
 
 
 def _reads_as_number(loop):
