@@ -11,16 +11,18 @@ from conftest import same
 
 
 def knapsack(w, v, cap):
-    n = len(w)
-    best = np.zeros(cap + 1, dtype=np.int64)
-    keep = np.zeros((n, cap + 1), dtype=bool)
-    for i in range(n):
-        wi = w[i]
-        cand = best[:cap + 1 - wi] + v[i]
-        take = cand > best[wi:]
-        keep[i, wi:] = take
-        best[wi:] = np.where(take, cand, best[wi:])
-    return best * 2, keep.sum(axis=1)
+    """Which totals a subset of the weights reaches, and the best value per total: a
+    row of booleans and one of values, updated per item from its own weight on."""
+    reach = np.zeros(cap + 1, dtype=bool)
+    reach[0] = True
+    value = np.zeros(cap + 1, dtype=np.int64)
+    for k in range(len(w)):
+        wk = w[k]
+        before = reach[:cap + 1 - wk].copy()
+        gain = np.where(before, value[:cap + 1 - wk] + v[k], 0)
+        value[wk:] = np.maximum(value[wk:], gain)
+        reach[wk:] |= before
+    return value * 2, np.flatnonzero(reach)[-3:]
 
 
 def csr_matvec(data, indices, indptr, x, y):
@@ -93,7 +95,7 @@ def test_four_times_the_items_compiles_nothing_more():
 
 def test_a_numpy_error_inside_is_numpy_s():
     w, v, cap = knapsack_inputs(12)
-    w[5] = 130      # past the capacity: best[:cap + 1 - 130] and best[130:] do not broadcast
+    w[5] = 130      # past the capacity: value[:cap + 1 - 130] and value[130:] do not broadcast
     with pytest.raises(ValueError) as expected:
         knapsack(w.copy(), v, cap)
     f = npcompile.jit(knapsack)

@@ -1345,15 +1345,8 @@ def _affine(views, var):
             isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Load) +
                        _INDEX_OPS) for n in ast.walk(e))
 
-    def offset(e):      # var, var + E, var - E or E + var
-        if isinstance(e, ast.Name):
-            return e.id == var
-        if not isinstance(e, ast.BinOp) or not isinstance(e.op, (ast.Add, ast.Sub)):
-            return False
-        if isinstance(e.left, ast.Name) and e.left.id == var:
-            return free(e.right)
-        return isinstance(e.op, ast.Add) and isinstance(e.right, ast.Name) and \
-            e.right.id == var and free(e.left)
+    def offset(e):
+        return e is not None and _offset(e, var, free)
     for name, expr in views:
         if name == var:
             continue        # the loop value itself, a 0-d array per iteration
@@ -1409,17 +1402,20 @@ def _window(part, var, bound):
     same shape at every iteration but where it is clipped at an end; there the compiled
     body's input check fails, and that iteration is traced for its own shape. A slice
     whose length changes every iteration (`A[k:, k]`) would trace every iteration."""
-    def offset(e):      # var, var + E, var - E or E + var, E free of var
-        if isinstance(e, ast.Name):
-            return e.id == var
-        if not isinstance(e, ast.BinOp) or not isinstance(e.op, (ast.Add, ast.Sub)):
-            return False
-        if isinstance(e.left, ast.Name) and e.left.id == var:
-            return free(e.right)
-        return isinstance(e.op, ast.Add) and isinstance(e.right, ast.Name) and \
-            e.right.id == var and free(e.left)
-
     def free(e):
         return var not in _names_read(e) and _index_expr(e, bound)
-    return part.lower is not None and part.upper is not None and offset(part.lower) and \
-        offset(part.upper) and (part.step is None or free(part.step))
+    return part.lower is not None and part.upper is not None and \
+        _offset(part.lower, var, free) and _offset(part.upper, var, free) and \
+        (part.step is None or free(part.step))
+
+
+def _offset(e, var, free):
+    """Is `e` var, var + E, var - E or E + var, with free(E)?"""
+    if isinstance(e, ast.Name):
+        return e.id == var
+    if not isinstance(e, ast.BinOp) or not isinstance(e.op, (ast.Add, ast.Sub)):
+        return False
+    if isinstance(e.left, ast.Name) and e.left.id == var:
+        return free(e.right)
+    return isinstance(e.op, ast.Add) and isinstance(e.right, ast.Name) and \
+        e.right.id == var and free(e.left)
