@@ -112,6 +112,7 @@ def test_a_convergence_loop_around_a_sweep_compiles_once():
                                              most)
         outer = [s for s in loops if s.startswith(where)]
         assert outer and f"{most} iterations, one compiled body" in outer[-1], loops
+        assert "its inner loops' 14 iterations are written out in it" in outer[-1], loops
         assert not breaks and not fallbacks
         compiles.append(len(npcompile.report()["compiles"]))
     assert compiles[0] == compiles[1] >= 1
@@ -129,6 +130,10 @@ def test_a_long_sweep_is_its_own_compiled_body():
     where = f"line {_line(sor_until_converged, 'for i')}:"
     inner = [s for s in loops if s.startswith(where)]
     assert inner and all(f"{rows - 2} iterations, one compiled body" in s for s in inner), loops
+    outer = [s for s in loops if s.startswith(f"line {_line(sor_until_converged, 'while')}:")]
+    assert outer == [f"{outer[0].split(':')[0]}: the while loop runs as written: its inner "
+                     f"loops take {rows - 2} iterations, more than the {WRITE_OUT} a body "
+                     f"compiled once writes out; each of them is a compiled body of its own"]
     # the while test needs its value once per iteration as written: those breaks only
     assert breaks and all(b["kind"] == "bool" for b in breaks), breaks
     assert not fallbacks

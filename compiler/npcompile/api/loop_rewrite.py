@@ -219,6 +219,7 @@ class WhileSite:
         self.index = index
         self.lineno = lineno
         self.text = text
+        self.written_out = 0     # inner loop iterations its body writes out (span)
         self.params = params      # names the condition, the body or the counters read
         self.binds = binds        # names the body binds that someone reads after it
         self.counters = counters  # names only the counter statements bind

@@ -242,9 +242,22 @@ class LoopRunner:
         site = self.sites[index]
         if site.span is not None:
             try:
-                if site.span(*args) > WRITE_OUT:
-                    return None
+                span = site.span(*args)
             except Exception:   # NumPy's or Python's error: raised where the loop does
+                return None
+            site.written_out = span
+            if span > WRITE_OUT:
+                key = (index, span, "write out")
+                if key not in self.reported:
+                    self.reported.add(key)
+                    native_loop.report_loop({
+                        "graph_id": -1, "function": self.owner._site_name,
+                        "lineno": site.lineno, "text": site.text, "iterations": None,
+                        "kernel": "",
+                        "summary": f"line {site.lineno}: the while loop runs as written: its "
+                                   f"inner loops take {span} iterations, more than the "
+                                   f"{WRITE_OUT} a body compiled once writes out; each of "
+                                   f"them is a compiled body of its own"})
                 return None
         args, fed = loop_sinks.feed(site.sinks, args)
         if fed is None or _lazy_inside(args):
@@ -539,7 +552,9 @@ class LoopRunner:
                 " (nothing compiled: no NumPy work in it)") + (
                 f", {native} of them in one C++ loop" if native else "") + (
                 "; the first iteration was traced as written (it settles the type of a "
-                "carried number)" if peeled else "") + _exit_test_note(site)
+                "carried number)" if peeled else "") + (
+                f"; its inner loops' {site.written_out} iterations are written out in it"
+                if getattr(site, "written_out", 0) else "") + _exit_test_note(site)
         elif site.refusal:
             summary = (f"line {site.lineno}: {n} iterations; the body could not take its "
                        f"numbers (its loop variable, numbers carried from one iteration to "
