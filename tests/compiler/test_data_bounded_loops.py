@@ -38,6 +38,15 @@ def csr_matvec(data, indices, indptr, x, y):
     return norms + scale
 
 
+def csr_row_sums(data, indptr):
+    """Bounds unpacked from a tuple (`lo, hi = ...`) are read from elements too."""
+    out = np.zeros(len(indptr) - 1)
+    for i in range(len(indptr) - 1):
+        lo, hi = indptr[i], indptr[i + 1]
+        out[i] = np.median(data[lo:hi]) * 2.0 if hi > lo else 0.0
+    return out
+
+
 def knapsack_inputs(n, seed=0):
     rng = np.random.default_rng(seed)
     return rng.integers(1, 20, n), rng.integers(1, 50, n), 120
@@ -80,6 +89,13 @@ def test_csr_rows_match_numpy_and_write_into_y(rows):
     same(f(data, indices, indptr, x, y), expect)
     np.testing.assert_array_equal(y, ey)
     assert not npcompile.report()["fallbacks"]
+
+
+def test_bounds_unpacked_from_a_tuple():
+    data, _, indptr, _, _ = csr_inputs(60)
+    f = npcompile.jit(csr_row_sums)
+    same(f(data, indptr), csr_row_sums(data, indptr))
+    assert untraced_loops() and not npcompile.report()["recompiles"]
 
 
 def test_four_times_the_items_compiles_nothing_more():

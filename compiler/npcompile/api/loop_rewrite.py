@@ -339,7 +339,9 @@ def _data_bounds(body):
     for s in body:
         if isinstance(s, ast.Assign) and any(isinstance(n, ast.Subscript)
                                              for n in ast.walk(s.value)):
-            from_elements |= {t.id for t in s.targets if isinstance(t, ast.Name)}
+            # `lo = indptr[i]`, and `lo, hi = indptr[i], indptr[i + 1]` alike
+            from_elements |= {n.id for t in s.targets for n in ast.walk(t)
+                              if isinstance(n, ast.Name)}
     if not from_elements:
         return False
     for s in body:
