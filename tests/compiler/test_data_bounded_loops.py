@@ -118,3 +118,24 @@ def test_a_numpy_error_inside_is_numpy_s():
     with pytest.raises(ValueError) as got:
         f(w, v, cap)
     assert str(got.value) == str(expected.value)
+
+
+def red_black(u, sweeps):
+    """A subscript target names i, j and n (`u[i:n - 1:2, ...] = ...`): it binds none of
+    them, so its slices are not data bounds, and the loop is one compiled body."""
+    n = u.shape[0]
+    for _ in range(sweeps):
+        for (i, j) in ((1, 1), (2, 2), (1, 2), (2, 1)):
+            u[i:n - 1:2, j:n - 1:2] = 0.25 * (u[i - 1:n - 2:2, j:n - 1:2] +
+                                              u[i + 1:n:2, j:n - 1:2])
+    return u
+
+
+def test_a_subscript_target_binds_no_bound():
+    u = np.linspace(0.0, 1.0, 24 * 24).reshape(24, 24)
+    expect = red_black(u.copy(), 10)
+    f = npcompile.jit(red_black, choose=False)
+    same(f(u, 10), expect)
+    assert not untraced_loops()
+    assert any("10 iterations, one compiled body" in r["summary"]
+               for r in npcompile.report()["loops"])

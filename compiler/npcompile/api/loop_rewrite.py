@@ -339,9 +339,9 @@ def _data_bounds(body):
     for s in body:
         if isinstance(s, ast.Assign) and any(isinstance(n, ast.Subscript)
                                              for n in ast.walk(s.value)):
-            # `lo = indptr[i]`, and `lo, hi = indptr[i], indptr[i + 1]` alike
-            from_elements |= {n.id for t in s.targets for n in ast.walk(t)
-                              if isinstance(n, ast.Name)}
+            # `lo = indptr[i]`, and `lo, hi = indptr[i], indptr[i + 1]` alike (the names
+            # bound: not those of a subscript target `u[i:n:2] = ...`)
+            from_elements |= {n for t in s.targets for n in _bound_names(t)}
     if not from_elements:
         return False
     for s in body:
@@ -354,6 +354,17 @@ def _data_bounds(body):
                             for b in (x.lower, x.upper, x.step)):
                         return True
     return False
+
+
+def _bound_names(target):
+    """The names an assignment target binds: a name, or those in a tuple or list of them."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _bound_names(e)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
 
 
 def _binds_any(node, names):
