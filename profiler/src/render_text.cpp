@@ -52,7 +52,7 @@ std::string render_text(const Report& r) {
                 {false, false, true, true, false});
     for (const auto& c : r.path_choices)
       t.add({c.function, c.choice == "numpy" ? "plain NumPy" : c.choice,
-             Units::ms(c.compiled_ms), Units::ms(c.numpy_ms), c.reason});
+             Units::timed_ms(c.compiled_ms), Units::timed_ms(c.numpy_ms), c.reason});
     o += t.str();
   }
 

@@ -12,6 +12,10 @@ std::string Units::fixed(double v, int digits) {
   return buf;
 }
 
+// A path chosen by a budget (too many ops or breaks) was never timed on either side: a
+// dash, not "0.00 ms", which read as if both sides took no time.
+std::string Units::timed_ms(double ms) { return ms > 0.0 ? Units::ms(ms) : "-"; }
+
 std::string Units::ms(double ms) {
   const double a = std::fabs(ms);
   if (a >= 1000.0)

@@ -142,6 +142,20 @@ TEST(RenderHtml, PathChoicesAndLoops) {
   EXPECT_TRUE(has(t, "heat: line 9: 99 iterations, one compiled kernel (k_step)"));
 }
 
+// A choice made by a budget timed neither side: a dash, not "0.00 ms" for both.
+TEST(RenderHtml, UntimedPathChoiceShowsADash) {
+  Session s;
+  s.record(PathChoice{"loop", "numpy", 0.0, 0.0, "the call broke the graph 32 times"});
+  const std::string h = render_html(Report::from_session(s));
+  EXPECT_TRUE(has(h, "<td class=\"npc-r\">-</td><td class=\"npc-r\">-</td>")) << h;
+  const std::string t = render_text(Report::from_session(s));
+  const auto at = t.find("the call broke");
+  ASSERT_NE(at, std::string::npos) << t;
+  const std::string row = t.substr(t.rfind('\n', at) + 1, at - t.rfind('\n', at));
+  EXPECT_FALSE(has(row, "0.00 ms")) << row;
+  EXPECT_TRUE(has(row, "-")) << row;
+}
+
 TEST(RenderText, SameFactsAligned) {
   const std::string t = render_text(sample_report());
   EXPECT_TRUE(has(t, "4 graph breaks (2 places)"));
