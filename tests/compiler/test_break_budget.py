@@ -45,12 +45,13 @@ def clip_rows_in_place(A):
     return total
 
 
-def batch_means(X, batches):
-    """A break per batch on arrays of 20,000 elements: each kernel pays for its break."""
+def batch_means(x, batches):
+    """A break per step on arrays of 20,000 elements, the same graph at every step (one
+    compile, then cache hits): each kernel pays for its break."""
     out = []
-    for b in range(batches):
-        chunk = np.sin(X[b]) * 2.0 + 1.0
-        out.append(float(chunk.mean()))
+    for _ in range(batches):
+        x = np.sin(x) * 0.5 + 0.25
+        out.append(float(x.mean()))
     return out
 
 
@@ -103,7 +104,7 @@ def test_a_call_that_cannot_start_again_runs_its_rest_untraced():
 
 
 def test_breaks_on_large_arrays_do_not_count():
-    X = np.random.default_rng(1).standard_normal((2 * LIMIT, 20_000))
+    X = np.random.default_rng(1).standard_normal(20_000)
     f = npcompile.jit(batch_means, loops=False)   # traced as written: a break per batch
     got, want = f(X, 2 * LIMIT), batch_means(X, 2 * LIMIT)
     np.testing.assert_allclose(got, want, rtol=1e-14)   # sin: a few ulps apart
@@ -182,3 +183,29 @@ def test_the_untraced_rest_matches_numpy(rows):
     np.testing.assert_array_equal(b, eb)
     (choice,) = budget_choices()
     assert "as plain NumPy, untraced" in choice["reason"]
+
+
+def lu_rows(A):
+    """Row pivoting: a break per column (`if p != k`), on a matrix too big to count as
+    small, each time a new graph (the trailing block shrinks)."""
+    n = A.shape[0]
+    for k in range(n - 1):
+        p = k + np.argmax(np.abs(A[k:, k]))
+        if p != k:
+            A[[k, p]] = A[[p, k]]
+        A[k + 1:, k] /= A[k, k]
+        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k, k + 1:])
+    return A
+
+
+def test_a_new_graph_at_every_break_spends_the_budget_on_larger_arrays():
+    n = 130                  # 16,900 elements: past SMALL_ELEMENTS
+    A = np.random.default_rng(2).standard_normal((n, n))
+    expect = lu_rows(A.copy())
+    f = npcompile.jit(lu_rows)
+    got = f(A)
+    np.testing.assert_allclose(got, expect, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(A, got)      # in place, as NumPy's
+    (choice,) = budget_choices()
+    assert "graph compiled anew" in choice["reason"]
+    assert len(npcompile.report()["graph_breaks"]) <= LIMIT // 4 + 1

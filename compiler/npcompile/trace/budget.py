@@ -72,6 +72,11 @@ def set_compile_limit(ms):
 # one whose flush compiled a new graph counts four (trace/tracer.py graph_break).
 BREAK_LIMIT = _from_env("NPC_BREAK_BUDGET", 32)
 SMALL_ELEMENTS = 16384
+# A break whose flush compiled a new graph counts up to this size: a graph that is new
+# at every iteration (LU with row pivoting, `if p != k:` then `A[k + 1:, k + 1:] -= ...`
+# on a 150 x 150 matrix: 150 compiles, 1.5 s, for 6 ms of NumPy work) is compiled and
+# run once; no kernel of that size wins 10 ms back
+COMPILING_ELEMENTS = 1 << 18
 
 
 def set_break_limit(n):

@@ -360,20 +360,24 @@ class Tracer:
         self.flushed_elements = 0
         compiled = self.compile_ms
         self.flush()
-        if self.flushed_elements < budget.SMALL_ELEMENTS:
+        new_graph = self.compile_ms > compiled
+        if self.flushed_elements < budget.SMALL_ELEMENTS or \
+                (new_graph and self.flushed_elements < budget.COMPILING_ELEMENTS):
             self.small_breaks += 1
             # one that compiled a new graph counts four: a graph per iteration (a
-            # constant that moves with the loop, `np.cos(1.2 * t)`) is 20 ms a break
-            self.break_weight += 4 if self.compile_ms > compiled else 1
+            # constant that moves with the loop, `np.cos(1.2 * t)`, a shrinking
+            # `A[k + 1:, k + 1:]`) is 10-20 ms a break
+            self.break_weight += 4 if new_graph else 1
             small = self.small_breaks
             if budget.BREAK_LIMIT is not None and self.break_weight >= budget.BREAK_LIMIT \
                     and 4 * small >= 3 * len(self.breaks):
                 self.over_budget(
                     f"the call broke the graph {len(self.breaks)} times"
                     f"{f' (last at line {rec.lineno})' if rec.lineno else ''}, on "
-                    f"arrays of fewer than {budget.SMALL_ELEMENTS} elements ({rec.reason}): "
-                    f"each break costs a trace and a lookup that NumPy does not pay, and "
-                    f"kernels that small cannot win it back")
+                    f"arrays of fewer than {budget.SMALL_ELEMENTS} elements or with a graph "
+                    f"compiled anew ({rec.reason}): each break costs a trace and a lookup "
+                    f"(a compile, for a new graph) that NumPy does not pay, and kernels "
+                    f"that small cannot win it back")
         return rec
 
     def eager(self, fn, args, kwargs, kind, reason):
