@@ -14,7 +14,8 @@ program that hangs or crashes costs only its own row):
             and the inputs it changed in place, checked against NumPy's
   x4        the first call again, in another fresh process, with the program's loop count
             times 4 (programs with a LOOPS entry): "loops compile once" keeps this near 1x
-            plus the extra run time
+            plus the extra run time; the summary also gives the first call's overhead
+            alone (cold less a warm call, at 4x against 1x: x4_overhead_ratio)
   warm      the same statistic of --reps later calls (more for programs under 30 ms, so that
             each side takes 150 ms: reps_for), taken in turns with NumPy's own calls (checked
             too), after the settling calls:
@@ -650,6 +651,12 @@ def main():
                 row[f"x4_{k}"] = r4.get(k)
             if row.get("cold4_s") and row.get("cold_s"):
                 row["x4_ratio"] = row["cold4_s"] / row["cold_s"]
+                # the first call's overhead alone (cold less a warm call at that loop
+                # count): x4_ratio also holds the run itself, 4x longer by design
+                extra = row["cold_s"] - (row.get("warm_s") or 0.0)
+                extra4 = row["cold4_s"] - (row.get("x4_warm_s") or 0.0)
+                if extra > 0 and extra4 > 0 and row.get("warm_s") and row.get("x4_warm_s"):
+                    row["x4_overhead_ratio"] = extra4 / extra
         rows.append(row)
         print_row(row, peer)
     print("-" * len(hdr))
@@ -658,6 +665,7 @@ def main():
     spc = geomean([r.get("speedup_compiled") for r in ok])
     cold = geomean([r["numpy_s"] / r["cold_s"] for r in ok if r.get("cold_s") and r.get("numpy_s")])
     x4 = geomean([r.get("x4_ratio") for r in ok if r.get("x4_ratio")])
+    x4o = [r.get("x4_overhead_ratio") for r in ok if r.get("x4_overhead_ratio")]
     peer_sp = geomean([r["numpy_s"] / r[f"{peer}_s"] for r in rows
                        if r.get(peer) == "ok" and r.get(f"{peer}_s")])
     by = {}
@@ -667,7 +675,8 @@ def main():
         return "n/a" if v != v else f"{v:.{digits}f}x"
     print(f"geomean over the {len(ok)} programs with NumPy's values: npcompile warm {g(sp)} NumPy "
           f"({sum(1 for r in ok if r.get('path') == 'numpy')} chose plain NumPy), compiled path {g(spc)}, "
-          f"cold call {g(cold, 3)} NumPy, cold x4/x1 {g(x4)}; "
+          f"cold call {g(cold, 3)} NumPy, cold x4/x1 {g(x4)} (first-call overhead alone "
+          f"{g(geomean(x4o))}, {sum(1 for v in x4o if v > 1.5)} above 1.5x); "
           f"{peer} {g(peer_sp)} NumPy on the {sum(1 for r in rows if r.get(peer) == 'ok')} it compiles")
     print("values: " + ", ".join(f"{k} {v}" for k, v in sorted(by.items()))
           + f"; {sum(1 for r in rows if r.get('fallbacks'))} programs with fallbacks, "
@@ -678,7 +687,8 @@ def main():
         with open(opts.json, "w") as f:
             json.dump({"size": opts.size, "device": opts.device, "reps": opts.reps, "stat": opts.stat,
                        "geomean_speedup": sp, "geomean_speedup_compiled": spc, "geomean_cold_vs_numpy": cold,
-                       "geomean_x4_ratio": x4, "rows": rows}, f, indent=1, default=str)
+                       "geomean_x4_ratio": x4, "geomean_x4_overhead_ratio": geomean(x4o),
+                       "rows": rows}, f, indent=1, default=str)
 
 
 def print_row(r, peer):
