@@ -8,6 +8,7 @@ import pytest
 
 import npcompile
 from conftest import same
+from test_trace_loops import CPU_KERNELS
 
 
 def knapsack(w, v, cap):
@@ -131,6 +132,7 @@ def red_black(u, sweeps):
     return u
 
 
+@CPU_KERNELS
 def test_a_subscript_target_binds_no_bound():
     u = np.linspace(0.0, 1.0, 24 * 24).reshape(24, 24)
     expect = red_black(u.copy(), 10)
