@@ -553,15 +553,9 @@ class _Rewriter:
         index = len(self.sites)
         self.sites.append(UntracedSite(index, loop.lineno, self._text(loop)))
         it = f"__npc_it_{index}"
-        stmts = _glue(f"{it} = None\nwith __npc_loop__.untraced({index}, {it}):\n    pass\n",
-                      loop)
-        stmts[0].value = loop.iter
-        original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,
-                           orelse=loop.orelse, type_comment=None)
-        ast.copy_location(original, loop)
-        ast.copy_location(original.iter, loop)
-        stmts[1].body = [original]
-        return stmts
+        return _around_original(_glue(
+            f"{it} = None\nwith __npc_loop__.untraced({index}, {it}):\n    pass\n", loop),
+            loop, it)
 
     def _text(self, loop):
         """The loop's first line as the user wrote it (the report's words)."""
@@ -1108,11 +1102,11 @@ def _function(name, params, body, loop):
 
 
 def _around_original(stmts, loop, it):
-    """Glue statements whose first evaluates ITER once (into `it`) and whose last is an
-    `if` whose body runs the user's loop over it as written (the runner declined)."""
+    """Glue statements whose first evaluates ITER once (into `it`) and whose last (an
+    `if` the runner declined, a `with`) runs the user's loop over it as written."""
     stmts[0].value = loop.iter
     original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,
-                       orelse=[], type_comment=None)
+                       orelse=loop.orelse, type_comment=None)
     ast.copy_location(original, loop)
     ast.copy_location(original.iter, loop)
     stmts[-1].body = [original]
@@ -1377,24 +1371,16 @@ def _affine(views, var):
     """Is every view (_index_views) indexed by `var` plus or minus an expression free of
     it, or by a window of such bounds? Then its address is affine in var (a product or a
     modulo of var is not: `x[2 * t]`, `x[t % n]` are made per iteration)."""
-    def free(e):
-        return var not in _names_read(e) and all(
-            isinstance(n, (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Load) +
-                       _INDEX_OPS) for n in ast.walk(e))
-
-    def offset(e):
-        return e is not None and _offset(e, var, free)
+    def free(e):        # (a view's names are none the body binds: _index_views)
+        return var not in _names_read(e) and _index_expr(e, ())
     for name, expr in views:
         if name == var:
             continue        # the loop value itself, a 0-d array per iteration
         for part in expr.slice.elts:
             if var not in _names_read(part):
                 continue
-            if isinstance(part, ast.Slice):
-                if not (offset(part.lower) and offset(part.upper) and
-                        (part.step is None or free(part.step))):
-                    return False
-            elif not offset(part):
+            if not (_window(part, var, ()) if isinstance(part, ast.Slice) else
+                    _offset(part, var, free)):
                 return False
     return True
 

@@ -16,6 +16,7 @@ runs) when no trace is running, the iterable is not a range of at least LOOP_MIN
 steps, or a name the body reads is not bound yet. Each iteration is exactly one run of
 the body, so whatever it does happens as often, and in the same order, as in the
 user's loop."""
+import contextlib
 import sys
 
 import numpy as np
@@ -129,24 +130,29 @@ class LoopRunner:
         tracer = current()
         if tracer is None or not hasattr(it, "__len__") or len(it) < LOOP_MIN or \
                 self.owner.options["device"] != "cpu":
-            return _NO_CONTEXT
+            return contextlib.nullcontext()
         site = self.sites[index]
         tracer.flush()
         # its writes land in the arrays themselves: the call cannot start again, and its
         # next run must run this loop again (no replay of the call as a whole)
         tracer.mark_irreversible(f"its loop at line {site.lineno} ran as plain NumPy")
         tracer.read_value(f"its loop at line {site.lineno} ran as plain NumPy")
-        key = (index, len(it), "untraced")
+        self._note_once((index, len(it), "untraced"), site, len(it),
+                        f"{len(it)} iterations as plain NumPy, untraced: its slice bounds "
+                        f"are read from array elements, so each iteration is a graph of its "
+                        f"own shape, and which shapes depends on the data")
+        return tracer.suspended()
+
+    def _note_once(self, key, site, iterations, what, graph_id=-1):
+        """The report's line for a loop that ran no compiled body of its own ("line N:
+        `what`"), once per key: a loop entered at every call says it once."""
         if key in self.reported:
-            return tracer.suspended()
+            return
         self.reported.add(key)
         native_loop.report_loop({
-            "graph_id": -1, "function": self.owner._site_name, "lineno": site.lineno,
-            "text": site.text, "iterations": len(it), "kernel": "",
-            "summary": f"line {site.lineno}: {len(it)} iterations as plain NumPy, untraced: "
-                       f"its slice bounds are read from array elements, so each iteration "
-                       f"is a graph of its own shape, and which shapes depends on the data"})
-        return tracer.suspended()
+            "graph_id": graph_id, "function": self.owner._site_name, "lineno": site.lineno,
+            "text": site.text, "iterations": iterations, "kernel": "",
+            "summary": f"line {site.lineno}: {what}"})
 
     def _takes_numbers(self):
         """Do carried Python numbers go into a body as loop values? On the CPU (a GPU
@@ -247,17 +253,11 @@ class LoopRunner:
                 return None
             site.written_out = span
             if span > WRITE_OUT:
-                key = (index, span, "write out")
-                if key not in self.reported:
-                    self.reported.add(key)
-                    native_loop.report_loop({
-                        "graph_id": -1, "function": self.owner._site_name,
-                        "lineno": site.lineno, "text": site.text, "iterations": None,
-                        "kernel": "",
-                        "summary": f"line {site.lineno}: the while loop runs as written: its "
-                                   f"inner loops take {span} iterations, more than the "
-                                   f"{WRITE_OUT} a body compiled once writes out; each of "
-                                   f"them is a compiled body of its own"})
+                self._note_once((index, span, "write out"), site, None,
+                                f"the while loop runs as written: its inner loops take "
+                                f"{span} iterations, more than the {WRITE_OUT} a body "
+                                f"compiled once writes out; each of them is a compiled body "
+                                f"of its own")
                 return None
         args, fed = loop_sinks.feed(site.sinks, args)
         if fed is None or _lazy_inside(args):
@@ -356,16 +356,13 @@ class LoopRunner:
         env = dict(zip(names, state))
         graphs, parts, native = _on_its_own(lambda: self._split_iterations(site, env, it))
         n = len(it)
-        if (index, n, "split") not in self.reported:
-            self.reported.add((index, n, "split"))
-            native_loop.report_loop({
-                "graph_id": graphs[0] if graphs else -1, "function": self.owner._site_name,
-                "lineno": site.lineno, "text": site.text, "iterations": n, "kernel": "",
-                "summary": f"line {site.lineno}: {n} iterations; " + (
-                    f"its {parts} straight-line part(s) compiled once, its if statements "
-                    f"run in Python" if parts else "its if statements and their branches "
-                    "run as plain NumPy (nothing outside them to compile)") + (
-                    f"; {native} of them in one C++ loop" if native else "")})
+        self._note_once(
+            (index, n, "split"), site, n, f"{n} iterations; " + (
+                f"its {parts} straight-line part(s) compiled once, its if statements run in "
+                f"Python" if parts else "its if statements and their branches run as plain "
+                "NumPy (nothing outside them to compile)") + (
+                f"; {native} of them in one C++ loop" if native else ""),
+            graphs[0] if graphs else -1)
         return it[-1], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds)
 
     def _split_iterations(self, site, env, it):
@@ -579,19 +576,6 @@ def _exit_test_note(site):
     if site.test_outside is None:
         return "; its exit test computed by the body"
     return f"; its exit test in Python ({site.test_outside})"
-
-
-class _NoContext:
-    __slots__ = ()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-_NO_CONTEXT = _NoContext()
 
 
 def _too_short(it):

@@ -291,7 +291,8 @@ class Tracer:
     def over_budget(self, reason=None):
         """The trace has outgrown the budget (of ops, or `reason`: of graph breaks): end
         it (TraceBudgetExceeded) when the call can run again from its start, else trace
-        on with nothing more compiled."""
+        on with nothing more compiled (past the break budget, on the CPU: run the rest
+        untraced)."""
         if self.options.get("fullgraph"):
             return  # the compiled path was asked for, at any cost
         if self.budget_reason is None:
@@ -368,9 +369,8 @@ class Tracer:
             # constant that moves with the loop, `np.cos(1.2 * t)`, a shrinking
             # `A[k + 1:, k + 1:]`) is 10-20 ms a break
             self.break_weight += 4 if new_graph else 1
-            small = self.small_breaks
             if budget.BREAK_LIMIT is not None and self.break_weight >= budget.BREAK_LIMIT \
-                    and 4 * small >= 3 * len(self.breaks):
+                    and 4 * self.small_breaks >= 3 * len(self.breaks):
                 self.over_budget(
                     f"the call broke the graph {len(self.breaks)} times"
                     f"{f' (last at line {rec.lineno})' if rec.lineno else ''}, on "
