@@ -12,7 +12,7 @@ import pytest
 
 import npcompile
 from npcompile.backends import cpu
-from conftest import DEVICE, check, make
+from conftest import DEVICE, check, make, same
 from test_trace_loops import lu_in_place
 
 NATIVE = pytest.mark.skipif(not cpu.AVAILABLE or DEVICE == "cuda" or
@@ -535,3 +535,47 @@ def test_minimum_of_slices_keeps_numpys_nan():
     check(clipped, u, 20.0, shifts)
     assert ran_native(), summaries()
     check(clipped, make((30,), np.float64), np.nan, shifts)
+
+
+def cholesky_rows(A, L):
+    """Row by row, with the guard scientists write: a raise inside the nest."""
+    n = A.shape[0]
+    for i in range(n):
+        for j in range(i):
+            s = np.dot(L[i, :j], L[j, :j])
+            L[i, j] = (A[i, j] - s) / L[j, j]
+        d = A[i, i] - np.sum(L[i, :i] ** 2)
+        if d <= 0:
+            raise ValueError("matrix not positive definite")
+        L[i, i] = np.sqrt(d)
+    return L
+
+
+def test_a_raise_guard_stops_the_nest_and_python_raises_it():
+    G = make((12, 12), np.float64)
+    A = G @ G.T + 12 * np.eye(12)
+    check(cholesky_rows, A, np.zeros_like(A))
+    assert ran_native(), summaries()
+    # not positive definite: the user's ValueError, raised by the Python loop after the
+    # nest stopped, with the caller's L holding what the Python loop wrote up to there
+    bad = A.copy()
+    bad[7, 7] = -1.0
+    npcompile.reset()
+    L_eager, L_jit = np.zeros_like(A), np.zeros_like(A)
+    with pytest.raises(ValueError, match="not positive definite"):
+        cholesky_rows(bad, L_eager)
+    with pytest.raises(ValueError, match="not positive definite"):
+        npcompile.jit(cholesky_rows)(bad, L_jit)
+    same(L_jit, L_eager)      # (dot products add in order: BLAS's last bits may differ)
+
+
+def squares(x):
+    out = np.zeros(x.shape[0])
+    for i in range(1, x.shape[0]):
+        out[i] = np.sum(x[:i] ** 2) + np.sum((x[:i] - 1.0) ** 2)
+    return out
+
+
+def test_a_slice_squared_is_numpys_square():
+    check(squares, make((40,), np.float64))
+    assert ran_native(), summaries()

@@ -1,7 +1,8 @@
 """Loop nests of scalar code run as one compiled function (codegen/scalar_nest.py).
 
 api/loop_rewrite.py hands each `for ... in range(...)` nest written only in the subset
-that file renders (element reads and writes, numbers, math functions, if/break/continue)
+that file renders (element reads and writes, numbers, math functions, if/break/continue,
+`raise`)
 to scan(), and rewrites it so that, at run time, run() is asked first:
 
     try:
@@ -191,6 +192,10 @@ class _Scan:
                 self.read(s.target.id, assigned)
             self.expr(s.value, assigned)
             self.target(s.target, assigned)
+        elif isinstance(s, ast.Raise):
+            # the nest stops there (codegen/scalar_nest.py) and the Python loop raises
+            # the user's own exception: what it is made of is never computed here
+            pass
         elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
             raise _No
 

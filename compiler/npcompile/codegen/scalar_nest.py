@@ -1,6 +1,6 @@
 """A loop nest of scalar code (`for i in range(n): for j in range(m): C[i, j] = ...`) as
 one C++ function: element reads and writes, Python and NumPy scalar arithmetic, math
-functions, if/break/continue. Traced, such a loop is one graph node per element; run by
+functions, if/break/continue, raise (a stop). Traced, such a loop is one graph node per element; run by
 Python it is ~100 ns per operation; compiled it is a few instructions.
 
 Types follow what the Python loop would compute, value by value:
@@ -361,6 +361,8 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             if isinstance(e.op, ast.MatMult):     # of two slices: a dot product, matvec
                 return vectors.matmul_type(self._typ(self._operand(e.left)),
                                            self._typ(self._operand(e.right)))
+            if vectors.squared(e) and self._typ(e.left) in (VEC, MAT):
+                return self._typ(e.left)      # `L[i, :i] ** 2`: NumPy's square, x * x
             return arith(self._typ(e.left), self._typ(e.right), _ARITH[type(e.op)])
         if isinstance(e, ast.UnaryOp):
             t = self._typ(e.operand)
@@ -637,6 +639,10 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             self._out("break;", depth)
         elif isinstance(s, ast.Continue):
             self._out("continue;", depth)
+        elif isinstance(s, ast.Raise):
+            # a guard (`if d <= 0: raise ValueError(...)`): the nest stops like any error,
+            # its writes are put back, and the Python loop raises the user's exception
+            self._out(f"{_FAIL};", depth)
         elif isinstance(s, ast.Pass):
             pass
         else:

@@ -41,6 +41,13 @@ def slice_type(arrays, types, sub):
     return VEC if sum(isinstance(x, ast.Slice) for x in idx) == 1 else MAT
 
 
+def squared(e):
+    """Is `e` X ** 2 (a literal 2)? Of a slice of floats NumPy computes it as X * X: the
+    one power here, since other exponents go through pow(), whose rounding is libm's."""
+    return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow) and \
+        isinstance(e.right, ast.Constant) and type(e.right.value) is int and e.right.value == 2
+
+
 def extremum(a, b, ctype, name, x, y, floats=True):
     """C of np.maximum / np.minimum of two numbers (x, y: fresh names). Floats as NumPy:
     a NaN on either side is the result, and equal values give the first (-0.0 and 0.0).
@@ -165,6 +172,9 @@ class VectorCode:
             return f"({sign}{self._velem(e.operand, prep, ks)})"
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
             return self._matmul_elem(e.left, e.right, prep, ks)
+        if squared(e):      # NumPy squares a float array as x * x, exactly
+            x = self._new()
+            return f"({{ const double {x} = {self._velem(e.left, prep, ks)}; {x} * {x}; }})"
         if isinstance(e, ast.BinOp):
             if type(e.op) not in _OPS:
                 raise Unsupported("an operator other than + - * / on slices")
