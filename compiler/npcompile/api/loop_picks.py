@@ -33,6 +33,17 @@ def pick(fn, a, b):
     return fn(a, b)
 
 
+def choose(test, a, b):
+    """`a if test else b` for an `if` made selects (api/loop_selects.py). A traced 0-d
+    bool test choosing between NumPy scalars of one dtype stays in the graph, a select
+    whose result has that dtype whichever way the test goes; anything else asks the
+    test's truth as the `if` did (a graph break where it is traced)."""
+    if type(test) is LazyArray and test.shape == () and test.dtype == np.bool_ and \
+            _one_scalar_type(a, b):
+        return np.where(test, a, b)[()]
+    return a if test else b
+
+
 def _one_scalar_type(a, b):
     """Are a and b NumPy scalars of one real dtype, one of them traced?"""
     if type(a) is not LazyArray and type(b) is not LazyArray:

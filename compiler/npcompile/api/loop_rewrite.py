@@ -52,7 +52,7 @@ import types
 
 import numpy as np
 
-from . import loop_iterables, loop_sinks, native_loop
+from . import loop_iterables, loop_selects, loop_sinks, native_loop
 from .loop_split import Branch, Segment, SplitSite
 
 # what a loop over an array is written with (api/loop_iterables.py): not where the user
@@ -487,7 +487,7 @@ class _Rewriter:
                 # C++ int, where a body would take it as an input per iteration)
                 tries = (self._loop, self._native) if nat is not None and nat[0].slices \
                     and not _reads_as_number(s) else (self._native, self._loop)
-                tries += (self._exit_loop, self._split)
+                tries += (self._exit_loop, self._selecting, self._split)
                 got = None
                 flat = _with_static_loops_unrolled(s, self.globals)
                 for attempt in tries:
@@ -509,10 +509,14 @@ class _Rewriter:
                         # out[j] = x`, a logistic map's attractor): its straight-line
                         # runs compiled once each (_split), not the whole loop written
                         # out into one graph (200 steps, 1855 ops, 0.6 s cold)
-                        instead = self._split(flat)
+                        instead = self._selecting(flat)
+                        how = "a body compiled once, its `if`s made selects"
+                        if instead is None:
+                            instead = self._split(flat)
+                            how = "its straight-line parts compiled once each"
                         if instead is not None:
                             got[-1].body = instead
-                            nest.instead = "its straight-line parts compiled once each"
+                            nest.instead = how
                 if got is not None and attempt == self._loop:
                     self._inner_loops_of_fallback(got)
                 if got is not None and attempt == self._native and got[-1].body == [s]:
@@ -532,10 +536,38 @@ class _Rewriter:
                 if got is not None:
                     out.extend(got)
                     continue
+            if isinstance(s, ast.While):
+                got = self._selecting(s)
+                if got is not None:
+                    out.extend(got)
+                    continue
             if isinstance(s, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
                 self.visit_body_of(s)
             out.append(s)
         return out
+
+    def _selecting(self, loop):
+        """A loop no other rewrite took whose body's `if`s can be selects
+        (api/loop_selects.py): its body made straight-line is a body compiled once. Where
+        the runner declines, the loop as the user wrote it runs."""
+        if not isinstance(loop, (ast.For, ast.While)) or self.fdef is None or loop.orelse:
+            return None
+        var = loop.target.id if isinstance(loop, ast.For) and \
+            isinstance(loop.target, ast.Name) else None
+        body = loop_selects.converted(loop.body, self.globals, self.locals, var)
+        if body is None:
+            return None
+        conv = copy.copy(loop)
+        conv.body = body
+        conv.npc_written = getattr(loop, "npc_written", loop)
+        conv.npc_original = loop
+        n_sites = len(self.sites)
+        got = self._while(conv) if isinstance(loop, ast.While) else self._loop(conv)
+        if got is not None and len(self.sites) > n_sites:
+            lines = [str(s.lineno) for s in loop.body if isinstance(s, ast.If)]
+            self.sites[-1].selects = (f"the `if` at line {lines[0]}" if len(lines) == 1 else
+                                      f"the `if`s at lines {', '.join(lines)}")
+        return got
 
     def _inner_loops_of_fallback(self, stmts):
         """A body compiled once may hold inner loops (_inner_range_loop), written out
@@ -798,6 +830,7 @@ class _Rewriter:
             f"if {r} is None:\n    pass\n"
             f"elif {r}:\n    ({''.join(b + ', ' for b in names)}) = {r}\n")
         stmts = _glue(template, loop)
+        loop = getattr(loop, "npc_original", loop)      # not its `if`s made selects
         stmts[-1].body = [loop]
         if inner:
             self.visit_body_of(loop)     # the loop as written: its sweeps compiled bodies
@@ -1105,7 +1138,8 @@ def _around_original(stmts, loop, it):
     """Glue statements whose first evaluates ITER once (into `it`) and whose last (an
     `if` the runner declined, a `with`) runs the user's loop over it as written."""
     stmts[0].value = loop.iter
-    original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=loop.body,
+    body = getattr(loop, "npc_original", loop).body     # not its `if`s made selects
+    original = ast.For(target=loop.target, iter=ast.Name(it, ast.Load()), body=body,
                        orelse=loop.orelse, type_comment=None)
     ast.copy_location(original, loop)
     ast.copy_location(original.iter, loop)

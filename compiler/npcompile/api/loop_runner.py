@@ -57,6 +57,8 @@ class LoopRunner:
 
     # what the body functions call for min(a, b) and max(a, b) (a default argument)
     pick = staticmethod(loop_picks.pick)
+    # what a body's `if`s made selects call (api/loop_selects.py)
+    choose = staticmethod(loop_picks.choose)
 
     @staticmethod
     def indexable(*seqs):
@@ -551,7 +553,9 @@ class LoopRunner:
                 "; the first iteration was traced as written (it settles the type of a "
                 "carried number)" if peeled else "") + (
                 f"; its inner loops' {site.written_out} iterations are written out in it"
-                if getattr(site, "written_out", 0) else "") + _exit_test_note(site)
+                if getattr(site, "written_out", 0) else "") + (
+                f"; {site.selects} in it made selects" if getattr(site, "selects", "")
+                else "") + _exit_test_note(site)
         elif site.refusal:
             summary = (f"line {site.lineno}: {n} iterations; the body could not take its "
                        f"numbers (its loop variable, numbers carried from one iteration to "

@@ -1,0 +1,151 @@
+"""A loop body's `if` statements made selects (api/loop_selects.py, loop_picks.choose):
+the body compiles once where the `if` tested a traced value at every iteration.
+Checked against NumPy on values, types and in-place arguments, and for the body
+compiling once with no graph break per iteration."""
+import os
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.backends import cpu
+from conftest import DEVICE, check, make
+
+COMPILED = cpu.AVAILABLE and os.environ.get("NPC_BACKEND") != "reference" and DEVICE == "cpu"
+
+
+def burgers(u0, dx, t_end, cfl):
+    """A CFL-limited time step clipped to the end time, as solvers write it."""
+    u = u0.copy()
+    t = 0.0
+    nsteps = 0
+    while t < t_end:
+        smax = np.max(np.abs(u))
+        dt = cfl * dx / smax
+        if t + dt > t_end:
+            dt = t_end - t
+        f = 0.5 * u ** 2
+        dfb = np.zeros_like(u)
+        dfb[1:] = f[1:] - f[:-1]
+        u = u - dt / dx * dfb
+        t += dt
+        nsteps += 1
+    return u, t, nsteps
+
+
+def best_so_far(x, steps, lr):
+    """Gradient steps on a quadratic, keeping the best loss and mean (if/else). (An
+    array kept, `kept = x`, is `a if test else b`: a select would copy what the user's
+    code aliases.)"""
+    best = np.inf
+    kept = 0.0
+    for _ in range(steps):
+        g = 2.0 * (x - 1.5)
+        x = x - lr * g
+        loss = np.sum((x - 1.5) ** 2)
+        mean = np.mean(x)
+        if loss < best:
+            best = loss
+            kept = mean
+        else:
+            best = best * 1.0
+    return best, kept
+
+
+def halve_on_flag(x, steps, flag):
+    for _ in range(steps):
+        x = x * 0.5 + 1.0
+        if flag:                   # a Python bool: the select is plain Python
+            x = x - 1.0
+    return x
+
+
+def unsafe_branch(x, steps):
+    s = np.float64(1.0)
+    for _ in range(steps):
+        m = np.max(x)
+        if m > 0:
+            s = s / m              # a division: the `if` stays as written
+        x = x * 0.9
+    return s
+
+
+def bound_only_in_branch(x, steps):
+    for _ in range(steps):
+        x = x * 0.5
+        if np.max(x) > 100.0:
+            late = x               # unbound before the loop: the loop runs as written
+    return x
+
+
+def mixed_types(x, steps):
+    c = 0.0                       # a Python float against a float64: `a if test else b`
+    for _ in range(steps):
+        x = x * 0.9
+        if np.max(x) < 0.5:
+            c = 1.0
+        else:
+            c = np.max(x)
+    return c
+
+
+def u0(n=200):
+    xs = np.linspace(0.0, 1.0, n)
+    return 0.5 + np.sin(2 * np.pi * xs)
+
+
+@pytest.mark.parametrize("t_end", [0.0, 0.02, 0.3])
+def test_an_adaptive_time_step_clipped_to_the_end(t_end):
+    check(burgers, u0(), 1.0 / 200, t_end, 0.4)
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
+def test_the_clipped_time_step_compiles_once_without_a_break_per_step():
+    npcompile.reset()
+    npcompile.jit(burgers, choose=False)(u0(), 1.0 / 200, 0.3, 0.4)
+    rep = npcompile.report()
+    assert rep["fallbacks"] == []
+    loop = [lp for lp in rep["loops"] if "while" in lp["text"]]
+    assert loop and loop[0]["iterations"] > 20, rep["loops"]
+    assert "one compiled body" in loop[0]["summary"]
+    # one break at most per call (the first iteration settles the carried float t)
+    assert len(rep["graph_breaks"]) <= 2, [b["reason"] for b in rep["graph_breaks"]]
+
+
+@pytest.mark.parametrize("steps", [0, 3, 30])
+def test_if_else_keeping_the_best(steps):
+    check(best_so_far, make((20,), np.float64, seed=1), steps, 0.1)
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
+def test_if_else_keeping_the_best_compiles_once():
+    npcompile.reset()
+    npcompile.jit(best_so_far, choose=False)(make((20,), np.float64, seed=1), 40, 0.1)
+    rep = npcompile.report()
+    summaries = [lp["summary"] for lp in rep["loops"]]
+    assert any("the `if` at line" in s and "made selects" in s for s in summaries), summaries
+    assert any("40 iterations, one compiled body" in s for s in summaries), summaries
+    assert len(rep["graph_breaks"]) <= 2, [b["reason"] for b in rep["graph_breaks"]]
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_python_bool_test(flag):
+    check(halve_on_flag, make((10,), np.float64), 12, flag)
+
+
+def test_a_branch_that_could_raise_is_not_computed_untaken():
+    x = np.array([-1.0, -2.0, -3.0])     # m < 0: s / m never runs
+    check(unsafe_branch, x, 10)
+    check(unsafe_branch, np.array([0.0, 0.0]), 10)
+    check(unsafe_branch, np.array([2.0, 3.0]), 10)
+
+
+def test_a_name_bound_only_in_a_branch():
+    check(bound_only_in_branch, make((8,), np.float64), 10)
+
+
+def test_a_python_float_against_a_numpy_scalar_keeps_each_type():
+    got = check(mixed_types, np.array([1.0, 0.3]), 12)   # 0.9**12 < 0.5: a Python float
+    assert type(got) is float
+    got = check(mixed_types, np.array([1.0, 0.3]), 2)
+    assert type(got) is np.float64
