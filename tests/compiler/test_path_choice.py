@@ -158,10 +158,26 @@ def test_rechecks_back_off_while_the_choice_stays_clear():
 
     clear = rechecks(0.003, 0.001, 4000)
     gaps = [b - a for a, b in zip(clear, clear[1:])]
-    assert gaps == sorted(gaps) and gaps[0] == 2 * path_choice.RECHECK
+    assert gaps == sorted(gaps) and gaps[0] == 2 * path_choice.FIRST_RECHECK
     assert max(gaps) == path_choice.RECHECK_MAX
     close = rechecks(0.00105, 0.001, 1000)
-    assert {b - a for a, b in zip(close, close[1:])} == {path_choice.RECHECK}
+    gaps = [b - a for a, b in zip(close, close[1:])]
+    # the first rechecks come soon (a choice made in noise), then every RECHECK calls
+    assert gaps == sorted(gaps) and gaps[0] == 2 * path_choice.FIRST_RECHECK
+    assert set(gaps[-5:]) == {path_choice.RECHECK}
+
+
+def test_samples_are_taken_in_turns():
+    """A busy spell of a few calls falls on both sides, not on one side's samples."""
+    from npcompile.records import Session
+    chooser = path_choice.PathChooser(Session(), "f")
+    paths = []
+    for _ in range(1 + 2 * path_choice.SAMPLES):
+        paths.append(chooser.next_path("k"))
+        chooser.record("k", paths[-1], 0.001)
+    assert paths[:3] == ["compiled", "compiled", "numpy"]
+    assert paths.count("numpy") == path_choice.SAMPLES
+    assert chooser._states["k"].choice is not None
 
 
 def _smooth(x, weights):

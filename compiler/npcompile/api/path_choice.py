@@ -16,7 +16,10 @@ call is timed to the end of its kernels (a synchronize), not to their launch."""
 import os
 
 # calls timed on each side before choosing (the first compiled call, which compiles,
-# is not one of them); the middle of each side's times is compared: on a shared
+# is not one of them), taken in turns (compiled, NumPy, compiled, ...): a neighbour busy
+# for a few calls slows both sides alike, where three compiled calls then three NumPy
+# ones chose NumPy for a Cholesky nest 1.6x faster compiled (the busy spell fell on the
+# compiled calls). The middle of each side's times is compared: on a shared
 # machine a call can be slowed by a neighbour (2 samples chose NumPy for a stencil the
 # compiled path runs 1.3-2.3x faster), and the fastest of 3 favoured a side whose times
 # spread (householder_qr kept compiled on one quick call, 0.86x NumPy on the rest)
@@ -31,6 +34,10 @@ MARGIN = 1.05
 # again on the latest samples: a neighbour that slowed the sampling calls (or a change
 # in the data a loop runs on) does not lock in the slower path for good.
 RECHECK = 64
+# The first recheck comes this many calls after the first choice (each confirmation of
+# a clear choice doubles the wait, up to RECHECK and beyond): a choice made in noise is
+# undone within a few calls, not 64.
+FIRST_RECHECK = 8
 # A recheck that finds the loser at least CLEAR times slower doubles the interval to
 # the next one, up to RECHECK_MAX calls: a compiled path 3x slower than NumPy, rechecked
 # every 64 calls, cost 3.5% of every call for good (0.965x NumPy where NumPy was chosen).
@@ -90,9 +97,9 @@ class PathChooser:
             if st.calls >= st.recheck_at:
                 return "numpy" if st.choice == "compiled" else "compiled"
             return st.choice
-        if st.calls <= SAMPLES:      # the compiling call, then SAMPLES timed ones
+        if st.calls == 0:            # the compiling call (not timed)
             return "compiled"
-        return "numpy"
+        return "compiled" if len(st.compiled) <= len(st.numpy) else "numpy"
 
     def settle(self, key, generation=0):
         """Plain NumPy for this key from now on, with no rechecks: its trace outgrew the
@@ -133,8 +140,12 @@ class PathChooser:
                       f"compiled and plain NumPy take the same time ({compiled * 1e3:.3f} ms): "
                       f"compiled kept")
         fast, slow = sorted((compiled, numpy))
-        if again and st.choice == before and slow >= CLEAR * fast:
+        if not again:
+            st.interval = FIRST_RECHECK
+        elif st.choice == before and slow >= CLEAR * fast:
             st.interval = min(2 * st.interval, RECHECK_MAX)   # confirmed, and clearly
+        elif st.choice == before and st.interval < RECHECK:
+            st.interval = min(2 * st.interval, RECHECK)       # confirmed, closely
         else:
             st.interval = RECHECK
         st.recheck_at = st.calls - 1 + st.interval   # counted from this call
