@@ -579,3 +579,64 @@ def squares(x):
 def test_a_slice_squared_is_numpys_square():
     check(squares, make((40,), np.float64))
     assert ran_native(), summaries()
+
+
+def sor_until_converged(u, omega, tol):
+    """A convergence loop around a row sweep, tested on the largest change."""
+    err = 1.0
+    it = 0
+    while err > tol and it < 200:
+        old = u.copy()
+        for i in range(1, u.shape[0] - 1):
+            u[i, 1:-1] = (1 - omega) * u[i, 1:-1] + omega * 0.25 * (
+                u[i - 1, 1:-1] + old[i + 1, 1:-1] + u[i, :-2] + old[i, 2:])
+        err = np.abs(u - old).max()
+        it += 1
+    return u, it, err
+
+
+def test_a_while_convergence_loop_is_one_function():
+    u = np.zeros((12, 12))
+    u[0] = 1.0
+    check(sor_until_converged, u, 1.5, 1e-6)
+    assert ran_native(), summaries()
+    assert any(s.startswith("line ") and "while" not in s for s in summaries())
+
+
+def extremes(a, b):
+    out = np.zeros(3)
+    for k in range(3):
+        out[k] = np.max(np.abs(a - b)) + a[k:].min() - np.amin(-np.fabs(b[:k + 1])) + \
+            abs(a - 2.0 * b).max()
+    return out
+
+
+@pytest.mark.parametrize("nan_at", [None, 0, 4])
+def test_max_and_min_of_slice_expressions_propagate_nan(nan_at):
+    a, b = make((6,), np.float64), make((6,), np.float64, seed=2)
+    if nan_at is not None:
+        a[nan_at] = np.nan
+    check(extremes, a, b)
+    assert ran_native(), summaries()
+
+
+def max_of_empty(a, n):
+    s = 0.0
+    for k in range(n):
+        s += a[k:k].max()       # empty: NumPy's ValueError
+    return s
+
+
+def test_max_of_nothing_is_numpys_error():
+    check(max_of_empty, np.ones(4), 2)
+
+
+def broadcast_whole(a, b):
+    s = 0.0
+    for k in range(2):
+        s += np.abs(a - b).max()    # (3, 4) against (4,): NumPy broadcasts
+    return s
+
+
+def test_whole_arrays_of_other_shapes_run_as_python():
+    check(broadcast_whole, make((3, 4), np.float64), make((4,), np.float64))

@@ -531,6 +531,17 @@ class _Rewriter:
             if isinstance(s, ast.For) and _data_bounds(_flattened(s.body)):
                 out.extend(self._untraced(s))
                 continue
+            if isinstance(s, ast.While) and native_loop_default():
+                # a convergence loop of element or slice code around its sweeps (SOR
+                # until the change is small): one compiled function, like a for nest.
+                # Where it declines at run time the loop as written runs, its inner
+                # loops rewritten as any
+                got = self._native(s, native_loop.scan(
+                    s, _loaded_outside(self.fdef, s) if self.fdef is not None else None))
+                if got is not None:
+                    self.visit_body_of(s)
+                    out.extend(got)
+                    continue
             if isinstance(s, ast.While):
                 got = self._while(_with_static_loops_unrolled(s, self.globals))
                 if got is not None:

@@ -38,7 +38,8 @@ from ..trace.tracer import concretize, current
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range", "enumerate", "zip")   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
-                          ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer"])
+                          ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer",
+                           "max", "amax", "min", "amin"])
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
 # a nest that stopped this often for one argument type runs as Python from then on
 MAX_STOPS = 2
@@ -284,9 +285,10 @@ class _Scan:
                         raise _No
                     self.arrays.add(e.args[0].id)
                 self.read(f.id, assigned)
-            elif isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args and \
-                    isinstance(f.value, ast.Subscript):      # u.sum() of a slice
-                self.expr(f.value, assigned)
+            elif isinstance(f, ast.Attribute) and f.attr in ("sum", "max", "min") and \
+                    not e.args and not (isinstance(f.value, ast.Name) and
+                                        f.value.id in self.modules):
+                self.expr(f.value, assigned)     # u[a:b].sum(), np.abs(u - old).max()
             elif isinstance(f, ast.Attribute) and f.attr == "norm" and len(e.args) == 1 and \
                     isinstance(f.value, ast.Attribute) and f.value.attr == "linalg" and \
                     isinstance(f.value.value, ast.Name):      # np.linalg.norm(u)

@@ -354,8 +354,8 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             return t
         if isinstance(e, ast.Name):
             t = self.type_of(e.id)
-            if t is ARRAY:
-                raise Unsupported(f"the array {e.id} is used as a number")
+            if t is ARRAY:      # a whole float64 array in slice arithmetic: `u - old`
+                return vectors.whole_type(self.arrays, e.id)
             return t
         if isinstance(e, ast.BinOp):
             if isinstance(e.op, ast.MatMult):     # of two slices: a dot product, matvec
@@ -439,6 +439,9 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                     raise Unsupported("np.outer of something other than two vectors")
                 return MAT
             return vectors.matmul_type(a, b)
+        got = vectors.reduced_or_abs_type(self, e)
+        if got is not None:     # np.abs(u - old).max(), np.max(E), abs(E)
+            return got
         if isinstance(f, ast.Attribute) and f.attr in ("minimum", "maximum") and \
                 len(e.args) == 2 and not e.keywords and \
                 self.modules.get(getattr(f.value, "id", None)) == "numpy":
@@ -849,6 +852,9 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             return literal(_float_of_text(e), F8)
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             return self._reduction(f.value)
+        extreme = vectors.extreme_of(self, e)
+        if extreme is not None:
+            return self._extreme_reduction(*extreme)
         if isinstance(f, ast.Attribute) and f.attr == "norm":
             return self._reduction(e.args[0], e.args[0], square_root=True)
         if isinstance(f, ast.Attribute) and f.attr in ("dot", "sum"):

@@ -6,8 +6,11 @@ algebra with loops over k writes, `y[i] = (b[i] - L[i, :i] @ y[:i]) / L[i, i]`,
 Taken: slices with `a:b:c` in one dimension (VEC) or both dimensions of a 2-D
 array (MAT) of a float64 array; elementwise + - * / of slices of one shape and numbers;
 unary minus; np.maximum and np.minimum of them; matrix @ vector, vector @ matrix, vector @ vector and np.dot of the same;
-np.outer of two vectors; np.sum, .sum() and np.linalg.norm of a vector; a slice as the
-target of = and += -= *= /=. As in NumPy, the right side is computed before the target
+np.outer of two vectors; np.sum, .sum() and np.linalg.norm of a vector; abs, np.abs
+and np.fabs elementwise; np.max, np.min, .max() and .min() of any of these (NaN
+propagates, as NumPy's); a whole float64 array of one or two dimensions as `u[:]` or
+`u[:, :]` (a convergence test `np.abs(u - old).max()`); a slice as the target of = and
++= -= *= /=. As in NumPy, the right side is computed before the target
 changes: where it reads memory the target covers other than element for element, it
 goes through a temporary. Shapes that differ stop the nest (NumPy raises, or
 broadcasts: the Python loop does either). A slice bound to a name is a view in NumPy,
@@ -41,11 +44,77 @@ def slice_type(arrays, types, sub):
     return VEC if sum(isinstance(x, ast.Slice) for x in idx) == 1 else MAT
 
 
+def whole_type(arrays, name):
+    """VEC or MAT for a whole float64 array of one or two dimensions read in slice
+    arithmetic (`np.abs(u - old).max()`), as `u[:]`/`u[:, :]`; else Unsupported."""
+    dtype, ndim, _ = arrays[name]
+    if dtype != F8 or ndim not in (1, 2):
+        raise Unsupported(f"the array {name} is used as a number")
+    return VEC if ndim == 1 else MAT
+
+
+_ABS = ("abs", "absolute", "fabs")
+_EXTREME = {"max": "max", "amax": "max", "min": "min", "amin": "min"}
+
+
+def _numpy_call(nest, f, names):
+    return isinstance(f, ast.Attribute) and f.attr in names and \
+        nest.modules.get(getattr(f.value, "id", None)) == "numpy"
+
+
+def _abs_call(nest, e):
+    """The operand of abs(E), np.abs(E), np.absolute(E) or np.fabs(E), else None."""
+    if not isinstance(e, ast.Call) or len(e.args) != 1 or e.keywords:
+        return None
+    f = e.func
+    if (isinstance(f, ast.Name) and f.id == "abs" and "abs" not in nest.params) or \
+            _numpy_call(nest, f, _ABS):
+        return e.args[0]
+    return None
+
+
+def extreme_of(nest, e):
+    """(operand, 'max' or 'min') of E.max(), E.min(), np.max(E), np.amin(E), ... with
+    no axis, where E is a slice expression; else None."""
+    if not isinstance(e, ast.Call) or e.keywords:
+        return None
+    f = e.func
+    if isinstance(f, ast.Attribute) and f.attr in ("max", "min") and not e.args and \
+            not (isinstance(f.value, ast.Name) and f.value.id in nest.modules):
+        operand = f.value
+    elif _numpy_call(nest, f, _EXTREME) and len(e.args) == 1:
+        operand = e.args[0]
+    else:
+        return None
+    if nest._typ(operand) not in (VEC, MAT):
+        return None
+    return operand, _EXTREME[f.attr]
+
+
+def reduced_or_abs_type(nest, e):
+    """The type of a reduction to a number (F8) or of an absolute value of a slice
+    expression (its rank); None where `e` is neither."""
+    if extreme_of(nest, e) is not None:
+        return F8
+    x = _abs_call(nest, e)
+    if x is not None and nest._typ(x) in (VEC, MAT):
+        return nest._typ(x)
+    return None
+
+
 def squared(e):
     """Is `e` X ** 2 (a literal 2)? Of a slice of floats NumPy computes it as X * X: the
     one power here, since other exponents go through pow(), whose rounding is libm's."""
     return isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow) and \
         isinstance(e.right, ast.Constant) and type(e.right.value) is int and e.right.value == 2
+
+
+def _whole(name, t):
+    """`u` read whole, as the subscript `u[:]` or `u[:, :]`."""
+    full = [ast.Slice(None, None, None) for _ in range(RANK[t])]
+    return ast.Subscript(value=ast.Name(name.id, ast.Load()),
+                         slice=ast.Tuple(full, ast.Load()) if len(full) > 1 else full[0],
+                         ctx=ast.Load())
 
 
 def extremum(a, b, ctype, name, x, y, floats=True):
@@ -120,13 +189,15 @@ class VectorCode:
             self._out(f"const double {tmp} = (double)({self._expr(e)});")
             prep[id(e)] = tmp
             return []
-        if isinstance(e, ast.Subscript):
-            v = self._view(e)
+        if isinstance(e, (ast.Subscript, ast.Name)):
+            v = self._view(e if isinstance(e, ast.Subscript) else _whole(e, t))
             prep[id(e)] = v
             prep.setdefault("views", []).append(v)
             return [n for n, _ in v[1]]
         if isinstance(e, ast.UnaryOp):
             return self._vprep(e.operand, prep)
+        if _abs_call(self, e) is not None:
+            return self._vprep(e.args[0], prep)
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
             return self._matmul_prep(e.left, e.right, prep)
         if isinstance(e, ast.BinOp) or (isinstance(e, ast.Call) and e.func.attr in _EXTREMA):
@@ -170,6 +241,9 @@ class VectorCode:
         if isinstance(e, ast.UnaryOp):
             sign = "-" if isinstance(e.op, ast.USub) else "+"
             return f"({sign}{self._velem(e.operand, prep, ks)})"
+        if _abs_call(self, e) is not None:
+            self._libm("fabs", 1)
+            return f"fabs({self._velem(e.args[0], prep, ks)})"
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
             return self._matmul_elem(e.left, e.right, prep, ks)
         if squared(e):      # NumPy squares a float array as x * x, exactly
@@ -337,6 +411,26 @@ class VectorCode:
         if square_root:
             self._libm("sqrt", 1)
             self._out(f"{acc} = sqrt({acc});")
+        body, self.lines = self.lines, saved
+        return "({ " + " ".join(body) + f" {acc}; }})"
+
+    def _extreme_reduction(self, a, which):
+        """np.max/np.min of a slice expression of any rank, as NumPy: a NaN anywhere is
+        the result, and an empty one raises (ValueError: the nest stops)."""
+        saved, self.lines = self.lines, []
+        prep = {}
+        dims = self._vprep(a, prep)
+        ks = tuple(self._new() for _ in dims)
+        acc, x, first = self._new(), self._new(), self._new()
+        self._out(f"if ({' || '.join(f'{n} == 0' for n in dims)}) {_FAIL};")
+        self._out(f"double {acc} = 0.0; bool {first} = true;")
+        for k, n in zip(ks, dims):
+            self._out(f"for (i64 {k} = 0; {k} < {n}; ++{k})")
+        # quiet comparisons: a NaN raises no invalid flag (which stops the nest, status 2)
+        cmp = "__builtin_isgreater" if which == "max" else "__builtin_isless"
+        self._out(f"{{ const double {x} = {self._velem(a, prep, ks)}; "
+                  f"if ({first} || {cmp}({x}, {acc}) || __builtin_isnan({x})) {{ "
+                  f"if (!__builtin_isnan({acc})) {acc} = {x}; {first} = false; }} }}")
         body, self.lines = self.lines, saved
         return "({ " + " ".join(body) + f" {acc}; }})"
 
