@@ -640,3 +640,31 @@ def broadcast_whole(a, b):
 
 def test_whole_arrays_of_other_shapes_run_as_python():
     check(broadcast_whole, make((3, 4), np.float64), make((4,), np.float64))
+
+
+def _whole_in_scalar_places(a, n):
+    s = 0.0
+    for i in range(n):
+        if a > 0:               # an array's truth: NumPy's (ValueError past one element)
+            s += 1.0
+        if not a:
+            s -= 2.0
+        s += float(a) + (1.0 if a else 2.0)
+    return s
+
+
+def _whole_in_functions(a, n):
+    t = 0.0
+    for i in range(n):
+        t = t + min(a) + np.sqrt(a).max() + (a if i > 0 else a).max() + abs(a).sum()
+    return t
+
+
+@pytest.mark.parametrize("fn,a", [(_whole_in_scalar_places, np.ones(1)),
+                                  (_whole_in_scalar_places, np.ones(3)),
+                                  (_whole_in_functions, np.arange(1.0, 5.0))])
+def test_whole_arrays_where_a_number_is_needed_run_as_python(fn, a):
+    """Refused while the nest is typed (the Python loop runs), never C++ that fails."""
+    check(fn, a, 3)
+    assert not any("could not be compiled" in f["reason"]
+                   for f in npcompile.report()["fallbacks"])

@@ -103,8 +103,34 @@ def test_a_column_sweep_runs_in_one_cpp_loop():
 
 
 @CPU_KERNELS
-def test_a_convergence_loop_around_a_sweep_compiles_once():
-    """The while loop is the compiled body; four times the sweeps compile nothing more."""
+def test_a_convergence_loop_around_a_sweep_is_one_compiled_function():
+    """Of float64 rows, the while loop and its sweep are one loop nest (native_loop)."""
+    where = f"line {_line(sor_until_converged, 'while')}:"
+    check(sor_until_converged, _plate(16, 16), 1.5, 1e-6, 4 * (LOOP_MIN + 4))
+    loops, breaks, fallbacks = _compiled(sor_until_converged, _plate(16, 16), 1.5, 1e-6,
+                                         4 * (LOOP_MIN + 4))
+    assert any(s.startswith(where) and "one compiled function" in s for s in loops), loops
+    assert not breaks and not fallbacks
+
+
+@CPU_KERNELS
+def test_where_the_nest_declines_the_while_loop_is_a_body_compiled_once():
+    """float32 rows (the nest's slices take float64): the nest declines when typed, and
+    the while loop runs as a body compiled once, not as written."""
+    where = f"line {_line(sor_until_converged, 'while')}:"
+    plate = _plate(16, 16, np.float32)
+    check(sor_until_converged, plate, 1.5, 1e-4, LOOP_MIN + 4)
+    loops, breaks, fallbacks = _compiled(sor_until_converged, plate, 1.5, 0.0, LOOP_MIN + 4)
+    outer = [s for s in loops if s.startswith(where)]
+    assert any("one compiled body" in s for s in outer), loops
+    assert not fallbacks
+
+
+@CPU_KERNELS
+def test_a_convergence_loop_around_a_sweep_compiles_once(monkeypatch):
+    """Where no loop nest takes it (NPC_NATIVE_LOOPS=0, as where the nest declines), the
+    while loop is the compiled body; four times the sweeps compile nothing more."""
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")
     where = f"line {_line(sor_until_converged, 'while')}:"
     compiles = []
     for most in (LOOP_MIN + 4, 4 * (LOOP_MIN + 4)):
@@ -119,10 +145,11 @@ def test_a_convergence_loop_around_a_sweep_compiles_once():
 
 
 @CPU_KERNELS
-def test_a_long_sweep_is_its_own_compiled_body():
+def test_a_long_sweep_is_its_own_compiled_body(monkeypatch):
     """Past WRITE_OUT rows the while loop runs as written (a body written out that long
     took seconds to compile), its sweep a compiled body of its own: no break but the
-    while test's, no fallback, and NumPy's values."""
+    while test's, no fallback, and NumPy's values. (With no loop nest: NPC_NATIVE_LOOPS=0.)"""
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")
     rows = WRITE_OUT + 10
     check(sor_until_converged, _plate(rows, 8), 1.5, 0.0, LOOP_MIN + 2)
     loops, breaks, fallbacks = _compiled(sor_until_converged, _plate(rows, 8), 1.5, 0.0,

@@ -531,15 +531,26 @@ class _Rewriter:
             if isinstance(s, ast.For) and _data_bounds(_flattened(s.body)):
                 out.extend(self._untraced(s))
                 continue
-            if isinstance(s, ast.While) and native_loop_default():
-                # a convergence loop of element or slice code around its sweeps (SOR
-                # until the change is small): one compiled function, like a for nest.
-                # Where it declines at run time the loop as written runs, its inner
-                # loops rewritten as any
+            if isinstance(s, ast.While) and native_loop_default() and \
+                    any(isinstance(st, ast.For) for st in s.body):
+                # a convergence loop around element or row sweeps (SOR until the change
+                # is small): one compiled function, like a for nest (a body compiled once
+                # writes its sweeps out, up to WRITE_OUT rows). One of whole-array
+                # statements (CG's A @ p) stays a body compiled once: its matmuls are
+                # BLAS's, on every core. Where the nest declines at run time the loop as
+                # written runs, its inner loops rewritten as any
                 got = self._native(s, native_loop.scan(
                     s, _loaded_outside(self.fdef, s) if self.fdef is not None else None))
                 if got is not None:
-                    self.visit_body_of(s)
+                    nest = self.sites[-1]
+                    # where the nest declines at run time (a dtype it does not take), a
+                    # body compiled once beats the loop as written
+                    instead = self._while(_with_static_loops_unrolled(s, self.globals))
+                    if instead is not None:
+                        got[-1].body = instead
+                        nest.instead = "a body compiled once"
+                    else:
+                        self.visit_body_of(s)
                     out.extend(got)
                     continue
             if isinstance(s, ast.While):

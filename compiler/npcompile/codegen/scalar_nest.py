@@ -367,6 +367,8 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
         if isinstance(e, ast.UnaryOp):
             t = self._typ(e.operand)
             if isinstance(e.op, ast.Not):
+                if t in (VEC, MAT):
+                    raise Unsupported("`not` of a slice or a whole array")
                 return PYBOOL
             if isinstance(e.op, ast.Invert):
                 self._invert("", t)       # checks the type
@@ -376,6 +378,8 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             return PYINT if t == PYBOOL else t
         if isinstance(e, ast.Compare):
             ts = [self._type(x) for x in [e.left] + e.comparators]
+            if any(t is VEC or t is MAT for t in ts):
+                raise Unsupported("a comparison of a slice or a whole array")
             if any(is_str(t) for t in ts):    # np.str_ == np.str_ is Python's str ==
                 strings.compare_type(ts, e.ops)
                 return PYBOOL
@@ -387,6 +391,8 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
         if isinstance(e, ast.IfExp):
             self._typ(e.test)
             a, b = self._typ(e.body), self._typ(e.orelse)
+            if a in (VEC, MAT):
+                raise Unsupported("a conditional expression of slices")
             if a != b:
                 raise Unsupported("a conditional expression of two types")
             return a
@@ -455,6 +461,11 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                 raise Unsupported(f"len() of {e.args[0].id}, which is not an array")
             return PYINT
         args = [self._typ(a) for a in e.args]
+        if any(a is VEC or a is MAT for a in args):
+            # what the slice code above did not take (np.sin of a whole array, min() of
+            # slices): the Python loop runs it
+            raise Unsupported("a function of a slice or a whole array other than those "
+                              "scalar_nest_vectors.py takes")
         if isinstance(f, ast.Name):
             if f.id == "float":
                 return PYFLOAT
@@ -788,7 +799,9 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                 raise Unsupported(f"the constant {e.value!r} where a number is needed")
             return literal(e.value, {bool: B1, int: I8, float: F8}[type(e.value)])
         if isinstance(e, ast.Name):
-            self._typ(e)        # a number (a string's truth is its length: refused)
+            # a number (a string's truth is its length, an array's is NumPy's: refused)
+            if self._typ(e) in (VEC, MAT):
+                raise Unsupported(f"the array {e.id} where a number is needed")
             return f"v_{e.id}"
         if self._typ(e) in (VEC, MAT):
             raise Unsupported("a slice where a number is needed")
