@@ -37,9 +37,9 @@ def best_so_far(x, steps, lr):
     code aliases.)"""
     best = np.inf
     kept = 0.0
-    for _ in range(steps):
+    for k in range(steps):
         g = 2.0 * (x - 1.5)
-        x = x - lr * g
+        x = x - lr / (1.0 + 0.1 * k) * g       # reads k: a loop that is not split
         loss = np.sum((x - 1.5) ** 2)
         mean = np.mean(x)
         if loss < best:
@@ -47,6 +47,20 @@ def best_so_far(x, steps, lr):
             kept = mean
         else:
             best = best * 1.0
+    return best, kept
+
+
+def best_point(x, steps, lr):
+    """An if that keeps an array (`kept = x`): split, its test in Python (a select
+    would copy what the user's code aliases, and break the graph at every iteration)."""
+    best = np.inf
+    kept = x
+    for _ in range(steps):
+        x = x - lr * 2.0 * (x - 1.5)
+        loss = np.sum((x - 1.5) ** 2)
+        if loss < best:
+            best = loss
+            kept = x
     return best, kept
 
 
@@ -146,3 +160,15 @@ def test_a_python_float_against_a_numpy_scalar_keeps_each_type():
     assert type(got) is float
     got = check(mixed_types, np.array([1.0, 0.3]), 2)
     assert type(got) is np.float64
+
+
+@pytest.mark.parametrize("steps", [3, 30])
+def test_an_if_keeping_an_array_is_split_not_selected(steps):
+    check(best_point, make((20,), np.float64, seed=1), steps, 0.1)
+    if COMPILED and steps == 30:
+        npcompile.reset()
+        npcompile.jit(best_point, choose=False)(make((20,), np.float64, seed=1), steps, 0.1)
+        rep = npcompile.report()
+        summaries = [lp["summary"] for lp in rep["loops"]]
+        assert any("straight-line part(s) compiled once" in s for s in summaries), summaries
+        assert len(rep["graph_breaks"]) <= 2, [b["reason"] for b in rep["graph_breaks"]]

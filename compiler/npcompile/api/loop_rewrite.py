@@ -487,7 +487,10 @@ class _Rewriter:
                 # C++ int, where a body would take it as an input per iteration)
                 tries = (self._loop, self._native) if nat is not None and nat[0].slices \
                     and not _reads_as_number(s) else (self._native, self._loop)
-                tries += (self._exit_loop, self._selecting, self._split)
+                # (a split loop tests its ifs in Python on concrete values; made selects,
+                # an if that keeps an array, `best_x = x`, would break the graph at every
+                # iteration: selects only where the loop cannot be split)
+                tries += (self._exit_loop, self._split, self._selecting)
                 got = None
                 flat = _with_static_loops_unrolled(s, self.globals)
                 for attempt in tries:
@@ -509,11 +512,11 @@ class _Rewriter:
                         # out[j] = x`, a logistic map's attractor): its straight-line
                         # runs compiled once each (_split), not the whole loop written
                         # out into one graph (200 steps, 1855 ops, 0.6 s cold)
-                        instead = self._selecting(flat)
-                        how = "a body compiled once, its `if`s made selects"
+                        instead = self._split(flat)
+                        how = "its straight-line parts compiled once each"
                         if instead is None:
-                            instead = self._split(flat)
-                            how = "its straight-line parts compiled once each"
+                            instead = self._selecting(flat)
+                            how = "a body compiled once, its `if`s made selects"
                         if instead is not None:
                             got[-1].body = instead
                             nest.instead = how
