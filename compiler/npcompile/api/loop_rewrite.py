@@ -516,7 +516,7 @@ class _Rewriter:
                         how = "its straight-line parts compiled once each"
                         if instead is None:
                             instead = self._selecting(flat)
-                            how = "a body compiled once, its `if`s made selects"
+                            how = "a body compiled once, its ifs made selects"
                         if instead is not None:
                             got[-1].body = instead
                             nest.instead = how
@@ -590,8 +590,8 @@ class _Rewriter:
         got = self._while(conv) if isinstance(loop, ast.While) else self._loop(conv)
         if got is not None and len(self.sites) > n_sites:
             lines = [str(s.lineno) for s in loop.body if isinstance(s, ast.If)]
-            self.sites[-1].selects = (f"the `if` at line {lines[0]}" if len(lines) == 1 else
-                                      f"the `if`s at lines {', '.join(lines)}")
+            self.sites[-1].selects = (f"the if at line {lines[0]}" if len(lines) == 1 else
+                                      f"the ifs at lines {', '.join(lines)}")
         return got
 
     def _inner_loops_of_fallback(self, stmts):
