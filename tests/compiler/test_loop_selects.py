@@ -2,6 +2,7 @@
 the body compiles once where the `if` tested a traced value at every iteration.
 Checked against NumPy on values, types and in-place arguments, and for the body
 compiling once with no graph break per iteration."""
+import inspect
 import os
 
 import numpy as np
@@ -119,8 +120,12 @@ def test_the_clipped_time_step_compiles_once_without_a_break_per_step():
     loop = [lp for lp in rep["loops"] if "while" in lp["text"]]
     assert loop and loop[0]["iterations"] > 20, rep["loops"]
     assert "one compiled body" in loop[0]["summary"]
-    # one break at most per call (the first iteration settles the carried float t)
+    # one break at most per call (the first iteration settles the carried float t), at
+    # the `if` the user wrote
     assert len(rep["graph_breaks"]) <= 2, [b["reason"] for b in rep["graph_breaks"]]
+    if_line = next(i for i, text in enumerate(inspect.getsourcelines(adaptive_decay)[0])
+                   if "if t + dt" in text) + adaptive_decay.__code__.co_firstlineno
+    assert all(b["lineno"] == if_line for b in rep["graph_breaks"]), rep["graph_breaks"]
 
 
 @pytest.mark.parametrize("steps", [0, 3, 30])

@@ -83,9 +83,13 @@ def _selects(node, k, shadowing):
                                           ast.Load()), [ast.Name(test, ast.Load())] + pair, [])
             out.append(ast.Assign(targets=[ast.Name(name, ast.Store())], value=call,
                                   type_comment=None))
-    for s, src in zip(out, [node] + [st for stmts in branches for st in stmts]):
-        ast.copy_location(s, src)
-        ast.fix_missing_locations(s)
+    # all on the `if`'s line: where a select is `a if test else b` on a traced test, the
+    # graph break it makes is the `if`'s, and the report points there, not at a branch
+    for s in out:
+        for n in ast.walk(s):
+            if isinstance(n, (ast.stmt, ast.expr)):   # (new nodes have no lineno yet)
+                n.lineno = n.end_lineno = node.lineno
+                n.col_offset = n.end_col_offset = node.col_offset
     return out
 
 
