@@ -458,8 +458,7 @@ class _Rewriter:
                 # the loop as written beside its indexed form (api/loop_iterables.py):
                 # it runs where that one does not apply, as the user wrote it (or as a
                 # native nest, which says why not where it cannot)
-                nat = native_loop.scan(s, _loaded_outside(self.fdef, s) if self.fdef is not
-                                       None else None) if native_loop_default() else None
+                nat = self._scan_native(s)
                 got = self._native(s, nat) if nat is not None else None
                 if got is not None:
                     out.extend(got)
@@ -481,8 +480,7 @@ class _Rewriter:
                 # A nest of element code runs compiled as a whole; one of slice statements
                 # that does not read its index is better as a body compiled once (its
                 # fused kernels run on every core), so that is tried first for it.
-                nat = native_loop.scan(s, _loaded_outside(self.fdef, s) if self.fdef is not
-                                       None else None) if native_loop_default() else None
+                nat = self._scan_native(s)
                 # (one reading its index as a number stays a nest: its index is then a
                 # C++ int, where a body would take it as an input per iteration)
                 tries = (self._loop, self._native) if nat is not None and nat[0].slices \
@@ -534,20 +532,18 @@ class _Rewriter:
             if isinstance(s, ast.For) and _data_bounds(_flattened(s.body)):
                 out.extend(self._untraced(s))
                 continue
-            if isinstance(s, ast.While) and native_loop_default() and \
-                    any(isinstance(st, ast.For) for st in s.body):
+            if isinstance(s, ast.While) and any(isinstance(st, ast.For) for st in s.body):
                 # a convergence loop around element or row sweeps (SOR until the change
                 # is small): one compiled function, like a for nest (a body compiled once
                 # writes its sweeps out, up to WRITE_OUT rows). One of whole-array
                 # statements (CG's A @ p) stays a body compiled once: its matmuls are
-                # BLAS's, on every core. Where the nest declines at run time the loop as
-                # written runs, its inner loops rewritten as any
-                got = self._native(s, native_loop.scan(
-                    s, _loaded_outside(self.fdef, s) if self.fdef is not None else None))
+                # BLAS's, on every core
+                got = self._native(s, self._scan_native(s))
                 if got is not None:
                     nest = self.sites[-1]
                     # where the nest declines at run time (a dtype it does not take), a
-                    # body compiled once beats the loop as written
+                    # body compiled once beats the loop as written; failing that, the
+                    # loop as written runs, its inner loops rewritten as any
                     instead = self._while(_with_static_loops_unrolled(s, self.globals))
                     if instead is not None:
                         got[-1].body = instead
@@ -557,12 +553,8 @@ class _Rewriter:
                     out.extend(got)
                     continue
             if isinstance(s, ast.While):
-                got = self._while(_with_static_loops_unrolled(s, self.globals))
-                if got is not None:
-                    out.extend(got)
-                    continue
-            if isinstance(s, ast.While):
-                got = self._selecting(s)
+                got = self._while(_with_static_loops_unrolled(s, self.globals)) or \
+                    self._selecting(s)
                 if got is not None:
                     out.extend(got)
                     continue
@@ -570,6 +562,13 @@ class _Rewriter:
                 self.visit_body_of(s)
             out.append(s)
         return out
+
+    def _scan_native(self, loop):
+        """native_loop.scan's verdict on a loop (None where nests are turned off)."""
+        if not native_loop_default():
+            return None
+        return native_loop.scan(loop, _loaded_outside(self.fdef, loop) if self.fdef is not
+                                None else None)
 
     def _selecting(self, loop):
         """A loop no other rewrite took whose body's `if`s can be selects

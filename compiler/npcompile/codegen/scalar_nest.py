@@ -798,13 +798,11 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             if type(e.value) not in (bool, int, float):
                 raise Unsupported(f"the constant {e.value!r} where a number is needed")
             return literal(e.value, {bool: B1, int: I8, float: F8}[type(e.value)])
-        if isinstance(e, ast.Name):
-            # a number (a string's truth is its length, an array's is NumPy's: refused)
-            if self._typ(e) in (VEC, MAT):
-                raise Unsupported(f"the array {e.id} where a number is needed")
-            return f"v_{e.id}"
+        # a number (a string's truth is its length, an array's is NumPy's: refused)
         if self._typ(e) in (VEC, MAT):
-            raise Unsupported("a slice where a number is needed")
+            raise Unsupported("a slice or a whole array where a number is needed")
+        if isinstance(e, ast.Name):
+            return f"v_{e.id}"
         if isinstance(e, ast.BinOp):
             if isinstance(e.op, ast.MatMult):
                 return self._reduction(e.left, e.right)
