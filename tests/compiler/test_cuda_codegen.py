@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import npcompile
-from npcompile.backends import cuda_runtime
+from npcompile.backends import cpu_symbolic, cuda_runtime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.environ.get("NPC_BENCH_DIR") or os.path.join(HERE, "..", "..", "..", "shared", "bench"))
@@ -20,6 +20,16 @@ GPU, GPU_WHY = cuda_runtime.available()
 pytestmark = [pytest.mark.skipif(not NVRTC, reason=f"NVRTC unavailable: {NVRTC_WHY}"),
               pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference",
                                  reason="NPC_BACKEND=reference compiles nothing")]
+
+
+
+@pytest.fixture(autouse=True)
+def first_sight():
+    """Each test renders its kernels as seen for the first time: a structure an earlier
+    test compiled at another size would be symbolic (backends/cpu_symbolic.py), in the
+    plain thread scheme, without the tiles and schemes these tests look for."""
+    cpu_symbolic._SEEN.clear()
+
 
 SEEDS = [(name, dt) for name in WORKLOADS
          for dt in (["int8"] if name == "ga_fitness_sum" else ["float32", "float64"])]
@@ -257,3 +267,49 @@ def test_views_read_their_strides_at_run_time():
     assert "P.v[" in k.source and "*301]" not in k.source and "*-300]" not in k.source, k.source
     (k,) = lowered_fn(lambda d: d * 2 + 1, A[:, 3])
     assert "P.v[" in k.source and "*300]" not in k.source, k.source
+
+
+def _lu(A):
+    A = A.copy()
+    n = A.shape[0]
+    for k in range(n - 1):
+        A[k + 1:, k] = A[k + 1:, k] / A[k, k]
+        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], A[k, k + 1:])
+    return A
+
+
+def _backtrack(psi, last):
+    path = np.zeros(psi.shape[0], dtype=np.int64)
+    path[-1] = last
+    for t in range(psi.shape[0] - 2, -1, -1):
+        path[t] = psi[t + 1, path[t + 1]]
+    return path
+
+
+@pytest.mark.parametrize("fn,args,most", [
+    # the trailing update moves with k: its slices' sizes and offsets at every k
+    (_lu, (np.random.default_rng(0).standard_normal((40, 40)) + 40 * np.eye(40),), 10),
+    # a fixed index into a gather (psi[t + 1, path[t + 1]]): one kernel for every t
+    (_backtrack, (np.random.default_rng(1).integers(0, 8, (30, 8)), 3), 4)])
+def test_a_loop_over_k_compiles_each_kernel_once_with_run_time_sizes(fn, args, most):
+    """One unrolled graph holding the same kernel at every k: NVRTC compiles one text that
+    reads its sizes, offsets and fixed indices from P at run time (LU of 200 was 199
+    compiles, and ran out of its time on the GPU)."""
+    kernels = lowered_fn(fn, *args)
+    names = {k.name for k in kernels}
+    assert len(kernels) >= 20 and len(names) <= most, (len(kernels), len(names))
+    symbolic = [k for k in kernels if "given at run time" in k.source]
+    assert len(symbolic) >= len(kernels) - most
+    for k in symbolic:
+        assert f".visible .entry {k.name}(" in k.ptx
+        assert "const i64 S0 = P.v[" in k.source
+
+
+def test_large_kernels_keep_their_sizes_in_the_text():
+    """Past SYMBOLIC_MAX_ELEMENTS a kernel is compiled per size (its vector tiles follow
+    the sizes), even where its structure has been seen at another size."""
+    from npcompile.backends import cuda_schedule
+    big = cuda_schedule.SYMBOLIC_MAX_ELEMENTS
+    lowered_fn(lambda v: np.sin(v) * 2, np.zeros(16, np.float32))
+    (k,) = lowered_fn(lambda v: np.sin(v) * 2, np.zeros(big + 4, np.float32))
+    assert "given at run time" not in k.source and str(big + 4) in k.source

@@ -34,6 +34,11 @@ PROGRAMS = {
     "full_max": lambda a: np.max(np.sqrt(np.abs(a))),
     "strided": lambda a: a[::2, 1::3] * a[1::2, ::3],
     "outer": lambda a: np.outer(a[0], a[:, 1]) + 1.0,
+    # views of a computed array fused into the kernel: offsets and multipliers from P
+    "computed_view": lambda a: (a * 2.0)[1:, 1::2] + (a - 1.0)[:-1, 2::2],
+    "computed_row": lambda a: np.exp(a * 0.1)[2] * a[3],
+    # a gather with a fixed index beside its index array (psi[t + 1, path[t + 1]])
+    "gather_fixed": lambda a: (a + 1.0)[2, np.array([1, 4, 0, 8])] * 3,
 }
 
 

@@ -54,6 +54,20 @@ def _structure(roots, shape):
             elif e.kind == "const":       # its value is run-time data when symbolic
                 parts.append(("const", e.dtype))
                 sizes.append(("value", repr(e.op)))
+            elif e.kind == "view":   # its offsets and multipliers are run-time sizes
+                view_map = e.attrs["map"]
+                parts.append(("view", e.dtype, units,
+                              tuple((start == 0, tuple(d for d, _ in steps))
+                                    for start, steps in view_map), index[id(e.inputs[0])]))
+                sizes.append(("map", repr(view_map)))
+            elif e.kind == "gather":     # its fixed indices are run-time sizes
+                axes = e.attrs["axes"]
+                rest = tuple(sorted((k, repr(v)) for k, v in e.attrs.items() if k != "axes"))
+                parts.append(("gather", e.dtype, units, rest,
+                              tuple((kind, v == 0) if kind == "i" else (kind, v)
+                                    for kind, v in axes),
+                              tuple(index[id(x)] for x in e.inputs)))
+                sizes.append(("axes", repr(axes)))
             else:
                 attrs = tuple(sorted((k, repr(v)) for k, v in e.attrs.items()))
                 parts.append((e.kind, e.op, e.dtype, units, attrs,

@@ -10,12 +10,17 @@ from ..codegen.cuda import KINDS, Unsupported, render_cuda_kernel
 from ..records import SESSION
 from .. import np_base  # creation functions make lazy arrays while tracing
 from . import cuda_runtime as rt
-from .cuda_schedule import index_type, launch_info, launch_shape, schedule
+from .cpu_symbolic import sized_alike
+from .cuda_schedule import index_type, launch_info, launch_shape, schedule, \
+    serial_reductions_fit as _serial_reductions_fit, symbolic_info
 from .device_array import DeviceArray
 from .kernel_inputs import KernelInputs, layout_mode, layout_params
 from .program_base import ProgramBase
 
 _PTX = {}   # source -> (ptx, nvrtc ms): a size seen before compiles nothing
+# kernel name -> its loaded function: a symbolic kernel placed at every k of a loop is
+# loaded once (module loads are never undone, as the CPU JIT's code)
+_LOADED = {}
 
 
 def compile_source(source, name):
@@ -48,7 +53,11 @@ class CudaKernel:
         self.out_layouts = None    # per output: (nbytes, shape, dtype, strides)
 
     def load(self, sm_count):
-        r = rt.native().load(self.ptx, self.kernel.name)
+        r = _LOADED.get(self.kernel.name) if not self.info.scratch else None
+        if r is None:
+            r = rt.native().load(self.ptx, self.kernel.name)
+            if not self.info.scratch:
+                _LOADED[self.kernel.name] = {"function": r["function"], "load_ms": 0.0}
         self.function = r["function"]
         self.grid, self.block = launch_shape(self.info, sm_count)
         for name, ctype_, per_block in self.info.scratch:
@@ -75,12 +84,13 @@ class Program(ProgramBase):
         self.steps, self.kernels = [], []
         self._views = {}   # step position -> how to take that view of a device leaf
         self._sm_count = rt.device_info()["multiprocessors"] if load else 132
-        for step in self.plan.steps:
+        symbolic = sized_alike(self.plan.steps)
+        for i, step in enumerate(self.plan.steps):
             if step[0] == "numpy":
                 self.steps.append(("numpy", pos[id(step[1])]))
                 self._plan_view(step[1], pos)
             else:
-                self.steps.append(("kernel", self._build(step[1], step[2], pos)))
+                self.steps.append(("kernel", self._build(step[1], step[2], pos, i in symbolic)))
         if load:
             for ck in self.kernels:
                 self.compile_ms["load"] += ck.load(self._sm_count)
@@ -96,14 +106,23 @@ class Program(ProgramBase):
         self.graph_refusal = "" if rt.GRAPHS else "CUDA graphs are off (NPC_CUDA_GRAPHS=0)"
         self.graph_id, self.function = None, ""  # set by the engine: who the times are of
 
-    def _build(self, roots, shape, pos):
+    def _build(self, roots, shape, pos, symbolic=False):
         t0 = time.perf_counter()
 
         scheme, block = schedule(self.new_kernel(roots, shape))
-        for attempt in (scheme, "block"):
+        attempts = [(scheme, block), ("block", 256)]
+        if symbolic and _serial_reductions_fit(roots, shape):
+            # the same kernel at every k of a loop whose slices move (cpu_symbolic.py):
+            # rendered with its sizes read at run time, one NVRTC compile serves every
+            # size (LU of 200 was 199 compiles, over a minute). The plain thread scheme:
+            # its text alone does not depend on the sizes.
+            attempts.insert(0, ("symbolic", 256))
+        for attempt, threads in attempts:
             k = self.new_kernel(roots, shape)
+            k.symbolic = attempt == "symbolic"
             buffer_of = KernelInputs(k, self.example_of, fixed_strides=False)
-            info = launch_info(k, attempt, block if attempt == scheme else 256, buffer_of)
+            info = symbolic_info(k) if k.symbolic else \
+                launch_info(k, attempt, threads, buffer_of)
             try:
                 render_cuda_kernel(k, buffer_of, info, index_type(k, self.example_of))
                 break
@@ -188,6 +207,7 @@ class Program(ProgramBase):
                         s // v.itemsize for s in v.strides] if b.param is not None else [])
                 params.extend(layout[1])
                 pointers.append(v.pointer)
+            params.extend(ck.kernel.extents)    # a symbolic kernel's sizes (none else)
             pointers.extend(buf.ptr for buf in ck.scratch)
             if ck.kernel.flagged:
                 pointers.append(self._flag_word().ptr)

@@ -49,6 +49,31 @@ def launch_info(kernel, scheme, block, buffer_of):
     return CudaKernelInfo(scheme, block, n, max(1, unroll), vector, levels, scratch)
 
 
+# A symbolic kernel (one text for every size: backends/cuda.py) runs each output element
+# in one thread, its reductions serially: only where every reduction has at most this
+# many terms per element (a loop over k's dot products of rows: at most the matrix's
+# size). Longer reductions want the lanes of the warp, block and grid schemes, whose
+# texts follow the sizes: those kernels are compiled per size as before.
+SYMBOLIC_SERIAL_MAX = 4096
+# ... and only kernels of at most this many output elements: a larger one is worth its
+# own compile per size (a few milliseconds of NVRTC against kernels of tens of
+# microseconds), and keeps the vector tiles whose choice follows its sizes
+SYMBOLIC_MAX_ELEMENTS = 1 << 22
+
+
+def serial_reductions_fit(roots, shape):
+    """Can a kernel of these roots [(node, expr)] take the symbolic thread scheme?"""
+    return math.prod(shape) <= SYMBOLIC_MAX_ELEMENTS and all(
+        _extent(e) <= SYMBOLIC_SERIAL_MAX
+        for e in nodes(*[x for _, x in roots]) if e.kind == "reduce")
+
+
+def symbolic_info(kernel):
+    """The schedule of a symbolic kernel: one thread per output element, no tiles, no
+    vectors (their choice follows the sizes, and so would the text)."""
+    return CudaKernelInfo("thread", 256, math.prod(kernel.shape))
+
+
 def launch_shape(info, sm_count):
     """(blocks, threads per block): enough blocks to fill every SM several times over;
     grid-stride loops take the rest."""

@@ -108,6 +108,17 @@ class Emitter:
             self.k.extents.append(n)
         return name
 
+    def _view_index(self, e, idx):
+        """The base's index of a view's element idx. In a symbolic kernel its offsets and
+        multipliers are run-time sizes too: `delta[t - 1]` of an array the graph writes
+        moves with t, and written into the text it made one kernel per t (Viterbi, 400)."""
+        if not self.k.symbolic:
+            return _view_index(e.attrs["map"], idx)
+        m = [(self.extent(("view", id(e), b), start) if start else 0,
+              [(d, self.extent(("view", id(e), b, d), k)) for d, k in steps])
+             for b, (start, steps) in enumerate(e.attrs["map"])]
+        return _view_index(m, idx)
+
     def _const_param(self, e):
         """A constant of a symbolic kernel, read from P[] like its sizes: a loop's Python
         ints and floats (p = k + np.argmax(...)) differ at every iteration, and written
@@ -257,7 +268,7 @@ class Emitter:
             return self._concat(e, idx)
         if e.kind == "view":
             inline = self._inline(e, idx)
-            return inline if inline is not None else self.value(e.inputs[0], _view_index(e, idx))
+            return inline if inline is not None else self.value(e.inputs[0], self._view_index(e, idx))
         if e.kind == "gather":
             return self.value(e.inputs[0], self._gather_index(e, idx))
         raise KeyError(e.kind)
@@ -275,8 +286,8 @@ class Emitter:
             if kind == "s":
                 out.append(idx[v])
                 continue
-            if kind == "i":
-                out.append(str(v))
+            if kind == "i":    # a fixed index: a run-time size in a symbolic kernel
+                out.append(str(self.extent(("gather", id(e), d, "i"), v)) if v else "0")
                 continue
             ix = e.inputs[1 + v]
             at = _broadcast(block, tuple(e.shape[first:first + size]),
@@ -340,7 +351,7 @@ class Emitter:
         """x at idx as one C++ expression when x only moves data (loads, constants,
         views, concatenations of these), else None."""
         while x.kind == "view":
-            x, idx = x.inputs[0], _view_index(x, idx)
+            x, idx = x.inputs[0], self._view_index(x, idx)
         if x.kind == "load":
             return self._load(x, idx)
         if x.kind == "const":
@@ -592,10 +603,10 @@ def _kept_index(e, idx):
     return tuple(s for d, s in enumerate(idx) if d not in axes)
 
 
-def _view_index(e, idx):
-    """The base's index of a view's element idx (fusion/expr.view_map)."""
+def _view_index(view_map, idx):
+    """The base's index of a view's element idx (fusion/expr.view_map's map)."""
     out = []
-    for start, steps in e.attrs["map"]:
+    for start, steps in view_map:
         terms = [str(start)] if start else []
         terms += [idx[d] if k == 1 else f"{k}*{idx[d]}" for d, k in steps]
         out.append(" + ".join(terms).replace("+ -", "- ") if terms else "0")

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..fusion.expr import top_reduces
 from . import cpp_ops, cuda_packed
-from .cpp import _GATHERED, Emitter, Scope, _render
+from .cpp import _GATHERED, Emitter, Scope, _render, _times
 from .cpp_ops import ctype
 
 # the dtype kinds this renderer computes: no complex (cpp_complex's structs are host
@@ -611,13 +611,15 @@ class CudaEmitter(Emitter):
     def _build(self):
         k, info, IT = self.k, self.info, self.IT
         shape = k.shape
-        n = info.n_out
+        n = self._n_out()
+        if k.symbolic and (info.scheme != "thread" or info.unroll != 1 or info.vector):
+            raise Unsupported("a kernel with run-time sizes takes the plain thread scheme")
         if info.scheme == "grid":
             self._grid(tuple("0" for _ in shape))
             return
         if info.scheme == "thread":
             start, step = "(blockIdx.x * blockDim.x + threadIdx.x)", "(gridDim.x * blockDim.x)"
-            if not top_reduces(k.roots):
+            if not top_reduces(k.roots) and not k.symbolic:
                 if self._tiled_elements():
                     return
         elif info.scheme == "warp":
@@ -633,17 +635,33 @@ class CudaEmitter(Emitter):
         self._write_outputs(tuple(names), "lin", lane0=info.scheme != "thread")
         self.close_loop()
 
+    def _n_out(self):
+        """The number of output elements as the text uses it: the schedule's count, or in
+        a symbolic kernel the product of its run-time sizes."""
+        if not self.k.symbolic:
+            return self.info.n_out
+        n = 1
+        for d, m in enumerate(self.k.shape):
+            n = _times(n, self.extent(("it", d), m))
+        return f"({n})" if type(n) is str else n
+
     def _decompose(self, lin, names):
         """The element index of each dimension, from the linear output index."""
         shape, IT = self.k.shape, self.IT
         stride, lines = 1, []
         for d in range(len(shape) - 1, -1, -1):
-            expr = lin if stride == 1 else f"{lin} / {stride}"
+            expr = lin if stride == 1 else f"{lin} / ({stride})"
+            size = self.extent(("it", d), shape[d])
             if d > 0:
-                expr = f"({expr}) % {shape[d]}"
+                expr = f"({expr}) % {size}"
             lines.append(f"const {IT} {names[d]} = {expr};")
-            stride *= shape[d]
+            stride = _times(stride, size)
         return lines[::-1]
+
+    def _double_param(self, key, x):
+        """A double of a symbolic kernel read from P as its bits (NVRTC's spelling)."""
+        got = super()._double_param(key, x)
+        return got.replace("__builtin_bit_cast(double, ", "__longlong_as_double(")
 
     def _tiled_elements(self):
         """Pointwise kernels: `unroll` output elements per thread per trip (see _tile),
@@ -849,17 +867,22 @@ def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
     kernel.flagged = ("flag",) in kernel.need
     if kernel.flagged:
         params.append("int* __restrict__ npc_flag")
-    n_params = max(1, max((b.param + len(b.shape) for b in kernel.inputs if b.param is not None),
-                          default=0))
+    first = getattr(buffer_of, "nparams", 0)   # a symbolic kernel's sizes follow the strides
+    n_params = max(1, first + len(kernel.extents))
     params.append("NpcP P")
-    text = "\n".join(body)
+    text = "\n".join([f"  const i64 S{j} = P.v[{first + j}];" for j in range(len(kernel.extents))]
+                     + body)
     decl = _device_declarations(kernel.need)
     digest = hashlib.sha1((decl + text + info.scheme + str(info.block)).encode()).hexdigest()[:12]
     kernel.name = f"npc_cu_{digest}"
     ops = "\n".join(f"// {label} (line {ln}): {t}" for label, ln, t in kernel.ops)
+    # a symbolic kernel's text, head included, must not name this instance's sizes: NVRTC
+    # compiles it once (compile_source caches by source) and it serves them all
+    space = (f"{len(kernel.shape)} dimension(s), sizes S0..S{len(kernel.extents) - 1} given at "
+             f"run time" if kernel.extents else f"{kernel.shape}")
     kernel.source = (
         f"// npcompile CUDA kernel {kernel.name}: {len(kernel.outputs)} output(s), iteration "
-        f"space {kernel.shape}, {info.scheme} scheme, {info.block} threads per block\n{ops}\n"
+        f"space {space}, {info.scheme} scheme, {info.block} threads per block\n{ops}\n"
         f"{PRELUDE}{cuda_packed.PRELUDE if em.packed else ''}struct NpcP {{ i64 v[{n_params}]; }};\n{decl}\n"
         f'extern "C" __global__ void __launch_bounds__({info.block}) {kernel.name}(\n  '
         + ",\n  ".join(params) + ") {\n  (void)P;\n" + text + "\n}\n")
