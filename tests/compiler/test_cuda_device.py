@@ -321,3 +321,58 @@ def test_cuda_graphs_follow_the_kernels_of_each_run():
             np.testing.assert_allclose(got.get(), want, rtol=1e-12, atol=1e-300)
     reasons = [f["reason"] for f in npcompile.report()["fallbacks"]]
     assert not any("LaunchGraph" in r for r in reasons), reasons
+
+
+@pytest.fixture
+def every_cuda_kernel_symbolic(monkeypatch):
+    from npcompile.backends import cuda as cuda_backend
+    every = lambda steps: {i for i, s in enumerate(steps) if s[0] == "kernel"}  # noqa: E731
+    monkeypatch.setattr(cuda_backend, "sized_alike", every)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_symbolic_kernels_on_the_gpu_match_numpy(every_cuda_kernel_symbolic, dtype):
+    """Kernels whose sizes, view offsets, fixed indices and constants come from P at
+    run time (one NVRTC compile for every k of a loop) compute what NumPy computes."""
+    from test_symbolic_sizes import PROGRAMS
+    from conftest import make
+    a = make((6, 9), dtype, seed=11)
+    for name, fn in sorted(PROGRAMS.items()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                exp = fn(a.copy())
+                got = npcompile.jit(fn, device="cuda")(a.copy())
+        got = got.get() if isinstance(got, npcompile.DeviceArray) else np.asarray(got)
+        assert got.dtype == np.asarray(exp).dtype and got.shape == np.shape(exp), name
+        np.testing.assert_allclose(got, exp, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                                   err_msg=name)
+    srcs = [k["source"] for k in npcompile.report()["kernel_sources"] if k["target"] == "cuda"]
+    assert srcs and any("given at run time" in s for s in srcs)
+    assert not npcompile.report()["fallbacks"]
+
+
+def _thomas(a, b, c, d):
+    n = len(d)
+    cp, dp, x = np.zeros(n), np.zeros(n), np.zeros(n)
+    cp[0], dp[0] = c[0] / b[0], d[0] / b[0]
+    for i in range(1, n):
+        m = b[i] - a[i] * cp[i - 1]
+        cp[i] = c[i] / m
+        dp[i] = (d[i] - a[i] * dp[i - 1]) / m
+    x[-1] = dp[-1]
+    for i in range(n - 2, -1, -1):
+        x[i] = dp[i] - cp[i] * x[i + 1]
+    return x
+
+
+def test_scalar_loop_nests_between_gpu_kernels_run_on_the_host():
+    """The Thomas algorithm inside a device="cuda" function: its arrays are made by GPU
+    kernels, its loops run compiled on the host, and the result equals NumPy's."""
+    rng = np.random.default_rng(0)
+    args = rng.random(200), rng.random(200) + 3, rng.random(200), rng.random(200)
+    exp = _thomas(*args)
+    got = npcompile.jit(_thomas, device="cuda")(*[npcompile.to_device(v) for v in args])
+    got = got.get() if isinstance(got, npcompile.DeviceArray) else got
+    assert np.array_equal(got, exp)
+    assert sum("on the host" in r["summary"] for r in npcompile.report()["loops"]) == 2

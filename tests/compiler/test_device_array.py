@@ -311,3 +311,45 @@ def test_ufunc_at_writes_into_the_device_array():
     np.negative.at(view, [0, 0, 1])
     np.negative.at(a[1], [0, 0, 1])
     np.testing.assert_array_equal(d.get(), a)
+
+
+def _recurrence(x, y):
+    s = 0.0
+    for i in range(1, len(x)):
+        x[i] = x[i - 1] * 0.5 + y[i]
+        s += x[i]
+    return s
+
+
+@pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference",
+                    reason="the reference path compiles no loop nest")
+def test_a_scalar_loop_nest_on_device_arrays_runs_on_the_host_and_writes_back():
+    """A loop over elements of arrays on the GPU runs as one compiled function on the
+    host: traced for the GPU it was one graph node per element operation. What it
+    writes goes back into the device array; what it only reads is left as it was."""
+    rng = np.random.default_rng(0)
+    x, y = rng.random(50), rng.random(50)
+    ex = x.copy()
+    es = _recurrence(ex, y)
+    dx, dy = npcompile.to_device(x), npcompile.to_device(y)
+    s = npcompile.jit(_recurrence, device="cuda")(dx, dy)
+    assert float(s) == es
+    assert np.array_equal(dx.get(), ex) and np.array_equal(dy.get(), y)
+    (loop,) = npcompile.report()["loops"]
+    assert "one compiled function on the host" in loop["summary"]
+    assert not npcompile.report()["fallbacks"]
+
+
+@pytest.mark.skipif(os.environ.get("NPC_BACKEND") == "reference",
+                    reason="the reference path compiles no loop nest")
+def test_a_loop_nest_writing_two_views_of_one_device_array_runs_as_python():
+    """Two host copies of one device buffer would not see each other's writes: the nest
+    declines, and the loop runs as written (traced for the GPU: fake kernels here)."""
+    def shift(a, b):
+        for i in range(1, len(a)):
+            a[i] = b[i - 1] + 1.0
+        return a
+    d = npcompile.to_device(np.arange(10.0))
+    npcompile.jit(shift, device="cuda")(d[1:], d[:-1])
+    (loop,) = [r for r in npcompile.report()["loops"] if r["lineno"]]
+    assert "two of its arrays on the GPU share memory" in loop["summary"]

@@ -30,6 +30,7 @@ import os
 
 import numpy as np
 
+from ..backends.device_array import DeviceArray
 from ..codegen import scalar_nest as sn
 from ..records import SESSION
 from ..trace.lazy_array import LazyArray
@@ -351,7 +352,7 @@ def run(site, args, owner_name):
                 return _decline(site, f"{name} is a NumPy {v.dtype} scalar", owner_name)
             types[name] = v.dtype
             sig.append(v.dtype.str)
-        elif type(v) is np.ndarray or type(v) is LazyArray:
+        elif type(v) is np.ndarray or type(v) is LazyArray or type(v) is DeviceArray:
             if not sn.array_dtype(v.dtype) or v.ndim == 0:
                 return _decline(site, f"{name} is a {v.ndim}-d {v.dtype} array (a compiled "
                                       f"loop nest takes bool, integer, float32, float64 and "
@@ -387,12 +388,14 @@ def run(site, args, owner_name):
                 not sn.int_range(inner)[0] <= int(v) <= sn.int_range(inner)[1]:
             return None     # NumPy 2's OverflowError at its first use: Python's loop
     tracer = current()
-    if tracer is not None and tracer.options.get("device") == "cuda":
-        return None     # the arrays live on the GPU: the loop is traced as written
     if any(type(v) is LazyArray for v in args):
         if tracer is not None:  # (none past the break budget: every lazy array is flushed)
             tracer.flush()
         values = {k: concretize(v) if type(v) is LazyArray else v for k, v in values.items()}
+    moved = any(type(v) is DeviceArray for v in values.values())
+    staged = _on_host(values, types, site.stored)
+    if staged is None:
+        return _decline(site, "two of its arrays on the GPU share memory", owner_name)
     for name in nest.params:
         v = values[name]
         if types[name] is sn.ARRAY and (type(v) is not np.ndarray or not v.flags.aligned):
@@ -414,12 +417,42 @@ def run(site, args, owner_name):
             np.copyto(a, s)
         site.stops[sig] = site.stops.get(sig, 0) + (1 if out is not None else MAX_STOPS)
         return None
+    for dev, host in staged:    # what it wrote into arrays on the GPU goes back there
+        dev.set(host)
     if tracer is not None:
         tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled natively")
         tracer.read_value(f"its loop nest at line {site.lineno} runs compiled natively")
-    _report(site, sig, f"line {site.lineno}: the loop nest runs as one compiled function "
-                       f"({rendered.symbol})", owner_name)
+    where = " on the host (its arrays on the GPU copied there and back)" if moved else ""
+    _report(site, sig, f"line {site.lineno}: the loop nest runs as one compiled function"
+                       f"{where} ({rendered.symbol})", owner_name)
     return got
+
+
+def _on_host(values, types, stored):
+    """Arrays on the GPU (device="cuda") brought to the host, where the nest runs: a
+    loop over elements traced for the GPU was a graph of one node per element operation
+    (the Thomas algorithm of a Crank-Nicolson step: minutes of compiling, for a
+    sequential recurrence no GPU runs well). Replaces them in `values`, and returns
+    [(device array, host copy)] for those the nest writes, to be put back after it ran;
+    None where two arrays on the GPU share memory and one is written (two host copies
+    would not see each other's writes)."""
+    on_device = [n for n, v in values.items() if type(v) is DeviceArray]
+    written = set(stored)
+    for i, a in enumerate(on_device):
+        for b in on_device[i + 1:]:
+            if (a in written or b in written) and \
+                    values[a].buffer is values[b].buffer:
+                return None
+    staged = []
+    for name in on_device:
+        dev = values[name]
+        host = dev.get()
+        values[name] = host if types[name] is sn.ARRAY else host[()]
+        if name in written:
+            if not dev.flags.writeable:
+                host.flags.writeable = False     # Python's loop raises NumPy's error
+            staged.append((dev, host))
+    return staged
 
 
 def _compile(site, types, arrays, modules, cpu):
