@@ -304,3 +304,16 @@ def test_large_kernels_keep_their_sizes_in_the_text():
     lowered_fn(lambda v: np.sin(v) * 2, np.zeros(16, np.float32))
     (k,) = lowered_fn(lambda v: np.sin(v) * 2, np.zeros(big + 4, np.float32))
     assert "given at run time" not in k.source and str(big + 4) in k.source
+
+
+def test_short_float32_sums_add_in_numpys_order_one_thread_each():
+    """A float32 sum of at most 128 terms runs one thread per output, in NumPy's
+    pairwise order and float32 (its bits: a 9-tap kernel normalized by its sum fed an
+    image cast to uint8, off by one where the sum was added in double)."""
+    (k,) = lowered_fn(lambda v: v.sum(axis=1), np.ones((1000, 100), np.float32))
+    assert _scheme(k) == "thread" and "npc_pairwise_float<" in k.source
+    assert f".visible .entry {k.name}(" in k.ptx
+    # longer ones are split across lanes, added in double (another structure: one seen
+    # at two sizes would be symbolic, in the thread scheme)
+    (k,) = lowered_fn(lambda v: v.sum(axis=1) * 2, np.ones((64, 1000), np.float32))
+    assert _scheme(k) != "thread" and "double acc" in k.source

@@ -378,3 +378,14 @@ def test_scalar_loop_nests_between_gpu_kernels_run_on_the_host():
     from npcompile.backends import cpu
     if cpu.AVAILABLE:   # (the GPU machine's build has no LLVM: the loops are traced there)
         assert sum("on the host" in r["summary"] for r in npcompile.report()["loops"]) == 2
+
+
+@pytest.mark.parametrize("shape,axis", [((9,), None), ((300, 7), 1), ((50, 128), 1),
+                                        ((40, 33), 0), ((5, 3, 17), 2)])
+def test_short_float32_sums_are_numpys_bits(shape, axis):
+    """Short float32 sums on the GPU add in NumPy's order: the same bits."""
+    v = (np.random.default_rng(7).standard_normal(shape) * 1000).astype(np.float32)
+    fn = lambda a: a.sum(axis=axis) / 3.0  # noqa: E731
+    got = npcompile.jit(fn, device="cuda")(npcompile.to_device(v))
+    got = got.get() if isinstance(got, npcompile.DeviceArray) else np.asarray(got)
+    assert np.array_equal(got, fn(v))

@@ -5,13 +5,20 @@ import math
 
 from ..codegen.cpp import Signatures
 from ..codegen.cuda import (INT32_LIMIT, CudaKernelInfo, element_unroll,
-                            grid_scratch, nodes, vector_plan)
+                            grid_scratch, narrow_float_sum, nodes, vector_plan)
 from ..fusion.expr import top_reduces
 
 
 def _extent(e):
     x = e.inputs[0]
     return math.prod([x.shape[a] for a in e.attrs["axes"]])
+
+
+# float32/float16 sums of at most this many terms (one of NumPy's pairwise blocks) run
+# one thread per output element, in NumPy's order (codegen/cuda.py narrow_float_sum):
+# filter taps, class scores, a small kernel's normalization. Longer ones are split
+# across lanes and added in double, which rounds once and need not be NumPy's bits.
+NUMPY_ORDER_TERMS = 128
 
 
 def schedule(kernel):
@@ -21,6 +28,9 @@ def schedule(kernel):
     if not tops:
         return "thread", 256
     extent = max(_extent(e) for e in tops)
+    if extent <= NUMPY_ORDER_TERMS and any(narrow_float_sum(e) for e in tops):
+        # one thread per output adds a short float32 sum in NumPy's order: its bits
+        return "thread", 256
     if n_out == 1:
         # the mean inside np.std counts: a grid level of its own (codegen/cuda.py _grid)
         extent = max([extent] + [_extent(e) for e in nodes(*kernel.roots) if e.kind == "reduce"])

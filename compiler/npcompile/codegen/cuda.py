@@ -18,12 +18,14 @@ NpcP P) where P.v[] holds the element strides of inputs whose layout is only kno
 run time."""
 import hashlib
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_ops, cuda_packed
+from . import cpp_ops, cpp_sums, cuda_packed
+from .numpy_sum_order import NotNumPyOrder
 from .cpp import _GATHERED, Emitter, Scope, _render, _times
 from .cpp_ops import ctype
 
@@ -171,6 +173,15 @@ class CudaEmitter(Emitter):
     def _reduce_split(self, e, idx, cooperative, grid=False):
         """A reduction whose outermost reduced axis is split across the group's lanes when
         `cooperative` (then combined), else run by each thread alone."""
+        if not cooperative and not grid and narrow_float_sum(e):
+            # one thread adds the terms: in NumPy's order and its float32 (the CPU's
+            # cpp_sums), NumPy's bits. Accumulated in double, a 9-tap kernel's
+            # normalization rounded apart from NumPy's, and an image cast to uint8
+            # after the blur differed by one (unsharp masking)
+            try:
+                return cpp_sums.render(self, e, idx)
+            except NotNumPyOrder:
+                pass    # a layout whose order NumPy keeps to itself: added in double
         op, x = e.op, e.inputs[0]
         rid, xidx, rvars = self.reduce_index(e, idx)
         T, xT, AT = ctype(e.dtype), ctype(x.dtype), _acc_type(e)
@@ -843,10 +854,17 @@ def _grid_levels(roots, signature):
     return [list(groups.values()) for groups in out] or [[]]
 
 
+def narrow_float_sum(e):
+    """A float32 or float16 sum, added in NumPy's order where one thread adds it (a
+    float64 sum is compensated instead: exact to its last bits)."""
+    return cpp_sums.numpy_ordered(e) and e.dtype.kind == "f" and e.dtype.itemsize <= 4
+
+
 def _device_declarations(need):
     """cpp_ops' helpers as device functions; libm itself is built into NVRTC."""
     helpers = {item for item in need if item[0] == "helper"}
-    return cpp_ops.declarations(helpers).replace("static inline", "static __device__ inline")
+    return re.sub(r"\bstatic (?!__device__)", "static __device__ ",
+                  cpp_ops.declarations(helpers))
 
 
 _FLAG_STORE = "/* npc flag store */"
@@ -872,6 +890,8 @@ def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
     params.append("NpcP P")
     text = "\n".join([f"  const i64 S{j} = P.v[{first + j}];" for j in range(len(kernel.extents))]
                      + body)
+    # P[] as the C++ renderers write it (cpp_sums' stride checks) is the struct's v[] here
+    text = re.sub(r"(?<![\w.])P\[", "P.v[", text)
     decl = _device_declarations(kernel.need)
     digest = hashlib.sha1((decl + text + info.scheme + str(info.block)).encode()).hexdigest()[:12]
     kernel.name = f"npc_cu_{digest}"
