@@ -152,3 +152,53 @@ def draws_with_an_array_argument(seed, mu, steps):
 
 def test_draws_with_array_arguments_are_numpys():
     check(draws_with_an_array_argument, 3, np.linspace(0, 1, 7), LOOP_MIN + 2)
+
+
+def shuffled_rows(seed, x, n_perm):
+    rng = np.random.default_rng(seed)
+    y = x * 2.0                     # traced: permutation and choice read it in the graph
+    out = np.empty((n_perm,) + x.shape[1:])
+    for i in range(n_perm):
+        p = rng.permutation(y)
+        out[i] = p[:3].sum(axis=0) - p[3:].sum(axis=0)
+    pick = rng.choice(y, size=4) + rng.choice(y, size=2, replace=False).sum(axis=0)
+    return out, pick, rng.choice(y)
+
+
+def legacy_shuffle(x):
+    y = x + 1.0
+    return np.random.permutation(y) * 3.0, np.random.choice(y[:, 0], 5)
+
+
+@pytest.mark.parametrize("shape", [(9,), (7, 3)])
+@pytest.mark.parametrize("seed", [1, 5])
+def test_permutation_and_choice_of_traced_arrays_draw_numpys_rows(seed, shape):
+    """rng.permutation(x) and rng.choice(x, ...) of an array the trace computed: the
+    indices are drawn as NumPy draws them (the same stream), the rows gathered in the
+    graph; NumPy's own call read x (np.may_share_memory), a graph break per draw."""
+    x = np.random.default_rng(0).standard_normal(shape)
+    npcompile.reset()
+    check(shuffled_rows, seed, x, LOOP_MIN + 2)
+    rep = npcompile.report()
+    assert not rep["graph_breaks"] and not rep["fallbacks"]
+    if COMPILED:
+        assert sum(c["kernels"] for c in rep["compiles"]) >= 1
+
+
+def test_legacy_permutation_and_choice_of_traced_arrays():
+    x = np.random.default_rng(2).standard_normal((6, 2))
+    np.random.seed(3)
+    want = legacy_shuffle(x)
+    np.random.seed(3)
+    npcompile.reset()
+    got = npcompile.jit(legacy_shuffle, device=DEVICE)(x)
+    for g, w in zip(got, want):
+        g = g.get() if hasattr(g, "get") else g
+        assert np.array_equal(g, w) and g.dtype == w.dtype
+    assert not npcompile.report()["graph_breaks"]
+    # NumPy's own errors: the legacy choice takes 1-d arrays only, permutation no 0-d
+    np.random.seed(3)
+    with pytest.raises(ValueError):
+        npcompile.jit(lambda v: np.random.choice(v * 1.0, 2), device=DEVICE)(x)
+    with pytest.raises((ValueError, IndexError, TypeError)):
+        npcompile.jit(lambda v: np.random.default_rng(0).permutation(v.sum()), device=DEVICE)(x)
