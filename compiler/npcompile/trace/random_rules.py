@@ -116,8 +116,28 @@ def _sampler(name):
     return method
 
 
+def _shuffle(x, kwargs, permutation, source, frame):
+    """shuffle(x) of a traced array, in place: x[...] = x[permutation(len(x))], the
+    same swaps from the same stream (checked under NumPy 1.24 and 2.x), the draw
+    recorded as permutation's. NumPy's own shuffle took the traced array for a generic
+    sequence and swapped rows through views: duplicates, a wrong result. True where it
+    shuffled; False where NumPy's shuffle is the way."""
+    if type(x) is not LazyArray or x.ndim < 1 or kwargs.get("axis", 0) != 0:
+        return False
+    _keep_state(source)
+    args = (x.shape[0],)
+    drawn = permutation(*args) if source is None else permutation(source, *args)
+    x[...] = x[_join(drawn, "permutation", frame, permutation, source, args, {})]
+    return True
+
+
 class TracedGenerator(np.random.Generator):
     """np.random.Generator whose samples join the trace of the code that draws them."""
+
+    def shuffle(self, x, axis=0):
+        if not _shuffle(x, {"axis": axis}, np.random.Generator.permutation, self,
+                        sys._getframe(1)):
+            np.random.Generator.shuffle(self, x, axis)
 
 
 for _name in _SAMPLERS:
@@ -163,3 +183,13 @@ def patch(current):
         original = getattr(np.random, name, None)
         if original is not None:
             setattr(np.random, name, _legacy(name, original))
+    np.random.shuffle = _legacy_shuffle(np.random.shuffle, np.random.permutation.__wrapped__)
+
+
+def _legacy_shuffle(original, permutation):
+    def shuffle(x):
+        if not _shuffle(x, {}, permutation, None, sys._getframe(1)):
+            original(x)
+    shuffle.__wrapped__ = original
+    shuffle.__doc__ = original.__doc__
+    return shuffle
