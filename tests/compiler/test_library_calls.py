@@ -239,3 +239,21 @@ def test_reduceat_in_the_graph(name):
                                 lambda x: (np.add.reduceat(x * 1, np.arange(8)), x)[1]])
 def test_reduceat_out_of_range_is_numpys(fn):
     assert type(check(fn, A)).__name__ == "Raised"
+
+
+def _write_through(subs):
+    def f(x):
+        A = np.outer(x * 1.0, x[:6] * 2.0)[:6]
+        v = np.einsum(subs, A)
+        v[...] = 7.0
+        return A, v
+    return f
+
+
+@pytest.mark.parametrize("subs", ["ii->i", "ij->ji", "ij->ij"])
+def test_einsum_that_sums_nothing_is_a_view_written_through(subs):
+    """np.einsum of one operand summing nothing (a diagonal, a transpose) is a view in
+    NumPy: writing into it writes the operand. Computed as a new array, the write was
+    lost (a wrong A); it is a reported graph break, NumPy's own view."""
+    check(_write_through(subs), make((8,), np.float64))
+    assert any("sums nothing" in b["reason"] for b in npcompile.report()["graph_breaks"])

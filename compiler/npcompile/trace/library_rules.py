@@ -279,6 +279,12 @@ def _einsum(b):
     else:       # implicit: the letters seen once, in alphabetical order
         ins = subs
         out = "".join(sorted(c for c in set(subs) if c.isalpha() and subs.count(c) == 1))
+    if len(ops) == 1 and set(ins) == set(out):
+        # nothing summed: a transpose or diagonal, which NumPy returns as a view the
+        # caller may write through (`np.einsum('ii->i', A)[:] = 0` sets A's diagonal);
+        # computed as a new array, such a write was lost
+        raise Unsupported("unsupported", "np.einsum of one operand that sums nothing (a "
+                                         "view of it in NumPy)")
     sizes = {}
     for letters, op in zip(ins.split(","), ops):
         shape = np.shape(op)
