@@ -176,3 +176,14 @@ def test_pending_values_computed_once_at_a_break():
     assert e.graph_count == 2
     ops_graph2 = npcompile.report()["compiles"][-1]["ops"]
     assert ops_graph2 == 1   # y and z are concrete after the break: only the add remains
+
+
+def test_round_of_traced_values_is_python_rounding_of_numpy_scalars():
+    """round() of an element (a NumPy scalar: round(x[i], 2) is a float64, round(x[i])
+    an int) gives NumPy's value and type; of an array it raises NumPy's TypeError (it
+    was a TypeError of LazyArray for elements too)."""
+    f = lambda x: (round((x * 1.0)[0], 2), round((x * 1.0)[1]),  # noqa: E731
+                   round((x * 1.0).astype(np.float32)[2], 1), round((x * 3).astype(int)[0], -1))
+    check(f, np.array([1.23456, 2.5, 3.14159]))
+    check(lambda x: round(x * 1.0), np.array([1.5, 2.5]))
+    check(lambda x: round(np.sum(x * 1.0) * 1.0), np.array([1.5, 2.5]))

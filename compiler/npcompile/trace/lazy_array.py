@@ -212,6 +212,14 @@ class LazyArray(_LazyFields):
     def __index__(self):
         return operator.index(self._force("number", "an array value used as an index"))
 
+    def __round__(self, *ndigits):
+        # NumPy scalars round (round(x[i], 2) is a float64, round(x[i]) an int); arrays,
+        # 0-d ones too, do not
+        if not self._scalar:
+            raise TypeError("type numpy.ndarray doesn't define __round__ method")
+        v = self._force("number", "round() of an array value")
+        return round(v[()] if type(v) is np.ndarray else v, *ndigits)
+
     def item(self, *args):
         return self._force("number", ".item() of an array").item(*args)
 
