@@ -642,3 +642,61 @@ def test_whole_arrays_where_a_number_is_needed_run_as_python(fn, a):
     check(fn, a, 3)
     assert not any("could not be compiled" in f["reason"]
                    for f in npcompile.report()["fallbacks"])
+
+
+def row_elimination(A, b):
+    A, b = A.copy(), b.copy()
+    n = len(b)
+    for i in range(n):
+        for j in range(i + 1, n):
+            f = A[j, i] / A[i, i]
+            A[j] -= f * A[i]          # rows, as NumPy reads A[j]: A[j, :]
+            b[j] -= f * b[i]
+    x = np.zeros(n)
+    for i in range(n - 1, -1, -1):
+        x[i] = (b[i] - A[i] @ x) / A[i, i]      # a whole array as an operand of @
+    return x, A
+
+
+def snapshots(u, k, r, inner):
+    S = np.empty((k, u.size))
+    for p in range(k):
+        for s in range(inner):
+            u[1:-1] = u[1:-1] + r * (u[2:] - 2 * u[1:-1] + u[:-2])
+        S[p] = u                      # a row of S stored whole
+    return S, u
+
+
+def rows_swapped(A):
+    A = A.copy()
+    for i in range(len(A) - 1):
+        A[i], A[i + 1] = A[i + 1], A[i]     # views: both rows end equal, as in NumPy
+    return A
+
+
+def row_broadcast(A, v):
+    for i in range(A.shape[0]):
+        A[i] = v
+    return A
+
+
+def test_rows_read_and_written_whole_run_in_the_nest():
+    """`A[j] -= f * A[i]` and `S[p] = u` of arrays with more dimensions than indices are
+    rows (A[j, :]) in the nest, as in NumPy: Gaussian elimination by rows and a time
+    loop's snapshots ran as Python (`A has 2 dimensions and is indexed by 1`)."""
+    A = make((12, 12), np.float64, seed=3) + 200 * np.eye(12)
+    check(row_elimination, A, np.arange(12.0), ulp=8)
+    assert sum("runs as one compiled function" in s for s in summaries()) >= 2
+    npcompile.reset()
+    check(snapshots, np.sin(np.linspace(0, 3, 40)), 10, 0.2, 20)
+    assert ran_native()
+
+
+def test_a_tuple_assignment_of_rows_is_numpys_view_swap():
+    check(rows_swapped, np.arange(12.0).reshape(4, 3))
+    assert any("rows or slices in a tuple assignment" in s for s in summaries())
+
+
+@pytest.mark.parametrize("v", [np.array([1.0, 2.0, 3.0]), np.array([5.0]), np.array([1.0, 2.0])])
+def test_a_row_store_broadcasts_or_raises_as_numpy(v):
+    check(row_broadcast, np.arange(12.0).reshape(4, 3), v)

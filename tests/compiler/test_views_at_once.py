@@ -13,6 +13,13 @@ from test_trace_loops import CPU_KERNELS
 pytestmark = CPU_KERNELS
 
 
+@pytest.fixture(autouse=True)
+def indexed_bodies(monkeypatch):
+    """The indexed loop's body compiled once, as where no loop nest takes the loop (a
+    scalar loop nest takes float64 rows whole)."""
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")
+
+
 def rows(u):
     for i in range(1, u.shape[0]):
         u[i] = 0.5 * (u[i - 1] + u[i])

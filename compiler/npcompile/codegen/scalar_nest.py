@@ -90,6 +90,7 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                 raise Unsupported(f"a copy of {src}, a string array")
             self.types[name] = ARRAY
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
+        self.loop = _whole_rows(self.loop, self.types, self.arrays)
         self.locals = {}          # name -> type of variables the nest binds
         self.entry = {}           # assigned parameters: type given -> type in the nest
         self.stored_extrema = {id(s.value) for s in ast.walk(self.loop) if _stores_extremum(s)}
@@ -293,6 +294,10 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                     continue
                 if isinstance(tgt, ast.Tuple):
                     ts = [self._typ(v) for v in s.value.elts]
+                    if VEC in ts or MAT in ts:
+                        # `A[i], A[k] = A[k], A[i]` assigns NumPy views: the second
+                        # row gets the first's new values (the Python loop does that)
+                        raise Unsupported("rows or slices in a tuple assignment")
                     for e, t in zip(tgt.elts, ts):
                         self._store_type(e, t)
                 elif self._is_fill(s):
@@ -1074,6 +1079,36 @@ def _float_of_text(e):
         except ValueError:
             raise Unsupported(f"float({e.args[0].value!r}) raises") from None
     return None
+
+
+def _whole_rows(loop, types, arrays):
+    """The loop with `A[i]` of an array of more dimensions written `A[i, :]`, as NumPy
+    reads it: a row (`snaps[p] = u`, Gaussian elimination's `A[j] -= f * A[i]`), which
+    the slice code takes (float64); elsewhere it is refused as before. Not the target of
+    a row of numbers (`out[t] = x, y, z`), which stores element by element."""
+    rows_of_numbers = {id(st.targets[0]) for st in ast.walk(loop)
+                       if isinstance(st, ast.Assign) and _is_row(st)}
+
+    class Rows(ast.NodeTransformer):
+        def visit_Subscript(self, sub):
+            self.generic_visit(sub)
+            if id(sub) in rows_of_numbers or not isinstance(sub.value, ast.Name) or \
+                    types.get(sub.value.id) is not ARRAY:
+                return sub
+            idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+            missing = arrays[sub.value.id][1] - len(idx)
+            if missing <= 0 or any(isinstance(x, ast.Constant) and x.value in (None, Ellipsis)
+                                   for x in idx):
+                return sub
+            full = [ast.Slice(None, None, None) for _ in range(missing)]
+            return ast.copy_location(ast.Subscript(
+                value=sub.value, slice=ast.Tuple(list(idx) + full, ast.Load()), ctx=sub.ctx), sub)
+    if not any(isinstance(n, ast.Subscript) for n in ast.walk(loop)):
+        return loop
+    original = copy.deepcopy(loop)
+    ids = {id(a): id(b) for a, b in zip(ast.walk(loop), ast.walk(original))}
+    rows_of_numbers = {ids[i] for i in rows_of_numbers}
+    return ast.fix_missing_locations(Rows().visit(original))
 
 
 def _is_row(s):

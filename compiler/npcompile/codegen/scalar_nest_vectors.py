@@ -226,7 +226,13 @@ class VectorCode:
             self._out(f"if ({x} != {y}) {_FAIL};")
 
     def _operand(self, e):
-        """An operand of @, np.dot or np.outer: a slice itself."""
+        """An operand of @, np.dot or np.outer: a slice itself, or a whole float64 array
+        of one or two dimensions read as one (`A[i] @ x`), the same node each time."""
+        if isinstance(e, ast.Name) and self.types.get(e.id) is ARRAY:
+            wholes = self.__dict__.setdefault("_wholes", {})
+            if id(e) not in wholes:
+                wholes[id(e)] = (e, _whole(e, whole_type(self.arrays, e.id)))
+            return wholes[id(e)][1]
         if not isinstance(e, ast.Subscript) or self._typ(e) not in (VEC, MAT):
             raise Unsupported("@, np.dot or np.outer of something other than a slice")
         return e
@@ -258,7 +264,7 @@ class VectorCode:
             return extremum(self._velem(e.args[0], prep, ks), self._velem(e.args[1], prep, ks),
                             "double", e.func.attr, self._new(), self._new())
         if isinstance(e, ast.Call) and e.func.attr == "outer":
-            u, v = e.args
+            u, v = (self._operand(x) for x in e.args)
             return f"({self._velem(u, prep, ks[:1])} * {self._velem(v, prep, ks[1:])})"
         if isinstance(e, ast.Call):
             return self._matmul_elem(e.args[0], e.args[1], prep, ks)
@@ -266,7 +272,7 @@ class VectorCode:
 
     def _matmul_elem(self, a, b, prep, ks):
         """Element ks of a @ b: a dot product along their shared dimension, in order."""
-        va, vb = prep[id(a)], prep[id(b)]
+        va, vb = prep[id(self._operand(a))], prep[id(self._operand(b))]
         q, acc = self._new(), self._new()
         ra, rb = len(va[1]), len(vb[1])
         ia = ks[:ra - 1] + (q,)
