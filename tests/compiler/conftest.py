@@ -159,3 +159,12 @@ def no_break_budget():
     budget.set_break_limit(None)
     yield
     budget.set_break_limit(before)
+
+
+@pytest.fixture
+def bodies_compiled_once(monkeypatch):
+    """Tests of the body compiled once (api/loop_runner.py) on small arrays: a loop that
+    is also a scalar loop nest runs as the nest where its arrays are small
+    (LoopRunner.prefer_native); these keep it the body."""
+    from npcompile.api import loop_runner
+    monkeypatch.setattr(loop_runner, "NEST_PREFERRED_ELEMENTS", -1)

@@ -14,6 +14,12 @@ from npcompile.api.loop_runner import LOOP_MIN
 from conftest import check, make
 from test_trace_loops import CPU_KERNELS
 
+
+@pytest.fixture(autouse=True)
+def _bodies(bodies_compiled_once):
+    """Small arrays: the body compiled once, not the loop nest that would take them."""
+
+
 LENGTHS = [0, 1, LOOP_MIN - 1, LOOP_MIN, 20]
 
 

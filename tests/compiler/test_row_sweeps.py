@@ -17,6 +17,12 @@ from test_nested_loops import _line
 from test_trace_loops import CPU_KERNELS
 
 
+
+@pytest.fixture(autouse=True)
+def _bodies(bodies_compiled_once):
+    """Small arrays: the body compiled once, not the loop nest that would take them."""
+
+
 def gauss_seidel_rows(u):
     for i in range(1, u.shape[0] - 1):
         u[i, 1:-1] = 0.5 * (u[i - 1, 1:-1] + u[i, :-2])

@@ -9,6 +9,12 @@ import npcompile
 from npcompile.backends import cpu
 from conftest import DEVICE, DTYPES, check, make
 
+
+@pytest.fixture(autouse=True)
+def _bodies(bodies_compiled_once):
+    """Small arrays: the body compiled once, not the loop nest that would take them."""
+
+
 Z = make((40, 7), np.float64)
 LABELS = np.random.default_rng(1).integers(0, 7, 40)
 IDX = np.random.default_rng(2).integers(-40, 40, 25)

@@ -12,6 +12,12 @@ import npcompile
 from npcompile.backends import cpu
 from conftest import DEVICE, check, make
 
+
+@pytest.fixture(autouse=True)
+def _bodies(bodies_compiled_once):
+    """Small arrays: the body compiled once, not the loop nest that would take them."""
+
+
 COMPILED = (cpu.AVAILABLE or DEVICE == "cuda") and os.environ.get("NPC_BACKEND") != "reference"
 # Tests of what the CPU backend builds (its C++ kernels, symbolic sizes, the loops report)
 CPU_KERNELS = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",

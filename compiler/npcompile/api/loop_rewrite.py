@@ -520,6 +520,8 @@ class _Rewriter:
                             nest.instead = how
                 if got is not None and attempt == self._loop:
                     self._inner_loops_of_fallback(got)
+                    if nat is not None:
+                        got = self._by_size(s, nat, got)
                 if got is not None and attempt == self._native and got[-1].body == [s]:
                     # the nest may decline at run time (it writes slices of an array it
                     # also reads as a number): the loop as written runs then, and its
@@ -592,6 +594,26 @@ class _Rewriter:
             self.sites[-1].selects = (f"the if at line {lines[0]}" if len(lines) == 1 else
                                       f"the ifs at lines {', '.join(lines)}")
         return got
+
+    def _by_size(self, loop, scanned, body_glue):
+        """A loop of slice statements that is also a scalar loop nest: the body compiled
+        once where its arrays are large (its fused kernels run on every core), the nest
+        where they are small (per iteration the body's replay costs microseconds, the
+        nest's loop nanoseconds: a 41-point stencil's time loop). Asked at run time
+        (LoopRunner.prefer_native); either one falls back to the other."""
+        native_glue = self._native(loop, scanned)
+        nest = self.sites[-1]
+        nest.instead = "a body compiled once"
+        native_glue[-1].body = copy.deepcopy(body_glue)
+        flag = f"__npc_pn_{nest.index}"
+        params = "".join(p + ", " for p in scanned[0].params)
+        choose = _glue(
+            f"try:\n    {flag} = __npc_loop__.prefer_native({nest.index}, ({params}))\n"
+            f"except NameError:\n    {flag} = False\n"
+            f"if {flag}:\n    pass\nelse:\n    pass\n", loop)
+        choose[-1].body = native_glue
+        choose[-1].orelse = body_glue
+        return choose
 
     def _inner_loops_of_fallback(self, stmts):
         """A body compiled once may hold inner loops (_inner_range_loop), written out

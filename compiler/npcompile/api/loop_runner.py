@@ -46,6 +46,13 @@ WINDOW_TAPS = 32
 # body, 460 ops, took 0.5-1.4 s), so a longer sweep runs as written, a compiled body of
 # its own entered once per iteration of the while loop.
 WRITE_OUT = 24
+# A loop that is both a body compiled once and a scalar loop nest runs as the nest where
+# no array it touches has more elements than this (prefer_native): per iteration the
+# body's replay costs microseconds and the nest's loop nanoseconds. Time loops of 1-d
+# stencils on 2 cores, nest / body: 41 points 0.32 / 1.18 ms (500 steps), 1000 points
+# 1.10 / 1.64 ms, 10,000 points 4.8 / 2.9 ms (200 steps, the body's fused kernels on
+# both cores, the nest's overlapping store through a temporary)
+NEST_PREFERRED_ELEMENTS = 1 << 12
 # An indexed loop's views are made at once (_views_at_once) for at most this many
 # iterations (a view object each); a longer loop makes them one iteration at a time
 VIEWS_AT_ONCE = 1 << 16
@@ -160,6 +167,15 @@ class LoopRunner:
         """Do carried Python numbers go into a body as loop values? On the CPU (a GPU
         body would hand them back as device arrays)."""
         return self.owner.options["device"] == "cpu"
+
+    def prefer_native(self, index, args):
+        """Does a loop that is both a body compiled once and a scalar loop nest run as
+        the nest (loop_rewrite._by_size)? Where every array it reads or writes is small
+        (NEST_PREFERRED_ELEMENTS), on the CPU."""
+        if self.owner.options["device"] != "cpu":
+            return False
+        arrays = [a for a in args if type(a) in (np.ndarray, LazyArray)]
+        return bool(arrays) and all(a.size <= NEST_PREFERRED_ELEMENTS for a in arrays)
 
     def native(self, index, args):
         """A loop nest of scalar code (api/native_loop.py): what it bound, or None."""
