@@ -717,3 +717,54 @@ def test_a_slice_time_loop_runs_as_the_nest_on_small_arrays_else_as_the_body(n, 
     body on large ones (its fused kernels on every core: 1.6x faster at 10,000)."""
     check(upwind, np.sin(np.linspace(0, 3, n)), 30, 0.4)
     assert any(how in s for s in summaries()), summaries()
+
+
+def _rows_matmul(A):
+    C = np.zeros_like(A)
+    for i in range(A.shape[0]):
+        C[i] = A[i] @ A                  # a row times a whole matrix
+    return C
+
+
+def _rows_reduced(A):
+    s = 0.0
+    for i in range(A.shape[0]):
+        if A[i].max() > 0.5:
+            s += A[i].sum() + np.linalg.norm(A[i]) + np.dot(A[i], A[0])
+    return s
+
+
+def _rows_cycled(A, B):
+    for i in range(A.shape[0]):
+        A[i, :] = B[i % B.shape[0]]
+    return A
+
+
+def _rows_pivoted(A):
+    for k in range(A.shape[0]):
+        p = k + np.argmax(np.abs(A[k:, k]))
+        if p != k:
+            tmp = A[k].copy()
+            A[k] = A[p]
+            A[p] = tmp
+        for i in range(k + 1, A.shape[0]):
+            A[i] -= A[i, k] / A[k, k] * A[k]
+    return A
+
+
+def _rows_normalized(A):
+    for i in range(A.shape[0]):
+        A[i] = np.maximum(A[i], 0.0)
+        A[i] = A[i] / (A[i].sum() + 1.0)
+    return A
+
+
+@pytest.mark.parametrize("fn,args", [
+    (_rows_matmul, (make((6, 6), np.float64, seed=1),)),
+    (_rows_reduced, (make((6, 6), np.float64, seed=2),)),
+    (_rows_cycled, (make((6, 4), np.float64, seed=3), make((3, 4), np.float64, seed=4))),
+    (_rows_pivoted, (make((6, 6), np.float64, seed=5) + 100 * np.eye(6),)),
+    (_rows_normalized, (make((5, 7), np.float64, seed=6),))])
+def test_row_idioms_in_loop_nests(fn, args):
+    check(fn, *args, ulp=8)
+    assert ran_native(), summaries()
