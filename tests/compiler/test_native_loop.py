@@ -768,3 +768,38 @@ def _rows_normalized(A):
 def test_row_idioms_in_loop_nests(fn, args):
     check(fn, *args, ulp=8)
     assert ran_native(), summaries()
+
+
+def _fpu_like(x, v, n):
+    for t in range(n):
+        for i in range(1, len(x) - 1):
+            v[i] += 0.01 * (x[i - 1] - 2 * x[i] + x[i + 1])
+        x += 0.1 * v                     # a whole array updated in place
+    return x, v
+
+
+def _decay(x, n):
+    s = 0.0
+    for t in range(n):
+        x *= 0.99
+        s += x[0]                         # a number stays a number (handed back)
+    return x, s
+
+
+def _through_an_alias(x, n):
+    y = x
+    for t in range(n):
+        y += 1.0                          # y is x: the caller's array changes
+        y[1] = 5.0
+    return x, y
+
+
+@pytest.mark.parametrize("fn,args", [
+    (_fpu_like, (np.sin(np.linspace(0, 3, 30)), np.zeros(30), 12)),
+    (_decay, (np.arange(5.0), 10)),
+    (_through_an_alias, (np.arange(5.0), 10))])
+def test_an_array_updated_in_place_by_op_assign_runs_in_the_nest(fn, args):
+    """`x += dt * v` of an array updates it in place, as in NumPy (x[:] += ...): the
+    nest takes it (the whole loop ran as Python, unrolled: `x is an array rebound`)."""
+    check(fn, *args)
+    assert ran_native(), summaries()

@@ -74,8 +74,12 @@ def scan(loop, outside):
     except _No:
         return None
     copies = sc.copies
-    stored_arrays = [n for n in sc.arrays_stored if n not in copies]
-    if (sc.bound - set(copies)) & (sc.arrays | set(sc.modules) | set(_NAMES)):
+    # `x += dt * v` of an array is an update in place (codegen/scalar_nest.py renders it
+    # `x[:] += ...`), not a rebinding: it is stored, and snapshot for a rollback
+    in_place = (sc.augmented - sc.plain) & sc.arrays
+    stored_arrays = [n for n in sc.arrays_stored if n not in copies] + \
+        [n for n in sorted(sc.augmented - sc.plain) if n not in sc.arrays_stored]
+    if (sc.bound - set(copies) - in_place) & (sc.arrays | set(sc.modules) | set(_NAMES)):
         return None     # an array, module or builtin rebound in the nest
     params = [n for n in sc.params if n not in sc.modules and n not in _NAMES]
     outputs = [n for n in sc.bound_order if (outside is None or n in outside)]
@@ -103,6 +107,8 @@ class _Scan:
         self.arrays_stored = []
         self.modules = []         # names used as modules (np.sqrt, math.exp)
         self.copies = {}          # name -> the array it is a copy of (`un = u.copy()`)
+        self.augmented = set()    # names only ever updated by `x op= ...` (in place if arrays)
+        self.plain = set()        # names bound otherwise (=, for targets, copies)
         self.slices = False       # whether it takes slices (a:b) anywhere
 
     def read(self, name, assigned):
@@ -192,8 +198,9 @@ class _Scan:
                 raise _No
             if isinstance(s.target, ast.Name):
                 self.read(s.target.id, assigned)
+                self.augmented.add(s.target.id)
             self.expr(s.value, assigned)
-            self.target(s.target, assigned)
+            self.target(s.target, assigned, augmented=True)
         elif isinstance(s, ast.Raise):
             # the nest stops there (codegen/scalar_nest.py) and the Python loop raises
             # the user's own exception: what it is made of is never computed here
@@ -201,10 +208,12 @@ class _Scan:
         elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
             raise _No
 
-    def target(self, t, assigned):
+    def target(self, t, assigned, augmented=False):
         if isinstance(t, ast.Name):
             if t.id in self.copies:
                 raise _No       # a copy is only ever made by .copy()
+            if not augmented:
+                self.plain.add(t.id)
             self.bind(t.id, assigned)
         elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             self.element(t, assigned)
@@ -400,7 +409,8 @@ def run(site, args, owner_name):
         v = values[name]
         if types[name] is sn.ARRAY and (type(v) is not np.ndarray or not v.flags.aligned):
             return _decline(site, f"{name} is not an aligned host array", owner_name)
-    targets = [values[n] for n in site.stored]
+    # (a name updated by `op=` is stored where it is an array; a number it stays)
+    targets = [values[n] for n in site.stored if type(values[n]) is np.ndarray]
     if any(not a.flags.writeable for a in targets):
         return None     # Python raises NumPy's error
     saved = [a.copy() for a in targets]

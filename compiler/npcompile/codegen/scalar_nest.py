@@ -91,6 +91,8 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             self.types[name] = ARRAY
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
         self.loop = _whole_rows(self.loop, self.types, self.arrays)
+        # an array updated in place is not handed back: the caller's object has it
+        self.outputs = [n for n in self.outputs if self.types.get(n) is not ARRAY]
         self.locals = {}          # name -> type of variables the nest binds
         self.entry = {}           # assigned parameters: type given -> type in the nest
         self.stored_extrema = {id(s.value) for s in ast.walk(self.loop) if _stores_extremum(s)}
@@ -1082,14 +1084,26 @@ def _float_of_text(e):
 
 
 def _whole_rows(loop, types, arrays):
-    """The loop with `A[i]` of an array of more dimensions written `A[i, :]`, as NumPy
-    reads it: a row (`snaps[p] = u`, Gaussian elimination's `A[j] -= f * A[i]`), which
-    the slice code takes (float64); elsewhere it is refused as before. Not the target of
-    a row of numbers (`out[t] = x, y, z`), which stores element by element."""
+    """The loop as NumPy reads it, in the forms the slice code takes (float64; elsewhere
+    refused as before): `A[i]` of an array of more dimensions is the row `A[i, :]`
+    (`snaps[p] = u`, Gaussian elimination's `A[j] -= f * A[i]`), except as the target
+    of a row of numbers (`out[t] = x, y, z`, stored element by element); `x op= ...` of
+    an array updates it in place, `x[:] op= ...`."""
     rows_of_numbers = {id(st.targets[0]) for st in ast.walk(loop)
                        if isinstance(st, ast.Assign) and _is_row(st)}
 
     class Rows(ast.NodeTransformer):
+        def visit_AugAssign(self, st):
+            # `x += dt * v` of an array x updates it in place, as NumPy: `x[:] += ...`
+            self.generic_visit(st)
+            t = st.target
+            if isinstance(t, ast.Name) and types.get(t.id) is ARRAY:
+                full = [ast.Slice(None, None, None) for _ in range(arrays[t.id][1])]
+                st.target = ast.copy_location(ast.Subscript(
+                    value=ast.Name(t.id, ast.Load()), ctx=ast.Store(),
+                    slice=ast.Tuple(full, ast.Load()) if len(full) > 1 else full[0]), t)
+            return st
+
         def visit_Subscript(self, sub):
             self.generic_visit(sub)
             if id(sub) in rows_of_numbers or not isinstance(sub.value, ast.Name) or \
@@ -1103,7 +1117,7 @@ def _whole_rows(loop, types, arrays):
             full = [ast.Slice(None, None, None) for _ in range(missing)]
             return ast.copy_location(ast.Subscript(
                 value=sub.value, slice=ast.Tuple(list(idx) + full, ast.Load()), ctx=sub.ctx), sub)
-    if not any(isinstance(n, ast.Subscript) for n in ast.walk(loop)):
+    if not any(isinstance(n, (ast.Subscript, ast.AugAssign)) for n in ast.walk(loop)):
         return loop
     original = copy.deepcopy(loop)
     ids = {id(a): id(b) for a, b in zip(ast.walk(loop), ast.walk(original))}
