@@ -75,3 +75,17 @@ def test_options_validated():
         npcompile.jit(f, dynamic="yes")
     with pytest.raises(TypeError):
         npcompile.jit(42)
+
+
+def test_a_recompile_with_an_input_more_names_it_not_the_ones_after_it():
+    """Inputs matched by name where one came or went: by position every later input was
+    said to have changed into the next one ("acc_count: ndim 2 -> 0")."""
+    from npcompile.graph.cache import diff
+    f64, i64 = np.dtype("float64"), np.dtype("int64")
+    old = [("x", f64, (4, 4), "C"), ("acc", f64, (4,), "C")]
+    new = [("x", f64, (4, 4), "C"), ("noise", f64, (4, 4), "C"), ("acc", i64, (4,), "C")]
+    ops = ((), ())
+    got = diff(old, new, ops, ops, (), None)
+    assert "new input noise" in got and "acc: dtype float64 -> int64" in got
+    assert "number of input arrays 2 -> 3" in got
+    assert not any(r.startswith("noise:") for r in got)

@@ -103,7 +103,19 @@ def diff(old_metas, new_metas, old_ops, new_ops, newly_dynamic, dynamic_option):
     now dynamic', 'constant 2 -> 3 in multiply'."""
     out = []
     dyn = set(newly_dynamic)
-    for i, (a, b) in enumerate(zip(old_metas, new_metas)):
+    pairs = list(enumerate(zip(old_metas, new_metas)))
+    if [m[0] for m in old_metas] != [m[0] for m in new_metas]:
+        # inputs came or went: compared by position, every later input was said to have
+        # changed into the one after it ("acc_count: ndim 2 -> 0"); by name instead
+        old_by, new_by = {}, {}
+        for i, m in enumerate(old_metas):
+            old_by.setdefault(m[0], (i, m))
+        for i, m in enumerate(new_metas):
+            new_by.setdefault(m[0], (i, m))
+        pairs = [(new_by[n][0], (old_by[n][1], new_by[n][1])) for n in new_by if n in old_by]
+        out += [f"new input {n}" for n in new_by if n not in old_by]
+        out += [f"input {n} no longer read" for n in old_by if n not in new_by]
+    for i, (a, b) in pairs:
         name = b[0]
         if a[1] != b[1]:
             out.append(f"{name}: dtype {a[1]} -> {b[1]}")
