@@ -803,3 +803,35 @@ def test_an_array_updated_in_place_by_op_assign_runs_in_the_nest(fn, args):
     nest takes it (the whole loop ran as Python, unrolled: `x is an array rebound`)."""
     check(fn, *args)
     assert ran_native(), summaries()
+
+
+def _shift_3d(T, n):
+    for t in range(n):
+        T[:, :, 1:] = T[:, :, :-1] + 1.0     # overlapping: through a temporary
+    return T
+
+
+def _rows_of_4d(A, n):
+    for i in range(1, n):
+        A[i, :, :, 1:] = A[i, :, :, :-1] * 2.0
+    return A
+
+
+def _batched_matmul(T, x):
+    y = np.zeros((T.shape[0], T.shape[1]))
+    for i in range(T.shape[0]):
+        y[i] = T[i] @ x                       # 2-d @ 1-d: the nest takes it
+    z = np.zeros(T.shape[:2] + (1,))
+    for i in range(1):
+        z[:, :, 0] = np.zeros(T.shape[:2]) + (T @ x)[:, :]   # 3-d @: NumPy's, as written
+    return y, z
+
+
+@pytest.mark.parametrize("fn,args", [
+    (_shift_3d, (np.arange(24.0).reshape(2, 3, 4), 3)),
+    (_rows_of_4d, (np.arange(48.0).reshape(2, 2, 3, 4), 2)),
+    (_batched_matmul, (np.arange(24.0).reshape(2, 3, 4), np.arange(4.0)))])
+def test_slices_of_three_or_more_dimensions_are_numpys(fn, args):
+    """An overlapping store into a slice of three dimensions goes through a temporary
+    indexed in all of them (it was indexed by its first alone: a wrong result)."""
+    check(fn, *args)

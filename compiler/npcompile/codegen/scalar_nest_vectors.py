@@ -216,6 +216,9 @@ class VectorCode:
 
     def _matmul_prep(self, a, b, prep):
         sa, sb = self._vprep(self._operand(a), prep), self._vprep(self._operand(b), prep)
+        if len(sa) > 2 or len(sb) > 2:
+            # (NumPy's @ and np.dot of more dimensions are batched or summed otherwise)
+            raise Unsupported("@ or np.dot of a slice of more than two dimensions")
         self._out(f"if ({sa[-1]} != {sb[0]}) {_FAIL};")
         return sa[:-1] + sb[1:]
 
@@ -376,8 +379,14 @@ class VectorCode:
 
     @staticmethod
     def _strides(shape):
-        """Element strides of a C-contiguous temporary of this shape."""
-        return [shape[1], "1"] if len(shape) == 2 else ["1"]
+        """Element strides of a C-contiguous temporary of this shape (C lengths), of any
+        rank: a slice of three dimensions (`T[:, :, 1:] = T[:, :, :-1] + 1`, or a row of
+        a 4-d array) went through a temporary indexed by its first index alone."""
+        out, inner = [], "1"
+        for n in reversed(shape):
+            out.append(inner)
+            inner = n if inner == "1" else f"{inner} * {n}"
+        return out[::-1]
 
     def _overlaps(self, target, view):
         """C test: `view` reads memory `target` covers, other than element for element."""
