@@ -53,10 +53,11 @@ class CudaKernel:
         self.out_layouts = None    # per output: (nbytes, shape, dtype, strides)
 
     def load(self, sm_count):
-        r = _LOADED.get(self.kernel.name) if not self.info.scratch else None
+        shared = not self.info.scratch    # (a kernel with scratch has buffers of its own)
+        r = _LOADED.get(self.kernel.name) if shared else None
         if r is None:
             r = rt.native().load(self.ptx, self.kernel.name)
-            if not self.info.scratch:
+            if shared:
                 _LOADED[self.kernel.name] = {"function": r["function"], "load_ms": 0.0}
         self.function = r["function"]
         self.grid, self.block = launch_shape(self.info, sm_count)

@@ -74,6 +74,8 @@ class Signatures:
 
 
 class Emitter:
+    # a double read from P[] as its bits (a symbolic kernel's float constants)
+    double_of_bits = "__builtin_bit_cast(double, {})"
     # min/max/argmin/argmax in two vectorizable passes (codegen/cpp_extrema.py); the
     # CUDA emitter, whose lanes split reductions themselves, keeps one sequential pass
     vector_extrema = True
@@ -147,7 +149,7 @@ class Emitter:
         name = self.extent(key, bits) if bits != 1 else None
         if name is None or type(name) is int:
             return literal(x, np.float64)
-        return f"__builtin_bit_cast(double, {name})"
+        return self.double_of_bits.format(name)
 
     def fresh(self, prefix="v"):
         self.counter += 1

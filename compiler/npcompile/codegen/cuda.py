@@ -103,6 +103,7 @@ class Unsupported(Exception):
 
 
 class CudaEmitter(Emitter):
+    double_of_bits = "__longlong_as_double({})"   # NVRTC's spelling
     vector_extrema = False   # its reductions split across lanes (_reduce_split)
     column_blocks = False    # and its kernels schedule their own threads
 
@@ -152,10 +153,6 @@ class CudaEmitter(Emitter):
             home.emit(f"{T} {got[0]}, {got[1]}; {'sincosf' if T == 'float' else 'sincos'}({v}, &{got[0]}, &{got[1]});")
             home.memo[("sincos", v)] = got
         return got[0] if e.op == "sin" else got[1]
-
-    # ----- loads: P is a struct passed by value --------------------------------------
-    def _load(self, e, idx):
-        return super()._load(e, idx).replace("P[", "P.v[")
 
     # ----- reductions ------------------------------------------------------------------
     def _reduce(self, e, idx):
@@ -669,11 +666,6 @@ class CudaEmitter(Emitter):
             stride = _times(stride, size)
         return lines[::-1]
 
-    def _double_param(self, key, x):
-        """A double of a symbolic kernel read from P as its bits (NVRTC's spelling)."""
-        got = super()._double_param(key, x)
-        return got.replace("__builtin_bit_cast(double, ", "__longlong_as_double(")
-
     def _tiled_elements(self):
         """Pointwise kernels: `unroll` output elements per thread per trip (see _tile),
         a block's elements one contiguous run: a thread's loads at a grid's stride apart
@@ -890,7 +882,8 @@ def render_cuda_kernel(kernel, buffer_of, info, index_type="i64"):
     params.append("NpcP P")
     text = "\n".join([f"  const i64 S{j} = P.v[{first + j}];" for j in range(len(kernel.extents))]
                      + body)
-    # P[] as the C++ renderers write it (cpp_sums' stride checks) is the struct's v[] here
+    # P[] as the C++ renderers write it (loads' run-time strides, cpp_sums' stride checks)
+    # is the struct's v[] here: P is passed by value
     text = re.sub(r"(?<![\w.])P\[", "P.v[", text)
     decl = _device_declarations(kernel.need)
     digest = hashlib.sha1((decl + text + info.scheme + str(info.block)).encode()).hexdigest()[:12]

@@ -1089,6 +1089,9 @@ def _whole_rows(loop, types, arrays):
     (`snaps[p] = u`, Gaussian elimination's `A[j] -= f * A[i]`), except as the target
     of a row of numbers (`out[t] = x, y, z`, stored element by element); `x op= ...` of
     an array updates it in place, `x[:] op= ...`."""
+    if not any(isinstance(n, (ast.Subscript, ast.AugAssign)) for n in ast.walk(loop)):
+        return loop
+    loop = copy.deepcopy(loop)      # (the Nest's own loop serves every argument type)
     rows_of_numbers = {id(st.targets[0]) for st in ast.walk(loop)
                        if isinstance(st, ast.Assign) and _is_row(st)}
 
@@ -1098,10 +1101,8 @@ def _whole_rows(loop, types, arrays):
             self.generic_visit(st)
             t = st.target
             if isinstance(t, ast.Name) and types.get(t.id) is ARRAY:
-                full = [ast.Slice(None, None, None) for _ in range(arrays[t.id][1])]
-                st.target = ast.copy_location(ast.Subscript(
-                    value=ast.Name(t.id, ast.Load()), ctx=ast.Store(),
-                    slice=ast.Tuple(full, ast.Load()) if len(full) > 1 else full[0]), t)
+                st.target = ast.copy_location(vectors.whole_subscript(
+                    t.id, arrays[t.id][1], ast.Store()), t)
             return st
 
         def visit_Subscript(self, sub):
@@ -1114,15 +1115,10 @@ def _whole_rows(loop, types, arrays):
             if missing <= 0 or any(isinstance(x, ast.Constant) and x.value in (None, Ellipsis)
                                    for x in idx):
                 return sub
-            full = [ast.Slice(None, None, None) for _ in range(missing)]
             return ast.copy_location(ast.Subscript(
-                value=sub.value, slice=ast.Tuple(list(idx) + full, ast.Load()), ctx=sub.ctx), sub)
-    if not any(isinstance(n, (ast.Subscript, ast.AugAssign)) for n in ast.walk(loop)):
-        return loop
-    original = copy.deepcopy(loop)
-    ids = {id(a): id(b) for a, b in zip(ast.walk(loop), ast.walk(original))}
-    rows_of_numbers = {ids[i] for i in rows_of_numbers}
-    return ast.fix_missing_locations(Rows().visit(original))
+                value=sub.value, slice=ast.Tuple(list(idx) + vectors.full_slices(missing),
+                                                 ast.Load()), ctx=sub.ctx), sub)
+    return ast.fix_missing_locations(Rows().visit(loop))
 
 
 def _is_row(s):

@@ -109,12 +109,22 @@ def squared(e):
         isinstance(e.right, ast.Constant) and type(e.right.value) is int and e.right.value == 2
 
 
+def full_slices(n):
+    """n `:` subscripts."""
+    return [ast.Slice(None, None, None) for _ in range(n)]
+
+
+def whole_subscript(name, ndim, ctx):
+    """`u[:]`, `u[:, :]`, ...: the array named `name`, all of it, as a slice."""
+    full = full_slices(ndim)
+    return ast.Subscript(value=ast.Name(name, ast.Load()),
+                         slice=ast.Tuple(full, ast.Load()) if len(full) > 1 else full[0],
+                         ctx=ctx)
+
+
 def _whole(name, t):
     """`u` read whole, as the subscript `u[:]` or `u[:, :]`."""
-    full = [ast.Slice(None, None, None) for _ in range(RANK[t])]
-    return ast.Subscript(value=ast.Name(name.id, ast.Load()),
-                         slice=ast.Tuple(full, ast.Load()) if len(full) > 1 else full[0],
-                         ctx=ast.Load())
+    return whole_subscript(name.id, RANK[t], ast.Load())
 
 
 def extremum(a, b, ctype, name, x, y, floats=True):

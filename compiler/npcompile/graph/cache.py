@@ -107,11 +107,7 @@ def diff(old_metas, new_metas, old_ops, new_ops, newly_dynamic, dynamic_option):
     if [m[0] for m in old_metas] != [m[0] for m in new_metas]:
         # inputs came or went: compared by position, every later input was said to have
         # changed into the one after it ("acc_count: ndim 2 -> 0"); by name instead
-        old_by, new_by = {}, {}
-        for i, m in enumerate(old_metas):
-            old_by.setdefault(m[0], (i, m))
-        for i, m in enumerate(new_metas):
-            new_by.setdefault(m[0], (i, m))
+        old_by, new_by = _by_name(old_metas), _by_name(new_metas)
         pairs = [(new_by[n][0], (old_by[n][1], new_by[n][1])) for n in new_by if n in old_by]
         out += [f"new input {n}" for n in new_by if n not in old_by]
         out += [f"input {n} no longer read" for n in old_by if n not in new_by]
@@ -138,6 +134,14 @@ def diff(old_metas, new_metas, old_ops, new_ops, newly_dynamic, dynamic_option):
     if _without_dtypes(old_ops) != _without_dtypes(new_ops):  # dtypes follow the inputs'
         out.append(_ops_diff(old_ops, new_ops))
     return out or ["guards changed"]
+
+
+def _by_name(metas):
+    """{input name: (position, meta)} of each name's first input."""
+    out = {}
+    for i, m in enumerate(metas):
+        out.setdefault(m[0], (i, m))
+    return out
 
 
 def _without_dtypes(ops):

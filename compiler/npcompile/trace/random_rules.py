@@ -88,14 +88,15 @@ def _plain(values):
 _BY_INDEX = ("permutation", "choice")
 
 
-def _by_index(name, args, kwargs, most_dims):
+def _by_index(name, args, kwargs, one_dim=False):
     """(x, the arguments and keywords of the draw of indices) for permutation(x) and
     choice(x, ...) of a traced array x along its first axis; None where NumPy's own call
-    is the way (not a traced array, a 0-d one, another axis, not these draws)."""
+    is the way (not a traced array, a 0-d one, another axis, not these draws; one_dim:
+    the legacy choice, which NumPy refuses for more dimensions)."""
     if name not in _BY_INDEX or not args or type(args[0]) is not LazyArray:
         return None
     x = args[0]
-    if not 1 <= x.ndim <= most_dims or kwargs.get("axis", 0) != 0:
+    if x.ndim < 1 or (one_dim and x.ndim > 1) or kwargs.get("axis", 0) != 0:
         return None
     return x, (x.shape[0],) + tuple(args[1:]), {k: v for k, v in kwargs.items() if k != "axis"}
 
@@ -104,7 +105,7 @@ def _sampler(name):
     base = getattr(np.random.Generator, name)
 
     def method(self, *args, **kwargs):
-        rows = _by_index(name, args, kwargs, 64)
+        rows = _by_index(name, args, kwargs)
         if rows is not None:
             x, args, kwargs = rows
         _keep_state(self)
@@ -116,16 +117,17 @@ def _sampler(name):
     return method
 
 
-def _shuffle(x, kwargs, permutation, source, frame):
+def _shuffle(x, axis, permutation, source, frame):
     """shuffle(x) of a traced array, in place: x[...] = x[permutation(len(x))], the
     same swaps from the same stream (checked under NumPy 1.24 and 2.x), the draw
     recorded as permutation's. NumPy's own shuffle took the traced array for a generic
     sequence and swapped rows through views: duplicates, a wrong result. True where it
     shuffled; False where NumPy's shuffle is the way."""
-    if type(x) is not LazyArray or x.ndim < 1 or kwargs.get("axis", 0) != 0:
+    rows = _by_index("permutation", (x,), {"axis": axis})
+    if rows is None:
         return False
+    _, args, _ = rows
     _keep_state(source)
-    args = (x.shape[0],)
     drawn = permutation(*args) if source is None else permutation(source, *args)
     x[...] = x[_join(drawn, "permutation", frame, permutation, source, args, {})]
     return True
@@ -135,8 +137,7 @@ class TracedGenerator(np.random.Generator):
     """np.random.Generator whose samples join the trace of the code that draws them."""
 
     def shuffle(self, x, axis=0):
-        if not _shuffle(x, {"axis": axis}, np.random.Generator.permutation, self,
-                        sys._getframe(1)):
+        if not _shuffle(x, axis, np.random.Generator.permutation, self, sys._getframe(1)):
             np.random.Generator.shuffle(self, x, axis)
 
 
@@ -161,7 +162,7 @@ def _default_rng(original):
 
 def _legacy(name, original):
     def sample(*args, **kwargs):
-        rows = _by_index(name, args, kwargs, 1 if name == "choice" else 64)
+        rows = _by_index(name, args, kwargs, one_dim=name == "choice")
         if rows is not None:
             x, args, kwargs = rows
         _keep_state(None)
@@ -188,7 +189,7 @@ def patch(current):
 
 def _legacy_shuffle(original, permutation):
     def shuffle(x):
-        if not _shuffle(x, {}, permutation, None, sys._getframe(1)):
+        if not _shuffle(x, 0, permutation, None, sys._getframe(1)):
             original(x)
     shuffle.__wrapped__ = original
     shuffle.__doc__ = original.__doc__
