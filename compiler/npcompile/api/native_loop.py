@@ -77,8 +77,11 @@ def scan(loop, outside):
     # `x += dt * v` of an array is an update in place (codegen/scalar_nest.py renders it
     # `x[:] += ...`), not a rebinding: it is stored, and snapshot for a rollback
     in_place = (sc.augmented - sc.plain) & sc.arrays
+    # (a parameter both rebound and updated by op=, `v = w / b` then `v /= norm(v)`, may
+    # be updated while it is still the caller's array: it is snapshot too)
     stored_arrays = [n for n in sc.arrays_stored if n not in copies] + \
-        [n for n in sorted(sc.augmented - sc.plain) if n not in sc.arrays_stored]
+        [n for n in sorted(sc.augmented) if n not in sc.arrays_stored and
+         (n not in sc.plain or n in sc.params)]
     if (sc.bound - set(copies) - in_place) & (sc.arrays | set(sc.modules) | set(_NAMES)):
         return None     # an array, module or builtin rebound in the nest
     params = [n for n in sc.params if n not in sc.modules and n not in _NAMES]
@@ -410,15 +413,16 @@ def run(site, args, owner_name):
         if types[name] is sn.ARRAY and (type(v) is not np.ndarray or not v.flags.aligned):
             return _decline(site, f"{name} is not an aligned host array", owner_name)
     # (a name updated by `op=` is stored where it is an array; a number it stays)
-    targets = [values[n] for n in site.stored if type(values[n]) is np.ndarray]
+    targets = [values[n] for n in site.stored if type(values.get(n)) is np.ndarray]
     if any(not a.flags.writeable for a in targets):
         return None     # Python raises NumPy's error
     saved = [a.copy() for a in targets]
     try:
-        out = np.zeros(1 + 2 * len(rendered.outputs), np.int64)
+        out = np.zeros(sn.array_slots(rendered), np.int64)
         bufs, P = rendered.pack(values)
         cpu._cpu.run_kernel(address, [out] + bufs, P, 1, 1)
-        got = rendered.unpack(out) if out[0] == 0 else None
+        made = sn.take_arrays(rendered, out) if out[0] != 1 else {}
+        got = {**rendered.unpack(out), **made} if out[0] == 0 else None
     except Exception as e:  # npcompile's own failure: the user's loop runs instead
         out, got = None, None
         _fallback(site, "failed", e)

@@ -47,6 +47,7 @@ from . import scalar_nest_iter as elements
 from . import scalar_nest_strings as strings
 from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
+from .scalar_nest_arrays import ArrayBindings, NewArray, array_slots, take_arrays
 
 # functions of one float: math.X and np.X alike (NumPy's names where they differ)
 _UNARY = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log10": "log10", "log2": "log2",
@@ -67,7 +68,7 @@ _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 _FAIL = "goto npc_fail"
 
 
-class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
+class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -90,15 +91,25 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                 raise Unsupported(f"a copy of {src}, a string array")
             self.types[name] = ARRAY
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
-        self.loop = _whole_rows(self.loop, self.types, self.arrays)
-        # an array updated in place is not handed back: the caller's object has it
-        self.outputs = [n for n in self.outputs if self.types.get(n) is not ARRAY]
-        self.locals = {}          # name -> type of variables the nest binds
-        self.entry = {}           # assigned parameters: type given -> type in the nest
-        self.stored_extrema = {id(s.value) for s in ast.walk(self.loop) if _stores_extremum(s)}
-        self.resets = {}          # name -> T: reset to Python constants, else holding T
-        self._infer()
+        self.arrays_bound = {}    # name -> rank: bound to a new float64 array in the nest
+        outputs = self.outputs
+        while True:
+            self.loop = _whole_rows(self.loop, self.types, self.arrays)
+            self.locals = {}          # name -> type of variables the nest binds
+            self.entry = {}           # assigned parameters: type given -> type in the nest
+            self.stored_extrema = {id(s.value) for s in ast.walk(self.loop)
+                                   if _stores_extremum(s)}
+            self.resets = {}          # name -> T: reset to Python constants, else holding T
+            try:
+                self._infer()
+            except NewArray:  # an array name found: its reads and op= retaken
+                continue
+            break
         self._check_resets()
+        # an array updated in place is not handed back: the caller's object has it; one
+        # the nest binds anew is (slots after the numbers', vectors.array_slots)
+        self.outputs = [n for n in outputs if self.types.get(n) is not ARRAY]
+        self.array_outputs = [n for n in outputs if n in self.arrays_bound]
         self.lines = []
         self.tmp = 0
         self.need = set()
@@ -308,6 +319,8 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                     self._row(tgt)
                     for v in s.value.elts:
                         self._typ(v)
+                elif isinstance(tgt, ast.Name) and self._type(s.value) in (VEC, MAT):
+                    self._array_binding(tgt.id, s.value)
                 else:
                     self._store_type(tgt, self._type(s.value))
             elif isinstance(s, ast.AugAssign):
@@ -536,8 +549,10 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             if t is ARRAY:
                 dtype, ndim, _ = self.arrays[name]
                 out.append(f"  char* a_{name} = bufs[{b}];")
+                # (an array the nest rebinds changes its shape with it)
+                const = "" if name in self.arrays_bound else "const "
                 for d in range(ndim):
-                    out.append(f"  const i64 n_{name}_{d} = P[{k}], s_{name}_{d} = P[{k + 1}];")
+                    out.append(f"  {const}i64 n_{name}_{d} = P[{k}], s_{name}_{d} = P[{k + 1}];")
                     k += 2
                 b += 1
                 continue
@@ -554,6 +569,7 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
         for name, t in self.locals.items():
             if name not in self.types:      # a string variable: where its element is
                 out.append(f"  {'const char*' if is_str(t) else _CT[t]} v_{name} = 0;")
+        out += self._array_locals()
         for name in self.outputs:
             out.append(f"  bool set_{name} = false;")
         return "\n".join(out) + "\n"
@@ -565,6 +581,7 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             v = f"v_{name}"
             bits = f"__builtin_bit_cast(i64, (double){v})" if _CT[t] in FLOAT_CT else f"(i64){v}"
             out.append(f"    npc_out[{1 + 2 * j}] = {bits}; npc_out[{2 + 2 * j}] = set_{name};")
+        out += self._arrays_out(1 + 2 * len(self.outputs))
         out += ["  }",
                 "  {",
                 "    __asm__ volatile(\"\" ::: \"memory\");  // every store before the flags",
@@ -574,7 +591,7 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
                 "    return;",
                 "  }",
                 "npc_fail:",
-                "  __builtin_ia32_ldmxcsr(npc_csr);",
+                "  __builtin_ia32_ldmxcsr(npc_csr);"] + self._arrays_freed() + [
                 "  npc_out[0] = 1;"]
         return "\n".join(out) + "\n"
 
@@ -626,6 +643,9 @@ class Nest(vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
             if type(s.op) not in (ast.Add, ast.Sub, ast.Mult, ast.Div):
                 raise Unsupported("an augmented assignment to a slice other than += -= *= /=")
             self._vector_store(s.target, s.value, _ARITH[type(s.op)], depth)
+        elif isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
+                s.targets[0].id in self.arrays_bound:
+            self._array_bind(s.targets[0].id, s.value, depth)
         elif isinstance(s, ast.Assign):
             tgt = s.targets[0]
             if isinstance(tgt, ast.Name) and tgt.id in self.copies:

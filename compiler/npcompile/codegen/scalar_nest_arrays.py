@@ -1,0 +1,144 @@
+"""Names bound to new float64 arrays inside a compiled loop nest (codegen/scalar_nest.py):
+what Krylov methods and iterative solvers write between their element updates,
+`y = A @ Q[:, k]`, `y = y - H[j, k] * Q[:, j]`, `x = x + alpha * p`, `v = w / beta[j]`.
+
+In NumPy each such statement makes a new array and rebinds the name; the old array is
+untouched (another name may hold it). Here likewise: the value is computed into memory
+the nest allocates, and the name's pointer, lengths and strides then point there. A
+parameter rebound so leaves the caller's array as it was. Where the value does not
+read the name and the nest already owns memory of that size, it is written there
+instead (a loop's `y = A @ x` allocates once).
+
+A name bound to a bare slice or another array name (`v = V[:, j]`, `z = y`) would be
+a view, an alias whose writes show through the other name: refused, as before. Only
+float64 values (what slice arithmetic computes) of one rank per name: a name given an
+array of another dtype or rank is refused.
+
+After the nest, a name that code after it reads and that the nest bound anew is handed
+back as a NumPy array (C-contiguous, as NumPy's own result): four slots per name after
+the numbers' (pointer, two lengths, whether bound), copied into a new array and freed
+by take_arrays(). What the nest allocated and does not hand back it frees, on every
+way out."""
+import ast
+import ctypes
+
+import numpy as np
+
+from .scalar_nest_types import ARRAY, F8, MAT, VEC, Unsupported
+
+_FAIL = "goto npc_fail"
+_RANK = {VEC: 1, MAT: 2}
+_SLOTS = 4      # per array handed back: pointer, length 0, length 1, set
+_libc = ctypes.CDLL(None)
+_libc.free.argtypes = [ctypes.c_void_p]
+
+
+class NewArray(Exception):
+    """A name was found to hold arrays: type inference starts over with it an array
+    (its reads and `op=` updates are then rewritten as slices, _whole_rows)."""
+
+
+def array_slots(nest):
+    """How many int64 slots the nest's outputs take: status, the numbers', the arrays'."""
+    return 1 + 2 * len(nest.outputs) + _SLOTS * len(nest.array_outputs)
+
+
+def take_arrays(nest, slots):
+    """{name: new ndarray} of the arrays the nest handed back, their memory freed (also
+    where the nest's result is not used: a warning's status 2)."""
+    got = {}
+    base = 1 + 2 * len(nest.outputs)
+    for j, name in enumerate(nest.array_outputs):
+        ptr, n0, n1, is_set = (int(x) for x in slots[base + _SLOTS * j: base + _SLOTS * (j + 1)])
+        if not is_set or not ptr:
+            continue
+        shape = (n0,) if nest.arrays_bound[name] == 1 else (n0, n1)
+        count = n0 * (n1 if len(shape) == 2 else 1)
+        a = np.empty(shape, np.float64)
+        if count:
+            ctypes.memmove(a.ctypes.data, ptr, count * 8)
+        _libc.free(ptr)
+        got[name] = a
+    return got
+
+
+class ArrayBindings:
+    """Mixed into scalar_nest.Nest."""
+
+    def _array_binding(self, name, value):
+        """Type inference of `name = value`, value a slice expression (VEC or MAT)."""
+        rank = _RANK[self._type(value)]
+        if isinstance(value, (ast.Subscript, ast.Name)):
+            raise Unsupported(f"{name} is bound to a slice (a NumPy view)")
+        if name in self.arrays_bound:
+            if self.arrays_bound[name] != rank:
+                raise Unsupported(f"{name} is bound to arrays of {rank} and "
+                                  f"{self.arrays_bound[name]} dimensions")
+            return
+        if name in self.locals or name in self.copies:
+            raise Unsupported(f"{name} holds a number and an array in the loop")
+        given = self.types.get(name)
+        if given is not None and (given is not ARRAY or self.arrays[name][:2] != (F8, rank)):
+            raise Unsupported(f"{name} is given as a {self.arrays[name][0] if given is ARRAY else given} "
+                              f"and bound to a float64 array in the loop")
+        self.arrays_bound[name] = rank
+        self.types[name] = ARRAY
+        self.arrays[name] = (F8, rank, True)
+        raise NewArray(name)
+
+    def _array_bind(self, name, value, depth):
+        """`name = value`: the value computed into new memory (or into the name's own,
+        where the value does not read it and has its size), then the name rebound."""
+        saved, self.lines = self.lines, []
+        prep = {}
+        shape = self._vprep(value, prep)
+        ks = tuple(self._new() for _ in shape)
+        val = self._velem(value, prep, ks)
+        strides = self._strides(shape)
+        dst, size, fresh = self._new(), self._new(), self._new()
+        self._out(f"const u64 {size} = {' * '.join(f'(u64){n}' for n in shape)};")
+        same = " && ".join(f"n_{name}_{d} == {n}" for d, n in enumerate(shape))
+        reads_itself = any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(value))
+        if reads_itself:
+            self._out(f"const bool {fresh} = true;")
+        else:
+            self._out(f"const bool {fresh} = !(o_{name} && {same});")
+        self._out(f"double* {dst} = {fresh} ? (double*)malloc({size} * 8 + 8) : (double*)a_{name};")
+        self._out(f"if (!{dst}) {_FAIL};")
+        flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, strides))
+        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
+        self._out(f"{loops} {dst}[{flat}] = {val};")
+        self._out(f"if ({fresh}) {{ if (o_{name}) free(a_{name}); "
+                  f"a_{name} = (char*){dst}; o_{name} = true; }}")
+        for d, (n, m) in enumerate(zip(shape, strides)):
+            self._out(f"n_{name}_{d} = {n}; s_{name}_{d} = ({m}) * 8;")
+        body, self.lines = self.lines, saved
+        self._block(body, depth)
+
+    def _array_locals(self):
+        """Declarations: each bound array's ownership, and the arrays only the nest has."""
+        out = []
+        for name, rank in self.arrays_bound.items():
+            if name not in self.params:
+                out.append(f"  char* a_{name} = 0;")
+                for d in range(rank):
+                    out.append(f"  i64 n_{name}_{d} = 0, s_{name}_{d} = 0;")
+            out.append(f"  bool o_{name} = false;")    # a_{name} is memory the nest allocated
+        return out
+
+    def _arrays_out(self, base):
+        """The tail: arrays handed back into their slots, the others freed."""
+        out = []
+        for name in self.arrays_bound:
+            if name in self.array_outputs:
+                j = base + _SLOTS * self.array_outputs.index(name)
+                n1 = f"n_{name}_1" if self.arrays_bound[name] == 2 else "0"
+                out.append(f"    if (o_{name}) {{ npc_out[{j}] = (i64)a_{name}; "
+                           f"npc_out[{j + 1}] = n_{name}_0; npc_out[{j + 2}] = {n1}; "
+                           f"npc_out[{j + 3}] = 1; }}")
+            else:
+                out.append(f"    if (o_{name}) free(a_{name});")
+        return out
+
+    def _arrays_freed(self):
+        return [f"  if (o_{name}) free(a_{name});" for name in self.arrays_bound]
