@@ -29,6 +29,35 @@ def arnoldi(A, b, m):
     return Q, H
 
 
+def lanczos(A, v0, m):
+    n = A.shape[0]
+    V = np.zeros((n, m))
+    alpha = np.zeros(m)
+    beta = np.zeros(m - 1)
+    v = v0 / np.linalg.norm(v0)
+    V[:, 0] = v
+    w = A @ v
+    alpha[0] = w @ v
+    w = w - alpha[0] * v
+    for j in range(1, m):
+        beta[j - 1] = np.linalg.norm(w)
+        v = w / beta[j - 1]
+        v = v - V[:, :j] @ (V[:, :j].T @ v)     # an operand computed first, a transpose
+        v /= np.linalg.norm(v)
+        V[:, j] = v
+        w = A @ v - beta[j - 1] * V[:, j - 1]
+        alpha[j] = w @ v
+        w = w - alpha[j] * v
+    return alpha, beta, V
+
+
+def transposed_products(A, x, steps):
+    out = np.zeros((steps, A.shape[1]))
+    for k in range(steps):
+        out[k, :] = A.T @ (A @ x * (k + 1.0)) + A[:, 0].T @ A
+    return out
+
+
 def steepest_descent(A, b, x, steps):
     r = b - A @ x
     for _ in range(steps):
@@ -142,3 +171,22 @@ def test_an_error_after_a_rebinding_is_numpys_and_the_arrays_are_put_back():
     with pytest.raises(IndexError):
         out_of_bounds_after_update(x.copy(), eager, 10)
     same(V, eager)          # the Python loop reran from the arrays as they were
+
+
+@pytest.mark.parametrize("n,m", [(9, 4), (30, 10)])
+def test_lanczos_with_full_reorthogonalisation(n, m):
+    a = make((n, n), np.float64, 10)
+    A = (a + a.T) / 2
+    v0 = make((n,), np.float64, 11)
+    got = npcompile.jit(lanczos)(A, v0, m)
+    exp = lanczos(A, v0, m)
+    for g, e in zip(got, exp):
+        assert g.dtype == e.dtype and g.shape == e.shape
+        np.testing.assert_allclose(g, e, rtol=1e-9, atol=1e-11)
+    assert ran_native()
+
+
+def test_transposes_and_products_of_expressions():
+    check(transposed_products, make((6, 4), np.float64, 12), make((4,), np.float64, 13), 9,
+          ulp=4)
+    assert ran_native()

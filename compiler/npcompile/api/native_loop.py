@@ -249,6 +249,8 @@ class _Scan:
                 isinstance(e.value, ast.Name):       # A.size, A.ndim
             self.arrays.add(e.value.id)
             self.read(e.value.id, assigned)
+        elif isinstance(e, ast.Attribute) and e.attr == "T":     # V[:, :j].T
+            self.expr(e.value, assigned)
         elif isinstance(e, ast.Attribute) and e.attr in sn.CONSTANTS and \
                 isinstance(e.value, ast.Name):       # math.pi, np.inf
             if e.value.id not in self.modules:

@@ -112,6 +112,7 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         self.array_outputs = [n for n in outputs if n in self.arrays_bound]
         self.lines = []
         self.tmp = 0
+        self.scratch = []         # scratch memory of hoisted operands (vectors._scratch)
         self.need = set()
         self.constants = []       # static arrays the body reads (string constants)
         self._emit_stmt(self.loop, 1)
@@ -423,6 +424,11 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         if isinstance(e, ast.Attribute) and e.attr in CONSTANTS:     # math.pi, np.inf
             self._constant(e)
             return PYFLOAT
+        if isinstance(e, ast.Attribute) and e.attr == "T":    # V[:, :j].T: a view
+            t = self._typ(e.value)
+            if t not in (VEC, MAT):
+                raise Unsupported(".T of something other than a slice or an array")
+            return t
         if isinstance(e, ast.Attribute):                 # A.size, A.ndim
             if self.types.get(e.value.id) is not ARRAY:
                 raise Unsupported(f"{e.value.id}.{e.attr} where {e.value.id} is not an array")
@@ -569,7 +575,7 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         for name, t in self.locals.items():
             if name not in self.types:      # a string variable: where its element is
                 out.append(f"  {'const char*' if is_str(t) else _CT[t]} v_{name} = 0;")
-        out += self._array_locals()
+        out += self._array_locals() + self._scratch_locals()
         for name in self.outputs:
             out.append(f"  bool set_{name} = false;")
         return "\n".join(out) + "\n"

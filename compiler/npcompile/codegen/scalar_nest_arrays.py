@@ -138,7 +138,12 @@ class ArrayBindings:
                            f"npc_out[{j + 3}] = 1; }}")
             else:
                 out.append(f"    if (o_{name}) free(a_{name});")
-        return out
+        return out + [f"  {line}" for line in self._arrays_freed()[len(self.arrays_bound):]]
 
     def _arrays_freed(self):
-        return [f"  if (o_{name}) free(a_{name});" for name in self.arrays_bound]
+        """What the nest allocated and keeps, freed: owned arrays, scratch memory."""
+        return [f"  if (o_{name}) free(a_{name});" for name in self.arrays_bound] + \
+            [f"  free({h});" for h in self.scratch]
+
+    def _scratch_locals(self):
+        return [f"  double* {h} = 0; u64 hc{h[1:]} = 0;" for h in self.scratch]

@@ -15,7 +15,8 @@ changes: where it reads memory the target covers other than element for element,
 goes through a temporary. Shapes that differ stop the nest (NumPy raises, or
 broadcasts: the Python loop does either). A slice bound to a name is a view in NumPy,
 whose aliasing this does not follow: refused. Sums add in NumPy's pairwise order (its
-bits); dot products and norms add in order, so their last bits may differ from BLAS's.
+bits); dot products and norms add in four interleaved partial sums (BLAS, whose result
+NumPy's is, has an order of its own: the last bits may differ).
 
 A number stored into a slice (`is_prime[p * p::p] = False`, `A[i, :] = 0`) is a fill,
 taken for arrays of every numeric dtype."""
@@ -27,6 +28,7 @@ from .scalar_nest_types import ARRAY, CT, F8, MAT, VEC, Unsupported
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
 _EXTREMA = ("maximum", "minimum")
+DOT_LANES = 4       # partial sums of a dot product (_dot)
 RANK = {VEC: 1, MAT: 2}
 
 
@@ -146,6 +148,14 @@ def extremum(a, b, ctype, name, x, y, floats=True):
             f"({x} == {y} || {key(x)} {gt} {key(y)}) ? {x} : {y}; }})")
 
 
+def _transposed(e):
+    """X for `X.T` with X a slice or an array name, else None."""
+    if isinstance(e, ast.Attribute) and e.attr == "T" and \
+            isinstance(e.value, (ast.Subscript, ast.Name)):
+        return e.value
+    return None
+
+
 def matmul_type(a, b):
     if (a, b) in ((VEC, VEC),):
         return F8
@@ -199,6 +209,13 @@ class VectorCode:
             self._out(f"const double {tmp} = (double)({self._expr(e)});")
             prep[id(e)] = tmp
             return []
+        if _transposed(e) is not None:      # V[:, :j].T: the view, its dimensions reversed
+            inner = _transposed(e)
+            p, dims = self._view(inner if isinstance(inner, ast.Subscript) else
+                                 _whole(inner, self._typ(inner)))
+            v = prep[id(e)] = (p, dims[::-1])
+            prep.setdefault("views", []).append(v)
+            return [n for n, _ in v[1]]
         if isinstance(e, (ast.Subscript, ast.Name)):
             v = self._view(e if isinstance(e, ast.Subscript) else _whole(e, t))
             prep[id(e)] = v
@@ -225,12 +242,42 @@ class VectorCode:
         raise Unsupported(f"{type(e).__name__} of slices")
 
     def _matmul_prep(self, a, b, prep):
-        sa, sb = self._vprep(self._operand(a), prep), self._vprep(self._operand(b), prep)
+        sa, sb = (self._hoisted(self._operand(x), prep) for x in (a, b))
         if len(sa) > 2 or len(sb) > 2:
             # (NumPy's @ and np.dot of more dimensions are batched or summed otherwise)
             raise Unsupported("@ or np.dot of a slice of more than two dimensions")
         self._out(f"if ({sa[-1]} != {sb[0]}) {_FAIL};")
         return sa[:-1] + sb[1:]
+
+    def _hoisted(self, e, prep):
+        """An operand of @ or np.dot: a view as it is, an expression (`V[:, :j] @
+        (V[:, :j].T @ v)`) computed first into scratch memory of the nest's (an element
+        of a product is a dot product over the other operand: computed in place, the
+        inner product would be recomputed for every element of the outer). Its shape."""
+        if isinstance(e, (ast.Subscript, ast.Name)) or _transposed(e) is not None:
+            return self._vprep(e, prep)
+        inner = {}
+        shape = self._vprep(e, inner)
+        ks = tuple(self._new() for _ in shape)
+        val = self._velem(e, inner, ks)
+        strides = self._strides(shape)
+        buf = self._scratch(" * ".join(f"(u64){n}" for n in shape))
+        flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, strides))
+        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
+        self._out(f"{loops} {buf}[{flat}] = {val};")
+        prep[id(e)] = (f"((char*){buf})", [(n, f"({m}) * 8") for n, m in zip(shape, strides)])
+        return shape
+
+    def _scratch(self, size):
+        """A double* of at least `size` elements, the nest's own: one per place that
+        asks, grown as needed and freed when the nest ends."""
+        name, cap = f"h{len(self.scratch)}", f"hc{len(self.scratch)}"
+        self.scratch.append(name)
+        n = self._new()
+        self._out(f"const u64 {n} = {size};")
+        self._out(f"if ({n} > {cap}) {{ double* g = (double*)realloc({name}, {n} * 8 + 8); "
+                  f"if (!g) {_FAIL}; {name} = g; {cap} = {n}; }}")
+        return name
 
     def _same(self, a, b):
         if len(a) != len(b):
@@ -240,13 +287,14 @@ class VectorCode:
 
     def _operand(self, e):
         """An operand of @, np.dot or np.outer: a slice itself, or a whole float64 array
-        of one or two dimensions read as one (`A[i] @ x`), the same node each time."""
+        of one or two dimensions read as one (`A[i] @ x`), the same node each time; of
+        @ and np.dot also a slice expression (_hoisted)."""
         if isinstance(e, ast.Name) and self.types.get(e.id) is ARRAY:
             wholes = self.__dict__.setdefault("_wholes", {})
             if id(e) not in wholes:
                 wholes[id(e)] = (e, _whole(e, whole_type(self.arrays, e.id)))
             return wholes[id(e)][1]
-        if not isinstance(e, ast.Subscript) or self._typ(e) not in (VEC, MAT):
+        if self._typ(e) not in (VEC, MAT):
             raise Unsupported("@, np.dot or np.outer of something other than a slice")
         return e
 
@@ -286,12 +334,24 @@ class VectorCode:
     def _matmul_elem(self, a, b, prep, ks):
         """Element ks of a @ b: a dot product along their shared dimension, in order."""
         va, vb = prep[id(self._operand(a))], prep[id(self._operand(b))]
-        q, acc = self._new(), self._new()
         ra, rb = len(va[1]), len(vb[1])
-        ia = ks[:ra - 1] + (q,)
-        ib = (q,) + ks[ra - 1:ra - 1 + rb - 1]
-        return (f"({{ double {acc} = 0.0; for (i64 {q} = 0; {q} < {va[1][-1][0]}; ++{q}) "
-                f"{acc} += {self._at(va, ia)} * {self._at(vb, ib)}; {acc}; }})")
+        return self._dot(va[1][-1][0], lambda q: f"{self._at(va, ks[:ra - 1] + (q,))} * "
+                                                 f"{self._at(vb, (q,) + ks[ra - 1:ra - 1 + rb - 1])}")
+
+    def _dot(self, n, term):
+        """A statement expression: the sum of term(q) for q in [0, n), in DOT_LANES
+        interleaved partial sums (q mod DOT_LANES), added pairwise at the end. One sum
+        in order is a chain of dependent additions (one per 4 cycles); BLAS, which
+        NumPy's @ and np.dot call, adds in partial sums of its own, so neither order
+        gives its last bits."""
+        q, accs = self._new(), [self._new() for _ in range(DOT_LANES)]
+        step = " ".join(f"{a} += {term(f'({q} + {i})')};" for i, a in enumerate(accs))
+        total = accs
+        while len(total) > 1:
+            total = [f"({x} + {y})" for x, y in zip(total[::2], total[1::2])]
+        return (f"({{ double {' = 0.0, '.join(accs)} = 0.0; i64 {q} = 0; "
+                f"for (; {q} + {DOT_LANES} <= {n}; {q} += {DOT_LANES}) {{ {step} }} "
+                f"for (; {q} < {n}; ++{q}) {accs[0]} += {term(q)}; {total[0]}; }})")
 
     @staticmethod
     def _at(view, ks):
@@ -431,8 +491,9 @@ class VectorCode:
             self._numpy_sum(term, k, acc, sa[0])
             body, self.lines = self.lines, saved
             return "({ " + " ".join(body) + f" {acc}; }})"
-        term = f"{term} * {self._velem(b, prep, (k,))}"
-        self._out(f"double {acc} = 0.0; for (i64 {k} = 0; {k} < {sa[0]}; ++{k}) {acc} += {term};")
+        other = b if b is not None else a
+        self._out(f"double {acc} = " + self._dot(sa[0], lambda q: f"{self._velem(a, prep, (q,))} * "
+                                                                  f"{self._velem(other, prep, (q,))}") + ";")
         if square_root:
             self._libm("sqrt", 1)
             self._out(f"{acc} = sqrt({acc});")
@@ -481,7 +542,7 @@ class VectorCode:
 
 
 HELPERS = """\
-extern "C" void* malloc(u64); extern "C" void free(void*);
+extern "C" void* malloc(u64); extern "C" void free(void*); extern "C" void* realloc(void*, u64);
 // the lowest and one past the highest byte a view touches (neg/pos: its spans below and
 // above p; empty: no element at all, so nothing to overlap)
 static inline char* npc_lo(char* p, i64 neg, i64 pos, bool empty) {
