@@ -14,6 +14,12 @@ CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
                          reason="the C++ loop drives the CPU's compiled kernels")
 
 
+@pytest.fixture(autouse=True)
+def _bodies(bodies_compiled_once):
+    """Small arrays: the body compiled once, not the loop nest that would take them
+    (`x = x * 0.5 + 1.0` is one: codegen/scalar_nest_arrays.py)."""
+
+
 def relax(x, n):
     for _ in range(n):
         x = x * 0.5 + 1.0

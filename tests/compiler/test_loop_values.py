@@ -16,6 +16,12 @@ CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
                          reason="the loop's body compiles for the CPU here")
 
 
+@pytest.fixture(autouse=True)
+def _bodies(bodies_compiled_once):
+    """Small arrays: the body compiled once, not the loop nest that would take them
+    (`u = u + dt * (np.cos(w * t * dt) - u)` is one: codegen/scalar_nest_arrays.py)."""
+
+
 def forcing(u, dt, w, steps):
     for t in range(steps):
         u = u + dt * (np.cos(w * t * dt) - u)

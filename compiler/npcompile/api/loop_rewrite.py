@@ -71,6 +71,22 @@ _FORBIDDEN = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await,
               ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
+def _written_names(stmts):
+    """The names these statements bind, and the arrays they write into (`x[i] = v`,
+    `x += v`): what a branch of a split loop may change under a compiled segment."""
+    out = set()
+    for n in (x for s in stmts for x in ast.walk(s)):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            base = n.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
+    return frozenset(out)
+
+
 def native_loop_default():
     return os.environ.get("NPC_NATIVE_LOOPS", "1") != "0"
 
@@ -992,9 +1008,10 @@ class _Rewriter:
                 names = [f"__npc_stest_{index}_{k}", f"__npc_sthen_{index}_{k}",
                          f"__npc_selse_{index}_{k}" if st.orelse else None]
                 defs.append(lenient(names[0], reads, [ast.Return(copy.deepcopy(st.test))]))
-                branch_reads = []
+                branch_reads, branch_writes = [], []
                 for name, stmts in zip(names[1:], (st.body, st.orelse)):
                     found = [x.id for s_ in stmts for x in ast.walk(s_) if isinstance(x, ast.Name)]
+                    branch_writes.append(_written_names(stmts))
                     anywhere.update(x.id for s_ in stmts for x in ast.walk(s_)
                                     if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store))
                     branch_reads.append(read(found))
@@ -1002,7 +1019,7 @@ class _Rewriter:
                         defs.append(lenient(name, branch_reads[-1], copy.deepcopy(stmts) + [
                             ast.Return(ast.Call(ast.Name("locals", ast.Load()), [], []))]))
                 items.append(Branch(names[0], reads, names[1], branch_reads[0], names[2],
-                                    branch_reads[1]))
+                                    branch_reads[1], branch_writes))
                 k += 1
                 continue
             run = []

@@ -38,11 +38,14 @@ class Branch:
 
     kind = "branch"
 
-    def __init__(self, test, test_reads, then, then_reads, orelse, orelse_reads):
+    def __init__(self, test, test_reads, then, then_reads, orelse, orelse_reads, writes):
         self.names = (test, then, orelse)
         self.test_reads = test_reads
         self.then_reads = then_reads
         self.orelse_reads = orelse_reads
+        # per branch, the names it binds and the arrays it writes into: what it may
+        # change (its locals() also hold the names it only read)
+        self.then_writes, self.orelse_writes = writes
         self.test = self.then = self.orelse = None
 
 

@@ -337,8 +337,12 @@ def _copy_of(value):
 
 # ----------------------------------------------------------------------------- run
 
-def run(site, args, owner_name):
-    """{name: value} the nest bound, having run compiled; None: run the Python loop."""
+def run(site, args, owner_name, small=None, short=0):
+    """{name: value} the nest bound, having run compiled; None: run the Python loop.
+    Of a nest that binds names to new arrays (whole-array code, which the trace also
+    takes): small(), are its arrays small enough that the nest beats a body compiled
+    once, where that is what runs instead; short, below this many iterations its loop
+    is traced as written, fused with the code around it (and the call replays)."""
     if args is None:
         return None
     from ..backends import cpu
@@ -394,6 +398,13 @@ def run(site, args, owner_name):
     if site.stops.get(sig, 0) >= MAX_STOPS:
         return None
     rendered, address = got
+    if rendered.arrays_bound:
+        if _trip_count(nest.loop, values) < short:
+            return None
+        if site.instead == "a body compiled once" and small is not None and not small():
+            # `x = x + alpha * p` of large arrays: the body's fused kernels on every
+            # core (the nest is one thread, its products not BLAS's)
+            return _decline(site, "its arrays are large", owner_name)
     for name, given in rendered.entry.items():   # a number that becomes a double inside,
         v, inner = values[name], rendered.locals[name]     # or a narrower NumPy integer
         if sn.is_int(given) and not sn.is_int(inner) and abs(int(v)) > sn._EXACT:
@@ -442,6 +453,37 @@ def run(site, args, owner_name):
     _report(site, sig, f"line {site.lineno}: the loop nest runs as one compiled function"
                        f"{where} ({rendered.symbol})", owner_name)
     return got
+
+
+def _trip_count(loop, values):
+    """The number of iterations of `for _ in range(...)` where its bounds are numbers,
+    names of ints, len() of a name and arithmetic of those; else a large number."""
+    def ev(e):
+        if isinstance(e, ast.Constant) and type(e.value) is int:
+            return e.value
+        if isinstance(e, ast.Name) and type(values.get(e.id)) is int:
+            return values[e.id]
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len" \
+                and len(e.args) == 1 and isinstance(e.args[0], ast.Name) and \
+                hasattr(values.get(e.args[0].id), "__len__"):
+            return len(values[e.args[0].id])
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            return -ev(e.operand)
+        if isinstance(e, ast.BinOp) and type(e.op) in _INT_OPS:
+            return _INT_OPS[type(e.op)](ev(e.left), ev(e.right))
+        raise ValueError
+    it = loop.iter
+    if not (isinstance(loop, ast.For) and isinstance(it, ast.Call) and
+            isinstance(it.func, ast.Name) and it.func.id == "range"):
+        return 1 << 62
+    try:
+        return len(range(*(ev(a) for a in it.args)))
+    except (ValueError, TypeError, ZeroDivisionError):
+        return 1 << 62
+
+
+_INT_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+            ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b}
 
 
 def _on_host(values, types, stored):

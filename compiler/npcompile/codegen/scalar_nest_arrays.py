@@ -7,7 +7,8 @@ untouched (another name may hold it). Here likewise: the value is computed into 
 the nest allocates, and the name's pointer, lengths and strides then point there. A
 parameter rebound so leaves the caller's array as it was. Where the value does not
 read the name and the nest already owns memory of that size, it is written there
-instead (a loop's `y = A @ x` allocates once).
+instead (a loop's `y = A @ x` allocates once), as it is where the value reads the name
+only element for element (`x = x * 0.5 + 1.0`).
 
 A name bound to a bare slice or another array name (`v = V[:, j]`, `z = y`) would be
 a view, an alias whose writes show through the other name: refused, as before. Only
@@ -31,6 +32,27 @@ _RANK = {VEC: 1, MAT: 2}
 _SLOTS = 4      # per array handed back: pointer, length 0, length 1, set
 _libc = ctypes.CDLL(None)
 _libc.free.argtypes = [ctypes.c_void_p]
+
+
+_ELEMENTWISE_CALLS = ("abs", "absolute", "fabs", "maximum", "minimum")
+
+
+def _elementwise_reads(e, name):
+    """Does `e` read `name` only element for element (`y - h * Q[:, j]`, `x * 0.5 + 1`),
+    so that its value may be written over the name's own memory? Not under @, a
+    reduction, a subscript or a transpose, which read other elements than the one
+    being written."""
+    if isinstance(e, ast.Name):
+        return True
+    if isinstance(e, ast.BinOp) and not isinstance(e.op, ast.MatMult):
+        return _elementwise_reads(e.left, name) and _elementwise_reads(e.right, name)
+    if isinstance(e, ast.UnaryOp):
+        return _elementwise_reads(e.operand, name)
+    if isinstance(e, ast.Call) and not e.keywords and (
+            (isinstance(e.func, ast.Name) and e.func.id == "abs") or
+            (isinstance(e.func, ast.Attribute) and e.func.attr in _ELEMENTWISE_CALLS)):
+        return all(_elementwise_reads(a, name) for a in e.args)
+    return not any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(e))
 
 
 class NewArray(Exception):
@@ -98,8 +120,7 @@ class ArrayBindings:
         dst, size, fresh = self._new(), self._new(), self._new()
         self._out(f"const u64 {size} = {' * '.join(f'(u64){n}' for n in shape)};")
         same = " && ".join(f"n_{name}_{d} == {n}" for d, n in enumerate(shape))
-        reads_itself = any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(value))
-        if reads_itself:
+        if not _elementwise_reads(value, name):
             self._out(f"const bool {fresh} = true;")
         else:
             self._out(f"const bool {fresh} = !(o_{name} && {same});")
