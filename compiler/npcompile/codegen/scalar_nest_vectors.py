@@ -335,8 +335,22 @@ class VectorCode:
         """Element ks of a @ b: a dot product along their shared dimension, in order."""
         va, vb = prep[id(self._operand(a))], prep[id(self._operand(b))]
         ra, rb = len(va[1]), len(vb[1])
-        return self._dot(va[1][-1][0], lambda q: f"{self._at(va, ks[:ra - 1] + (q,))} * "
-                                                 f"{self._at(vb, (q,) + ks[ra - 1:ra - 1 + rb - 1])}")
+        return self._unit_dot(va, ra - 1, vb, 0, lambda x, y, q: (
+            f"{self._at(x, ks[:ra - 1] + (q,))} * {self._at(y, (q,) + ks[ra - 1:ra - 1 + rb - 1])}"))
+
+    def _unit_dot(self, va, da, vb, db, term):
+        """_dot of two views along their dimensions da and db, in two versions: where
+        both are contiguous along them (a row of a C array, a vector) the strides are
+        the constant 8, and the partial sums' loads of consecutive elements are
+        vectorized (4x on A @ x); elsewhere the strides as they come."""
+        def unit(v, d):
+            dims = list(v[1])
+            dims[d] = (dims[d][0], "8")
+            return (v[0], dims)
+        n = va[1][da][0]
+        fast = self._dot(n, lambda q: term(unit(va, da), unit(vb, db), q))
+        slow = self._dot(n, lambda q: term(va, vb, q))
+        return f"(({va[1][da][1]} == 8 && {vb[1][db][1]} == 8) ? {fast} : {slow})"
 
     def _dot(self, n, term):
         """A statement expression: the sum of term(q) for q in [0, n), in DOT_LANES
@@ -492,8 +506,14 @@ class VectorCode:
             body, self.lines = self.lines, saved
             return "({ " + " ".join(body) + f" {acc}; }})"
         other = b if b is not None else a
-        self._out(f"double {acc} = " + self._dot(sa[0], lambda q: f"{self._velem(a, prep, (q,))} * "
-                                                                  f"{self._velem(other, prep, (q,))}") + ";")
+        va, vb = prep.get(id(a)), prep.get(id(other))
+        if isinstance(va, tuple) and isinstance(vb, tuple):     # two views: `Q[:, j] @ y`
+            total = self._unit_dot(va, 0, vb, 0, lambda x, y, q: f"{self._at(x, (q,))} * "
+                                                                 f"{self._at(y, (q,))}")
+        else:
+            total = self._dot(sa[0], lambda q: f"{self._velem(a, prep, (q,))} * "
+                                               f"{self._velem(other, prep, (q,))}")
+        self._out(f"double {acc} = {total};")
         if square_root:
             self._libm("sqrt", 1)
             self._out(f"{acc} = sqrt({acc});")
