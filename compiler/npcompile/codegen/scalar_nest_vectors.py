@@ -15,7 +15,7 @@ changes: where it reads memory the target covers other than element for element,
 goes through a temporary. Shapes that differ stop the nest (NumPy raises, or
 broadcasts: the Python loop does either). A slice bound to a name is a view in NumPy,
 whose aliasing this does not follow: refused. Sums add in NumPy's pairwise order (its
-bits); dot products and norms add in four interleaved partial sums (BLAS, whose result
+bits); dot products and norms add in sixteen interleaved partial sums (BLAS, whose result
 NumPy's is, has an order of its own: the last bits may differ).
 
 A number stored into a slice (`is_prime[p * p::p] = False`, `A[i, :] = 0`) is a fill,
@@ -28,7 +28,9 @@ from .scalar_nest_types import ARRAY, CT, F8, MAT, VEC, Unsupported
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
 _EXTREMA = ("maximum", "minimum")
-DOT_LANES = 4       # partial sums of a dot product (_dot)
+# partial sums of a dot product (_dot; four npc_d4 in _unit_dot): enough independent
+# additions to cover their latency (one vector of four ran at 1 multiply-add a cycle)
+DOT_LANES = 16
 RANK = {VEC: 1, MAT: 2}
 
 
@@ -336,20 +338,37 @@ class VectorCode:
         va, vb = prep[id(self._operand(a))], prep[id(self._operand(b))]
         ra, rb = len(va[1]), len(vb[1])
         return self._unit_dot(va, ra - 1, vb, 0, lambda x, y, q: (
-            f"{self._at(x, ks[:ra - 1] + (q,))} * {self._at(y, (q,) + ks[ra - 1:ra - 1 + rb - 1])}"))
+            self._at(x, ks[:ra - 1] + (q,)), self._at(y, (q,) + ks[ra - 1:ra - 1 + rb - 1])))
 
-    def _unit_dot(self, va, da, vb, db, term):
-        """_dot of two views along their dimensions da and db, in two versions: where
-        both are contiguous along them (a row of a C array, a vector) the strides are
-        the constant 8, and the partial sums' loads of consecutive elements are
-        vectorized (4x on A @ x); elsewhere the strides as they come."""
+    def _unit_dot(self, va, da, vb, db, pair):
+        """_dot of two views along their dimensions da and db (pair(x, y, q): the C
+        lvalues of the two elements at q of views x and y), in two versions of the same
+        sums: where both are contiguous along them (a row of a C array, a vector) the
+        DOT_LANES partial sums are vectors of four doubles, loaded four elements at a
+        time (LLVM does not make vectors of interleaved scalar sums itself); elsewhere
+        the strides as they come."""
         def unit(v, d):
             dims = list(v[1])
             dims[d] = (dims[d][0], "8")
             return (v[0], dims)
         n = va[1][da][0]
-        fast = self._dot(n, lambda q: term(unit(va, da), unit(vb, db), q))
-        slow = self._dot(n, lambda q: term(va, vb, q))
+        ux, uy = unit(va, da), unit(vb, db)
+        q, x, y, r = (self._new() for _ in range(4))
+        accs = [self._new() for _ in range(DOT_LANES // 4)]
+        ea, eb = pair(ux, uy, q)
+        # lane k of the scalar version is element k % 4 of vector k // 4: the same sums
+        lanes = [f"{accs[k // 4]}[{k % 4}]" for k in range(DOT_LANES)]
+        while len(lanes) > 1:
+            lanes = [f"({a} + {b})" for a, b in zip(lanes[::2], lanes[1::2])]
+        step = " ".join(
+            f"__builtin_memcpy(&{x}, &{pair(ux, uy, f'({q} + {4 * v})')[0]}, 32); "
+            f"__builtin_memcpy(&{y}, &{pair(ux, uy, f'({q} + {4 * v})')[1]}, 32); "
+            f"{a} += {x} * {y};" for v, a in enumerate(accs))
+        fast = (f"({{ npc_d4 {' = 0.0, '.join(accs)} = 0.0; i64 {q} = 0; "
+                f"for (; {q} + {DOT_LANES} <= {n}; {q} += {DOT_LANES}) {{ npc_d4 {x}, {y}; {step} }} "
+                f"for (; {q} < {n}; ++{q}) {accs[0]}[0] += {ea} * {eb}; "
+                f"double {r} = {lanes[0]}; {r}; }})")
+        slow = self._dot(n, lambda k: "{} * {}".format(*pair(va, vb, k)))
         return f"(({va[1][da][1]} == 8 && {vb[1][db][1]} == 8) ? {fast} : {slow})"
 
     def _dot(self, n, term):
@@ -508,8 +527,8 @@ class VectorCode:
         other = b if b is not None else a
         va, vb = prep.get(id(a)), prep.get(id(other))
         if isinstance(va, tuple) and isinstance(vb, tuple):     # two views: `Q[:, j] @ y`
-            total = self._unit_dot(va, 0, vb, 0, lambda x, y, q: f"{self._at(x, (q,))} * "
-                                                                 f"{self._at(y, (q,))}")
+            total = self._unit_dot(va, 0, vb, 0, lambda x, y, q: (self._at(x, (q,)),
+                                                                 self._at(y, (q,))))
         else:
             total = self._dot(sa[0], lambda q: f"{self._velem(a, prep, (q,))} * "
                                                f"{self._velem(other, prep, (q,))}")
@@ -562,6 +581,7 @@ class VectorCode:
 
 
 HELPERS = """\
+typedef double npc_d4 __attribute__((ext_vector_type(4)));   // a dot product's partial sums
 extern "C" void* malloc(u64); extern "C" void free(void*); extern "C" void* realloc(void*, u64);
 // the lowest and one past the highest byte a view touches (neg/pos: its spans below and
 // above p; empty: no element at all, so nothing to overlap)
