@@ -173,3 +173,44 @@ def test_the_exit_loop_compiles_once_without_breaks():
     assert loop and "one compiled body" in loop[0]["summary"], rep["loops"]
     bodies = [t for t in rep["traces"] if "loop at line" in t["function"]]
     assert len(bodies) <= 2, len(bodies)
+
+
+def newton_with_history(X, y, maxiter):
+    """IRLS: a residual history appended before the convergence test (a sink of an
+    exit loop, api/loop_sinks.py), the list read after the loop."""
+    beta = np.zeros(X.shape[1])
+    dev = []
+    for it in range(maxiter):
+        p = 1.0 / (1.0 + np.exp(-(X @ beta)))
+        dev.append(-2 * np.sum(y * np.log(p) + (1 - y) * np.log(1 - p)))
+        H = X.T @ (X * (p * (1 - p))[:, None]) + 1e-8 * np.eye(X.shape[1])
+        step = np.linalg.solve(H, X.T @ (y - p))
+        beta = beta + step
+        if np.linalg.norm(step) < 1e-10:
+            break
+    return beta, dev, it
+
+
+def logistic_data(n, d, seed):
+    X = make((n, d), np.float64, seed=seed) / 10.0
+    y = (make((n,), np.float64, seed=seed + 1) > 0).astype(np.float64)
+    return X, y
+
+
+@pytest.mark.parametrize("maxiter", [9, 40])
+def test_an_exit_loop_appending_to_a_list(maxiter):
+    X, y = logistic_data(60, 3, 12)
+    got = check(newton_with_history, X, y, maxiter)
+    assert type(got[1]) is list and all(type(v) is np.float64 for v in got[1])
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
+def test_an_exit_loop_with_a_sink_compiles_once():
+    X, y = logistic_data(60, 3, 13)
+    npcompile.reset()
+    npcompile.jit(newton_with_history, choose=False)(X, y, 40)
+    rep = npcompile.report()
+    loop = [lp for lp in rep["loops"] if "for it in range" in lp["text"]]
+    assert loop and "one compiled body" in loop[0]["summary"], rep["loops"]
+    bodies = [t for t in rep["traces"] if "loop at line" in t["function"]]
+    assert len(bodies) <= 2, len(bodies)

@@ -223,6 +223,7 @@ class ExitSite:
         self.body = funcs[f"__npc_xbody_{self.index}"]
         self.test = funcs[f"__npc_xtest_{self.index}"]
         self.tested = funcs.get(f"__npc_xtbody_{self.index}")
+        _attach_sinks(self, funcs)
 
 
 class WhileSite:
@@ -924,6 +925,13 @@ class _Rewriter:
         if not _straight_line(pre) or not _straight_line([check.test] + exit_value):
             return None
         test_reads = [n for n in dict.fromkeys(_names_read(check.test)) if n in self.locals]
+        index = len(self.sites)
+        # `dev.append(d)` before the test (a residual history): its Python part runs
+        # after each run (api/loop_sinks.py); in the body, the list made it trace every
+        # iteration (a list argument has no replay key). Not one the test or the exit
+        # reads, nor a rename's source.
+        pre, sinks, sunk = self._sinks(pre, index, loop, var, also_read=list(_names_read(
+            check.test)) + list(_names_read(exit_stmt)) + [src for _, src in renames])
         params, bound = [], []
 
         def read(name):
@@ -950,20 +958,22 @@ class _Rewriter:
         sources = {src for _, src in renames}
         made = [b for b in dict.fromkeys(n for st in pre for n in _binds(st))
                 if b in params or b in later or b in test_reads or b in sources]
-        binds = [b for b in bound if b in later]
-        index = len(self.sites)
-        self.sites.append(ExitSite(index, loop.lineno, self._text(loop), var, params, made,
-                                   renames, test_reads, binds))
+        binds = [b for b in bound if b in later and b not in sunk]
+        self._add_site(ExitSite(index, loop.lineno, self._text(loop), var, params, made,
+                                renames, test_reads, binds), sinks)
         self.body_defs.append(self._body_function(f"__npc_xbody_{index}", params,
-                                        copy.deepcopy(pre) + [_returning(made)], loop))
+                                        copy.deepcopy(pre) + [_returning(made + sunk)], loop))
         self.body_defs.append(_function(f"__npc_xtest_{index}", test_reads,
                                         [ast.Return(copy.deepcopy(check.test))], loop))
         if _tests_arrays(check.test):
+            # the body's values, TEST, then the sinks' values (Fed.take takes those last)
             ret = _returning(made)
             ret.value.elts.append(copy.deepcopy(check.test))
+            ret.value.elts += _returning(sunk).value.elts
             self.body_defs.append(self._body_function(f"__npc_xtbody_{index}", params,
                                                       copy.deepcopy(pre) + [ret], loop))
-        stmts = self._replacement(loop, index, var, params, binds, "__npc_loop__.exits")
+        stmts = self._replacement(loop, index, var, params, binds, "__npc_loop__.exits",
+                                  sinks=sinks.targets if sinks else ())
         # where the test held: `return EXPR` here, with the names bound as it left them
         stmts[-1].orelse[-1].body = [copy.deepcopy(exit_stmt) if isinstance(exit_stmt, ast.Return)
                                      else ast.copy_location(ast.Pass(), exit_stmt)]

@@ -308,14 +308,16 @@ class LoopRunner:
         if tracer is None or args is None or _too_short(it):
             return None
         site = self.sites[index]
-        if _lazy_inside(args) or any(not _carries(args, site, name) for name in site.carry):
+        args, fed = loop_sinks.feed(site.sinks, args)
+        if fed is None or _lazy_inside(args) or \
+                any(not _carries(args, site, name) for name in site.carry):
             return None   # a carried Python number: a graph per value, traced as written
-        fed = loop_sinks.Fed(None, [])     # (an exit loop has no sinks)
         state, lazies = _take_over(tracer, site, args, fed)
         i, env, graphs, hit, native = _on_its_own(
             lambda: self._exit_iterations(site, state, len(it), fed))
         self._report(site, i + 1, graphs, i + 1, native=native)
-        return it[i], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds), hit
+        return it[i], tuple(_rejoin(tracer, env[name], lazies, name)
+                            for name in site.binds) + fed.result(), hit
 
     def _exit_iterations(self, site, state, n, fed):
         env, graphs, replay = dict(zip(site.params, state)), [], _Replays()
