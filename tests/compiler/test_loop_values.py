@@ -235,6 +235,27 @@ def test_carried_python_numbers_go_in_as_inputs(steps):
         assert len(rep["compiles"]) <= 3, rep["compiles"]
 
 
+def clock_in_bursts(y, dt, n, bursts):
+    t = 0.0
+    for _ in range(bursts):
+        for _ in range(n):
+            y = y + dt * np.cos(t) * y
+            t += dt
+    return y, t
+
+
+@CPU
+def test_a_loop_entered_again_hands_in_its_carried_number_at_once():
+    """The iteration traced as written to see `t += dt` stay a float is traced at the
+    first entry only: at each later one it was traced again, a graph of its own with t
+    a constant, compiled once per entry (pendulum_rk2: 31 compiles a call)."""
+    got = check(clock_in_bursts, np.linspace(0.0, 1.0, 50), 0.01, 10, 6)
+    assert type(got[1]) is float
+    npcompile.reset()
+    npcompile.jit(clock_in_bursts, choose=False)(np.linspace(0.0, 1.0, 50), 0.01, 10, 6)
+    assert len(npcompile.report()["compiles"]) <= 3, npcompile.report()["compiles"]
+
+
 def test_a_carried_number_handed_to_a_list_runs_as_written():
     got = check(recorded_times, make((20,), np.float64), 0.5, 12)
     assert all(type(t) is float for t in got[1])

@@ -99,6 +99,9 @@ class LoopSite:
         self.lineno = lineno
         self.text = text
         self.var = var
+        # (carried position, type) of Python numbers that stayed numbers through the
+        # iteration traced as written: a later entry hands them in as loop values at once
+        self.numbers_stay = set()
         self.params = params    # names the body reads before binding them
         self.binds = binds      # names the body binds and someone reads after it
         self.carry = [b for b in binds if b in params]   # what the next iteration reads

@@ -100,7 +100,10 @@ class LoopRunner:
             return None
         n = len(it)
         peeled = 0
-        if any(not _carried(args[j]) for j in carry):
+        numbers = {(j, type(args[j])) for j in carry if not _carried(args[j])}
+        if numbers and numbers <= site.numbers_stay and self._takes_numbers():
+            pass    # numbers found to stay numbers at an earlier entry: no peel
+        elif numbers:
             # A carried number: `b = 0.0` before `b -= lr * np.sum(g)` is an array from
             # the first iteration on, so that one is traced as written and the others
             # run the compiled body. One that stays a Python number (`t += dt`) goes in
@@ -115,6 +118,9 @@ class LoopRunner:
                         for j in carry):
                 return it[-1], tuple(_as_written(site, args, carry, 1, n, it, fed)) + \
                     fed.result()
+            # (the next entry skips the peel: pendulum_rk2's inner time loop, entered
+            # 30 times a call with `t += dt` carried, traced an iteration at each entry)
+            site.numbers_stay |= {(j, t) for j, t in numbers if type(args[j]) is t}
         state, lazies = _take_over(tracer, site, args, fed)
         done, out, graphs, native = self._replayed(site, state, carry, it[peeled:], fed)
         if site.value_refused:
