@@ -74,3 +74,27 @@ def test_concatenate_stack_matmul_dot():
     check(lambda x, y: np.dot(x[0], y[1]), a, b)
     check(lambda x, y: x.dot(y.T) * 2, a, b)
     check(lambda x, y: x @ y, a, b)  # mismatch: NumPy's ValueError
+
+
+def band_sums(a, t):
+    fg = (a > t) & (a < 2 * t)
+    b = fg.reshape(4, -1, a.shape[1]).sum(axis=(1, 2))
+    k = int(b.argmax())          # a graph break while fg, reshaped, is alive
+    return b, k, fg.mean()
+
+
+def test_a_reshape_of_a_ufunc_result_of_c_arrays_keeps_its_graph_compiled():
+    """The comparison's result is C-contiguous (its operands are): the reshape is a view,
+    known without NumPy, so the graph before the break runs its kernels (it ran op by op
+    on the reference path, its layout taken for a guess)."""
+    import npcompile
+    from test_trace_loops import COMPILED
+    a = make((16, 8), np.float64)
+    check(band_sums, a, 0.3)
+    check(band_sums, np.asfortranarray(a), 0.3)
+    if COMPILED:
+        npcompile.reset()
+        npcompile.jit(band_sums, choose=False)(a, 0.3)
+        rep = npcompile.report()
+        first = rep["compiles"][0]["graph_id"]
+        assert any(k["graph_id"] == first for k in rep["kernels"]), rep["kernels"]

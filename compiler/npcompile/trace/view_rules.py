@@ -49,9 +49,30 @@ def _one_layout(base):
     """Is a pending base's layout known without NumPy: a ufunc's fresh result (contiguous
     in its inputs' axis order) with at most one axis longer than 1, the same memory in
     every axis order? (A Kalman filter's `xs[k] = x.ravel()` of its (2, 1) state ran
-    every call on the reference path, which kept its loop from compiling once.)"""
+    every call on the reference path, which kept its loop from compiling once.) Or one
+    of C-contiguous operands, which NumPy makes C-contiguous (_c_result)."""
     return isinstance(getattr(base, "fn", None), np.ufunc) and \
-        sum(d != 1 for d in base.shape) <= 1
+        (sum(d != 1 for d in base.shape) <= 1 or _c_result(base, 0))
+
+
+def _c_result(node, depth):
+    """Is this value C-contiguous, as NumPy will have it: a C-contiguous array given, or
+    a ufunc's result (order K) whose array operands are all such values, one of them of
+    the result's shape (NumPy then orders the result's axes as theirs). A layout guessed
+    sends the graph to the reference path, op by op (otsu_morph_open's
+    `fg.reshape(16, -1, 256)` of a 2-d comparison: 87 ops, every call)."""
+    if node.is_leaf:
+        v = node.value
+        return type(v) is np.ndarray and v.flags.c_contiguous
+    if depth > 6 or not isinstance(node.fn, np.ufunc) or node.fn.nout != 1 or \
+            (node.kwargs or {}).get("order", "K") not in ("K", "C", "A"):
+        return False
+    full = False
+    for x in node.inputs:
+        if not _c_result(x, depth + 1):
+            return False
+        full = full or tuple(x.shape) == tuple(node.shape)
+    return full
 
 
 def getitem(tracer, lz, key):
