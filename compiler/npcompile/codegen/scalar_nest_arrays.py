@@ -128,7 +128,12 @@ class ArrayBindings:
         self._out(f"if (!{dst}) {_FAIL};")
         flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, strides))
         loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
-        self._out(f"{loops} {dst}[{flat}] = {val};")
+        unit = self._unit_last(("", [(n, "8") for n in shape]), prep)
+        if unit is None:
+            self._out(f"{loops} {dst}[{flat}] = {val};")
+        else:   # its operands' last dimensions contiguous: constant strides, vectorized
+            self._out(f"if ({unit[0]}) {{ {loops} {dst}[{flat}] = {self._velem(value, unit[2], ks)}; }} "
+                      f"else {{ {loops} {dst}[{flat}] = {val}; }}")
         self._out(f"if ({fresh}) {{ if (o_{name}) free(a_{name}); "
                   f"a_{name} = (char*){dst}; o_{name} = true; }}")
         for d, (n, m) in enumerate(zip(shape, strides)):

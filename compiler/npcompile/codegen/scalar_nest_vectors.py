@@ -454,6 +454,15 @@ class VectorCode:
             (lambda v: f"{elem} = {elem} {op} {v};")
         val = self._velem(value, prep, ks)
         loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, tshape))
+        unit = self._unit_last(target, prep)
+        if unit is None:
+            direct = f"{loops} {put(val)}"
+        else:       # the same loop, its last dimension's strides the constant 8
+            cond, utarget, uprep = unit
+            uelem = self._at(utarget, ks)
+            uval = self._velem(value, uprep, ks)
+            uput = f"{uelem} = {uval};" if op is None else f"{uelem} = {uelem} {op} {uval};"
+            direct = f"if ({cond}) {{ {loops} {uput} }} else {{ {loops} {put(val)} }}"
         over = " || ".join(self._overlaps(target, v) for v in prep.get("views", []))
         if over:    # through a temporary, as NumPy does
             tmp = self._new()
@@ -466,12 +475,29 @@ class VectorCode:
             self._out(f"  {loops} {put(f'{tmp}[{flat}]')}")
             self._out(f"  free({tmp});")
             self._out("} else {")
-            self._out(f"  {loops} {put(val)}")
+            self._out(f"  {direct}")
             self._out("}")
         else:
-            self._out(f"{loops} {put(val)}")
+            self._out(direct)
         body, self.lines = self.lines, saved
         self._block(body, depth)
+
+    @staticmethod
+    def _unit_last(target, prep):
+        """(condition, target, prep) for the version of an elementwise loop where every
+        view's last dimension is contiguous: its strides as the constant 8, which LLVM
+        vectorizes (with run-time strides it leaves the loop scalar: a FIR filter's taps
+        ran 3.5x slower than NumPy's); None where the loop has no dimension."""
+        if not target[1]:
+            return None
+
+        def unit(v):
+            return (v[0], list(v[1][:-1]) + [(v[1][-1][0], "8")])
+        views = [v for k, v in prep.items() if k != "views" and isinstance(v, tuple) and v[1]]
+        cond = " && ".join(f"{v[1][-1][1]} == 8" for v in [target] + views)
+        uprep = {k: unit(v) if k != "views" and isinstance(v, tuple) and v[1] else v
+                 for k, v in prep.items()}
+        return cond, unit(target), uprep
 
     def _block(self, body, depth):
         """Lines written aside, as one C block (their names stay local to it)."""
