@@ -141,3 +141,60 @@ def test_a_subscript_target_binds_no_bound():
     assert not untraced_loops()
     assert any("10 iterations, one compiled body" in r["summary"]
                for r in npcompile.report()["loops"])
+
+
+def dtw_backtrack(x, y):
+    """A DP table filled with array rows, then its path walked back element by element:
+    a while loop that breaks the graph at every step (int(np.argmin(...)))."""
+    n, m = len(x), len(y)
+    D = np.full((n + 1, m + 1), np.inf)
+    D[0, 0] = 0.0
+    for i in range(1, n + 1):
+        D[i, 1:] = np.abs(x[i - 1] - y) + np.minimum(D[i - 1, 1:], D[i - 1, :-1])
+    i, j = n, m
+    path = [(i - 1, j - 1)]
+    while i > 1 or j > 1:
+        steps = [D[i - 1, j - 1], D[i - 1, j], D[i, j - 1]]
+        k = int(np.argmin(steps))
+        if k == 0:
+            i, j = i - 1, j - 1
+        elif k == 1:
+            i -= 1
+        else:
+            j -= 1
+        path.append((i - 1, j - 1))
+    return D[n, m], path
+
+
+def row_signs(X, w, steps):
+    """The same shape of loop over rows (X[i] of a matrix): array work, traced."""
+    count = 0
+    for i in range(steps):
+        count += int(X[i] @ w > 0)
+    return count
+
+
+def _untraced_summaries():
+    return [lp["summary"] for lp in npcompile.report()["loops"] if "element code" in lp["summary"]]
+
+
+@pytest.mark.parametrize("n", [3, 30])
+def test_an_element_walk_runs_untraced_with_numpys_values(n):
+    x = np.sin(np.arange(n) * 0.7)
+    y = np.cos(np.arange(n + 4) * 0.3)
+    npcompile.reset()
+    got = npcompile.jit(dtw_backtrack)(x, y)
+    exp = dtw_backtrack(x, y)
+    same(got[0], exp[0])
+    assert got[1] == exp[1] and all(type(a) is int for p in got[1] for a in p)
+    if CPU_KERNELS:
+        assert any("a while loop as plain NumPy, untraced" in s for s in _untraced_summaries())
+        assert len(npcompile.report()["graph_breaks"]) <= 2
+
+
+def test_a_walk_over_rows_is_not_taken_for_elements():
+    X = np.random.default_rng(3).standard_normal((20, 4))
+    w = np.ones(4)
+    npcompile.reset()
+    assert npcompile.jit(row_signs)(X, w, 20) == row_signs(X, w, 20)
+    assert not _untraced_summaries()

@@ -181,8 +181,10 @@ class UntracedSite:
     into the trace (a 0-1 knapsack of 400 items: 7200 ops, 2.2 s to compile for 1 ms
     of NumPy work). The runner runs it as plain NumPy, untraced (LoopRunner.untraced)."""
 
-    def __init__(self, index, lineno, text):
+    def __init__(self, index, lineno, text, elements=None):
         self.index, self.lineno, self.text = index, lineno, text
+        # taken as element code (_element_walk), not for its bounds: {name: indices}
+        self.elements = elements
         self.sinks = None
 
 
@@ -348,6 +350,55 @@ def rewrite(fn, runner_factory):
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__dict__.update(fn.__dict__)
     return new, sites
+
+
+def _element_walk(loop):
+    """Is this loop (one no other rewrite took) scalar code over array elements that
+    breaks the graph at every iteration: no slice anywhere, an element read, and an
+    int()/float()/bool()/.item() of a value, or a while test on a name the body binds
+    from elements? A DP table's backtrack (`steps = [D[i-1, j-1], ...]; k =
+    int(np.argmin(steps))` in `while i > 1 or j > 1`): traced, each element read was a
+    graph node and each int() a flush, 110 us an iteration where NumPy takes 7. It runs
+    as plain NumPy, untraced (LoopRunner.untraced)."""
+    nodes = list(ast.walk(loop))
+    if any(isinstance(n, (ast.Slice, ast.FunctionDef, ast.Lambda, ast.Yield, ast.YieldFrom,
+                          ast.Return)) for n in nodes):
+        return False
+    if not any(isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) for n in nodes):
+        return False
+    # an array it indexes is read by its elements only, never whole (`0.5 * x`, x.max():
+    # array work, which the trace takes)
+    bases = {id(n.value) for n in nodes if isinstance(n, ast.Subscript)}
+    indexed = {n.value.id for n in nodes if isinstance(n, ast.Subscript) and
+               isinstance(n.value, ast.Name)}
+    if any(isinstance(n, ast.Name) and n.id in indexed and id(n) not in bases for n in nodes):
+        return False
+    converts = any(isinstance(n, ast.Call) and (
+        (isinstance(n.func, ast.Name) and n.func.id in ("int", "float", "bool")) or
+        (isinstance(n.func, ast.Attribute) and n.func.attr == "item")) for n in nodes)
+    if converts:
+        return True
+    if isinstance(loop, ast.While):
+        from_elements = {t for st in ast.walk(loop) if isinstance(st, ast.Assign) and
+                         any(isinstance(n, ast.Subscript) for n in ast.walk(st.value))
+                         for tgt in st.targets for t in _bound_names(tgt)}
+        return bool(set(_names_read(loop.test)) & from_elements)
+    return False
+
+
+def _indexed_names(loop):
+    """{name: the fewest indices it is subscripted with} for the names a loop subscripts
+    that it does not bind itself (the arrays it walks)."""
+    bound = {t for st in ast.walk(loop) if isinstance(st, (ast.Assign, ast.AugAssign, ast.For))
+             for tgt in (st.targets if isinstance(st, ast.Assign) else [st.target])
+             for t in _bound_names(tgt)}
+    out = {}
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
+                n.value.id not in bound:
+            k = len(n.slice.elts) if isinstance(n.slice, ast.Tuple) else 1
+            out[n.value.id] = min(k, out.get(n.value.id, k))
+    return out
 
 
 def _data_bounds(body):
@@ -580,6 +631,10 @@ class _Rewriter:
                 if got is not None:
                     out.extend(got)
                     continue
+            if isinstance(s, (ast.For, ast.While)) and self.fdef is not None and \
+                    not s.orelse and _element_walk(s):
+                out.extend(self._untraced(s, elements=_indexed_names(s)))
+                continue
             if isinstance(s, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
                 self.visit_body_of(s)
             out.append(s)
@@ -645,15 +700,30 @@ class _Rewriter:
         if isinstance(fallback, ast.For) and any(isinstance(b, ast.For) for b in fallback.body):
             self.visit_body_of(fallback)
 
-    def _untraced(self, loop):
+    def _untraced(self, loop, elements=None):
         """The loop as written, inside `with __npc_loop__.untraced(k, ITER):` (UntracedSite):
-        ITER evaluated once, before."""
+        ITER evaluated once, before (a while loop's: None). An element walk's also hands
+        in the arrays it indexes (elements: {name: how many indices}), for the runner to
+        see that they are elements, not rows."""
         index = len(self.sites)
-        self.sites.append(UntracedSite(index, loop.lineno, self._text(loop)))
+        self.sites.append(UntracedSite(index, loop.lineno, self._text(loop), elements))
         it = f"__npc_it_{index}"
-        return _around_original(_glue(
-            f"{it} = None\nwith __npc_loop__.untraced({index}, {it}):\n    pass\n", loop),
-            loop, it)
+        arrays = ""
+        if elements is not None:
+            ua = f"__npc_ua_{index}"
+            arrays = (f"try:\n    {ua} = ({''.join(n + ', ' for n in elements)})\n"
+                      f"except NameError:\n    {ua} = None\n")
+            arrays_arg = f", {ua}"
+        else:
+            arrays_arg = ""
+        if isinstance(loop, ast.While):
+            glue = _glue(f"{arrays}with __npc_loop__.untraced({index}, None{arrays_arg}):\n"
+                         f"    pass\n", loop)
+            glue[-1].body = [loop]
+            return glue
+        glue = _glue(f"{it} = None\n{arrays}with __npc_loop__.untraced({index}, {it}{arrays_arg}):"
+                     f"\n    pass\n", loop)
+        return _around_original(glue, loop, it)
 
     def _text(self, loop):
         """The loop's first line as the user wrote it (the report's words)."""

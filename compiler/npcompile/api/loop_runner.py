@@ -58,6 +58,21 @@ NEST_PREFERRED_ELEMENTS = 1 << 12
 VIEWS_AT_ONCE = 1 << 16
 
 
+def _elements_only(indexed, arrays):
+    """Does each array an element walk subscripts take as many indices as it has
+    dimensions (its elements), the others being lists or tuples? (`X[i]` of a matrix is
+    a row: array work, which the trace takes.)"""
+    if arrays is None:
+        return False
+    for (name, k), v in zip(indexed.items(), arrays):
+        if type(v) in (np.ndarray, LazyArray):
+            if v.ndim != k:
+                return False
+        elif type(v) not in (list, tuple):
+            return False
+    return True
+
+
 class LoopRunner:
     """The `__npc_loop__` of one rewritten function: (index, iterable, argument tuple)
     -> None (run the original loop) or (last loop value, values the body bound)."""
@@ -138,24 +153,33 @@ class LoopRunner:
         return it[-1], tuple(_rejoin(tracer, v, lazies, name)
                              for v, name in zip(out, site.binds)) + fed.result()
 
-    def untraced(self, index, it):
+    def untraced(self, index, it, arrays=()):
         """The context a data-bounded loop (loop_rewrite.UntracedSite) runs in: plain
         NumPy with the trace suspended, everything pending computed first; the loop as
         written where no trace runs or it is short."""
         tracer = current()
-        if tracer is None or not hasattr(it, "__len__") or len(it) < LOOP_MIN or \
+        # (it None: a while loop of element code, loop_rewrite._element_walk)
+        if tracer is None or (it is not None and (not hasattr(it, "__len__") or
+                                                  len(it) < LOOP_MIN)) or \
                 self.owner.options["device"] != "cpu":
             return contextlib.nullcontext()
         site = self.sites[index]
+        if site.elements is not None and not _elements_only(site.elements, arrays):
+            return contextlib.nullcontext()     # rows, not elements: traced as before
         tracer.flush()
         # its writes land in the arrays themselves: the call cannot start again, and its
         # next run must run this loop again (no replay of the call as a whole)
         tracer.mark_irreversible(f"its loop at line {site.lineno} ran as plain NumPy")
         tracer.read_value(f"its loop at line {site.lineno} ran as plain NumPy")
-        self._note_once((index, len(it), "untraced"), site, len(it),
-                        f"{len(it)} iterations as plain NumPy, untraced: its slice bounds "
-                        f"are read from array elements, so each iteration is a graph of its "
-                        f"own shape, and which shapes depends on the data")
+        if site.elements is not None:
+            what = (f"{'a while loop' if it is None else f'{len(it)} iterations'} as plain "
+                    f"NumPy, untraced: element code that breaks the graph at every iteration")
+        else:
+            what = (f"{len(it)} iterations as plain NumPy, untraced: its slice bounds are "
+                    f"read from array elements, so each iteration is a graph of its own "
+                    f"shape, and which shapes depends on the data")
+        self._note_once((index, None if it is None else len(it), "untraced"), site,
+                        None if it is None else len(it), what)
         return tracer.suspended()
 
     def _note_once(self, key, site, iterations, what, graph_id=-1):
