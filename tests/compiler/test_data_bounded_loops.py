@@ -152,17 +152,14 @@ def dtw_backtrack(x, y):
     for i in range(1, n + 1):
         D[i, 1:] = np.abs(x[i - 1] - y) + np.minimum(D[i - 1, 1:], D[i - 1, :-1])
     i, j = n, m
-    path = [(i - 1, j - 1)]
-    while i > 1 or j > 1:
-        steps = [D[i - 1, j - 1], D[i - 1, j], D[i, j - 1]]
-        k = int(np.argmin(steps))
-        if k == 0:
-            i, j = i - 1, j - 1
-        elif k == 1:
+    path = []
+    while i + j > 2:                     # to the corner, by the cheapest neighbour
+        best = int(np.argmin([D[i - 1, j - 1], D[i - 1, j], D[i, j - 1]]))
+        if best != 2:
             i -= 1
-        else:
+        if best != 1:
             j -= 1
-        path.append((i - 1, j - 1))
+        path.append((i, j))
     return D[n, m], path
 
 

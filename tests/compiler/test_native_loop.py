@@ -6,6 +6,7 @@ or that it declined, with the report's words."""
 import importlib.util
 import math
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -387,7 +388,10 @@ def test_a_slice_bound_to_a_name_runs_python():
 
 def corpus(name):
     """The run() of a program of the benchmark corpus (bench/programs)."""
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "programs", name + ".py")
+    bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
+    if bench not in sys.path:       # (what a program imports: bench/program_inputs.py)
+        sys.path.append(bench)
+    path = os.path.join(bench, "programs", name + ".py")
     spec = importlib.util.spec_from_file_location(f"corpus_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
