@@ -108,6 +108,21 @@ def test_roll_stencil_every_dtype(dtype):
     check(lambda a: np.roll(a, 1, axis=1) + np.roll(a, -1, axis=0) - a, make((9, 13), dtype))
 
 
+def roll_by_peak(x):
+    """np.roll by a shift the trace computes (np.argmax): a gather, not a graph break."""
+    s = np.argmax(x)
+    return np.roll(x, -s), np.roll(x.reshape(3, -1), s, axis=1), np.roll(x, s - 100, axis=-1)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+def test_roll_by_a_traced_shift(dtype):
+    check(roll_by_peak, make((12,), dtype))
+    check(roll_by_peak, make((0,), dtype)[:0].repeat(3))        # empty: NumPy's error
+    npcompile.reset()
+    npcompile.explain(roll_by_peak)(make((12,), dtype))
+    assert npcompile.report()["graph_breaks"] == []
+
+
 @pytest.mark.parametrize("kwargs", [
     {"mode": "median"}, {"mode": "constant", "reflect_type": "even"},
     {"mode": "reflect", "reflect_type": "odd"}])

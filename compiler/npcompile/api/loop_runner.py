@@ -426,14 +426,19 @@ class LoopRunner:
         # once settled, the segment runs in the C++ loop and its ifs after each run
         lead = items[0] if segments == [0] else None
         i, n, native = 0, len(it), 0
+        refused = None      # the settled plan the C++ loop could not take (not asked again)
         while i < n:
             env[var] = it[i]
-            if lead is not None and replays[0].settled is not None:
+            if lead is not None and replays[0].settled is not None and \
+                    replays[0].settled is not refused:
                 done = self._split_in_cpp(site, lead, env, it, i, replays[0], fed)
                 if done:
                     i += done
                     native += done
                     continue
+                # (a segment handing back views of its outputs, `pa = perm[:na]`: asked
+                # at every iteration, 10 us each, permutation_test)
+                refused = replays[0].settled
             for k, item in enumerate(items):
                 if item.kind == "segment":
                     # every NumPy scalar it reads goes in as a 0-d array (one graph for

@@ -33,6 +33,8 @@ def roll(tracer, fn, a, shift, axis=None):
     with periodic edges (np.roll(u, 1) - 2 * u + np.roll(u, -1)) then stay one graph.
     Anything unusual (axis out of range, shifts that are not ints) is NumPy's to raise."""
     lz = as_lazy(tracer, a)
+    if _traced_int(shift) and (axis is None or isinstance(axis, (int, np.integer))):
+        return _roll_by_value(lz, shift, axis)
     if axis is None:
         if not isinstance(shift, (int, np.integer)):
             raise Unsupported("error", "np.roll(axis=None) takes one shift")
@@ -58,6 +60,28 @@ def roll(tracer, fn, a, shift, axis=None):
         tail = out[_axis_slices(lz.ndim, d, slice(None, n - k))]
         out = concatenate(tracer, np.concatenate, [head, tail], axis=d)
     return out.copy() if out is lz else out
+
+
+def _traced_int(x):
+    """A signed integer computed in the trace (`np.roll(sig, -lags[i])`)."""
+    return type(x) is _la.LazyArray and x._scalar and x.dtype.kind == "i"
+
+
+def _roll_by_value(lz, shift, axis):
+    """np.roll by a shift the trace computes: a gather of index (i - shift) mod n along
+    the axis, NumPy's result, with no graph break for the shift's value (it was one
+    per call, and the call was run eagerly)."""
+    if axis is None:
+        flat = lz.ravel()
+        return _roll_by_value(flat, shift, 0).reshape(lz.shape)
+    if not -lz.ndim <= axis < lz.ndim:
+        raise Unsupported("error", f"np.roll: axis {axis} is out of bounds")
+    d = axis % lz.ndim
+    n = lz.shape[d]
+    if n == 0:
+        return lz.copy()
+    idx = (np.arange(n) - shift) % n
+    return lz[_axis_slices(lz.ndim, d, idx)]
 
 
 def _flip_along(x, d):
