@@ -26,6 +26,7 @@ import ctypes
 import numpy as np
 
 from .scalar_nest_types import ARRAY, F8, MAT, VEC, Unsupported
+from .scalar_nest_vectors import scalar_loops
 
 _FAIL = "goto npc_fail"
 _RANK = {VEC: 1, MAT: 2}
@@ -133,7 +134,7 @@ class ArrayBindings:
             self._out(f"{loops} {dst}[{flat}] = {val};")
         else:   # its operands' last dimensions contiguous: constant strides, vectorized
             self._out(f"if ({unit[0]}) {{ {loops} {dst}[{flat}] = {self._velem(value, unit[2], ks)}; }} "
-                      f"else {{ {loops} {dst}[{flat}] = {val}; }}")
+                      f"else {{ {scalar_loops(ks, shape)} {dst}[{flat}] = {val}; }}")
         self._out(f"if ({fresh}) {{ if (o_{name}) free(a_{name}); "
                   f"a_{name} = (char*){dst}; o_{name} = true; }}")
         for d, (n, m) in enumerate(zip(shape, strides)):
