@@ -26,16 +26,13 @@ import ctypes
 import numpy as np
 
 from .scalar_nest_types import ARRAY, F8, MAT, VEC, Unsupported
-from .scalar_nest_vectors import scalar_loops
+from .scalar_nest_vectors import ELEMENTWISE_CALLS
 
 _FAIL = "goto npc_fail"
 _RANK = {VEC: 1, MAT: 2}
 _SLOTS = 4      # per array handed back: pointer, length 0, length 1, set
 _libc = ctypes.CDLL(None)
 _libc.free.argtypes = [ctypes.c_void_p]
-
-
-_ELEMENTWISE_CALLS = ("abs", "absolute", "fabs", "maximum", "minimum")
 
 
 def _elementwise_reads(e, name):
@@ -51,7 +48,7 @@ def _elementwise_reads(e, name):
         return _elementwise_reads(e.operand, name)
     if isinstance(e, ast.Call) and not e.keywords and (
             (isinstance(e.func, ast.Name) and e.func.id == "abs") or
-            (isinstance(e.func, ast.Attribute) and e.func.attr in _ELEMENTWISE_CALLS)):
+            (isinstance(e.func, ast.Attribute) and e.func.attr in ELEMENTWISE_CALLS)):
         return all(_elementwise_reads(a, name) for a in e.args)
     return not any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(e))
 
@@ -115,9 +112,6 @@ class ArrayBindings:
         saved, self.lines = self.lines, []
         prep = {}
         shape = self._vprep(value, prep)
-        ks = tuple(self._new() for _ in shape)
-        val = self._velem(value, prep, ks)
-        strides = self._strides(shape)
         dst, size, fresh = self._new(), self._new(), self._new()
         self._out(f"const u64 {size} = {' * '.join(f'(u64){n}' for n in shape)};")
         same = " && ".join(f"n_{name}_{d} == {n}" for d, n in enumerate(shape))
@@ -127,14 +121,7 @@ class ArrayBindings:
             self._out(f"const bool {fresh} = !(o_{name} && {same});")
         self._out(f"double* {dst} = {fresh} ? (double*)malloc({size} * 8 + 8) : (double*)a_{name};")
         self._out(f"if (!{dst}) {_FAIL};")
-        flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, strides))
-        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
-        unit = self._unit_last(("", [(n, "8") for n in shape]), prep)
-        if unit is None:
-            self._out(f"{loops} {dst}[{flat}] = {val};")
-        else:   # its operands' last dimensions contiguous: constant strides, vectorized
-            self._out(f"if ({unit[0]}) {{ {loops} {dst}[{flat}] = {self._velem(value, unit[2], ks)}; }} "
-                      f"else {{ {scalar_loops(ks, shape)} {dst}[{flat}] = {val}; }}")
+        strides = self._into_contiguous(dst, value, prep, shape)
         self._out(f"if ({fresh}) {{ if (o_{name}) free(a_{name}); "
                   f"a_{name} = (char*){dst}; o_{name} = true; }}")
         for d, (n, m) in enumerate(zip(shape, strides)):

@@ -58,6 +58,8 @@ def whole_type(arrays, name):
 
 
 _ABS = ("abs", "absolute", "fabs")
+# the functions whose result's element k reads only their operands' elements k
+ELEMENTWISE_CALLS = _ABS + _EXTREMA
 _EXTREME = {"max": "max", "amax": "max", "min": "min", "amin": "min"}
 
 
@@ -157,6 +159,21 @@ def scalar_loops(ks, shape):
     that took 1.8 s to compile."""
     keep = '_Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)") '
     return " ".join(f"{keep}for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
+
+
+def _unit(view, d):
+    """The view with the stride of its dimension d the constant 8 (a version of a loop
+    for where it is contiguous along d: LLVM vectorizes constant strides)."""
+    dims = list(view[1])
+    dims[d] = (dims[d][0], "8")
+    return (view[0], dims)
+
+
+def _pairwise(terms):
+    """C of the sum of partial sums, added pairwise: ((a + b) + (c + d)) + ..."""
+    while len(terms) > 1:
+        terms = [f"({x} + {y})" for x, y in zip(terms[::2], terms[1::2])]
+    return terms[0]
 
 
 def _transposed(e):
@@ -269,15 +286,28 @@ class VectorCode:
             return self._vprep(e, prep)
         inner = {}
         shape = self._vprep(e, inner)
-        ks = tuple(self._new() for _ in shape)
-        val = self._velem(e, inner, ks)
-        strides = self._strides(shape)
         buf = self._scratch(" * ".join(f"(u64){n}" for n in shape))
-        flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, strides))
-        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
-        self._out(f"{loops} {buf}[{flat}] = {val};")
+        strides = self._into_contiguous(buf, e, inner, shape)
         prep[id(e)] = (f"((char*){buf})", [(n, f"({m}) * 8") for n, m in zip(shape, strides)])
         return shape
+
+    def _into_contiguous(self, dst, value, prep, shape):
+        """Statements computing a slice expression (its views in prep, its shape) into the
+        C-contiguous doubles at dst: a version with its operands' last strides the constant
+        8 (_unit_last) where they are contiguous, vectorized, and one as they come. Its
+        element strides."""
+        ks = tuple(self._new() for _ in shape)
+        strides = self._strides(shape)
+        flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, strides))
+        val = self._velem(value, prep, ks)
+        unit = self._unit_last(("", [(n, "8") for n in shape]), prep)
+        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
+        if unit is None:
+            self._out(f"{loops} {dst}[{flat}] = {val};")
+        else:
+            self._out(f"if ({unit[0]}) {{ {loops} {dst}[{flat}] = {self._velem(value, unit[2], ks)}; }} "
+                      f"else {{ {scalar_loops(ks, shape)} {dst}[{flat}] = {val}; }}")
+        return strides
 
     def _scratch(self, size):
         """A double* of at least `size` elements, the nest's own: one per place that
@@ -343,7 +373,7 @@ class VectorCode:
         raise Unsupported(f"{type(e).__name__} of slices")
 
     def _matmul_elem(self, a, b, prep, ks):
-        """Element ks of a @ b: a dot product along their shared dimension, in order."""
+        """Element ks of a @ b: a dot product along their shared dimension (_unit_dot)."""
         va, vb = prep[id(self._operand(a))], prep[id(self._operand(b))]
         ra, rb = len(va[1]), len(vb[1])
         return self._unit_dot(va, ra - 1, vb, 0, lambda x, y, q: (
@@ -356,27 +386,23 @@ class VectorCode:
         DOT_LANES partial sums are vectors of four doubles, loaded four elements at a
         time (LLVM does not make vectors of interleaved scalar sums itself); elsewhere
         the strides as they come."""
-        def unit(v, d):
-            dims = list(v[1])
-            dims[d] = (dims[d][0], "8")
-            return (v[0], dims)
         n = va[1][da][0]
-        ux, uy = unit(va, da), unit(vb, db)
+        ux, uy = _unit(va, da), _unit(vb, db)
         q, x, y, r = (self._new() for _ in range(4))
         accs = [self._new() for _ in range(DOT_LANES // 4)]
         ea, eb = pair(ux, uy, q)
+        step = []
+        for v, a in enumerate(accs):
+            xa, ya = pair(ux, uy, f"({q} + {4 * v})")
+            step.append(f"__builtin_memcpy(&{x}, &{xa}, 32); __builtin_memcpy(&{y}, &{ya}, 32); "
+                        f"{a} += {x} * {y};")
         # lane k of the scalar version is element k % 4 of vector k // 4: the same sums
-        lanes = [f"{accs[k // 4]}[{k % 4}]" for k in range(DOT_LANES)]
-        while len(lanes) > 1:
-            lanes = [f"({a} + {b})" for a, b in zip(lanes[::2], lanes[1::2])]
-        step = " ".join(
-            f"__builtin_memcpy(&{x}, &{pair(ux, uy, f'({q} + {4 * v})')[0]}, 32); "
-            f"__builtin_memcpy(&{y}, &{pair(ux, uy, f'({q} + {4 * v})')[1]}, 32); "
-            f"{a} += {x} * {y};" for v, a in enumerate(accs))
+        total = _pairwise([f"{accs[k // 4]}[{k % 4}]" for k in range(DOT_LANES)])
         fast = (f"({{ npc_d4 {' = 0.0, '.join(accs)} = 0.0; i64 {q} = 0; "
-                f"for (; {q} + {DOT_LANES} <= {n}; {q} += {DOT_LANES}) {{ npc_d4 {x}, {y}; {step} }} "
+                f"for (; {q} + {DOT_LANES} <= {n}; {q} += {DOT_LANES}) {{ npc_d4 {x}, {y}; "
+                f"{' '.join(step)} }} "
                 f"for (; {q} < {n}; ++{q}) {accs[0]}[0] += {ea} * {eb}; "
-                f"double {r} = {lanes[0]}; {r}; }})")
+                f"double {r} = {total}; {r}; }})")
         slow = self._dot(n, lambda k: "{} * {}".format(*pair(va, vb, k)))
         return f"(({va[1][da][1]} == 8 && {vb[1][db][1]} == 8) ? {fast} : {slow})"
 
@@ -388,12 +414,9 @@ class VectorCode:
         gives its last bits."""
         q, accs = self._new(), [self._new() for _ in range(DOT_LANES)]
         step = " ".join(f"{a} += {term(f'({q} + {i})')};" for i, a in enumerate(accs))
-        total = accs
-        while len(total) > 1:
-            total = [f"({x} + {y})" for x, y in zip(total[::2], total[1::2])]
         return (f"({{ double {' = 0.0, '.join(accs)} = 0.0; i64 {q} = 0; "
                 f"for (; {q} + {DOT_LANES} <= {n}; {q} += {DOT_LANES}) {{ {step} }} "
-                f"for (; {q} < {n}; ++{q}) {accs[0]} += {term(q)}; {total[0]}; }})")
+                f"for (; {q} < {n}; ++{q}) {accs[0]} += {term(q)}; {_pairwise(accs)}; }})")
 
     @staticmethod
     def _at(view, ks):
@@ -500,14 +523,11 @@ class VectorCode:
         ran 3.5x slower than NumPy's); None where the loop has no dimension."""
         if not target[1]:
             return None
-
-        def unit(v):
-            return (v[0], list(v[1][:-1]) + [(v[1][-1][0], "8")])
         views = [v for k, v in prep.items() if k != "views" and isinstance(v, tuple) and v[1]]
         cond = " && ".join(f"{v[1][-1][1]} == 8" for v in [target] + views)
-        uprep = {k: unit(v) if k != "views" and isinstance(v, tuple) and v[1] else v
+        uprep = {k: _unit(v, -1) if k != "views" and isinstance(v, tuple) and v[1] else v
                  for k, v in prep.items()}
-        return cond, unit(target), uprep
+        return cond, _unit(target, -1), uprep
 
     def _block(self, body, depth):
         """Lines written aside, as one C block (their names stay local to it)."""
@@ -555,9 +575,8 @@ class VectorCode:
             sb = self._vprep(b, prep)
             self._same(sa, sb)
         k, acc = self._new(), self._new()
-        term = self._velem(a, prep, (k,))
         if b is None and not square_root:
-            self._numpy_sum(term, k, acc, sa[0])
+            self._numpy_sum(self._velem(a, prep, (k,)), k, acc, sa[0])
             body, self.lines = self.lines, saved
             return "({ " + " ".join(body) + f" {acc}; }})"
         other = b if b is not None else a
