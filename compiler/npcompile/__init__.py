@@ -40,7 +40,15 @@ def cuda_available():
     return available()
 
 
-__all__ = ["jit", "Jitted", "DeviceArray", "to_device", "cuda_available", "run_cell", "explain", "reset", "report", "export_chrome_trace",
+def synchronize():
+    """Wait until the GPU's queued kernels have finished (a device="cuda" call returns
+    while they run); nothing to wait for without a GPU."""
+    if cuda_available()[0]:
+        from .backends.device_array import synchronize as wait
+        wait()
+
+
+__all__ = ["jit", "Jitted", "DeviceArray", "to_device", "cuda_available", "synchronize", "run_cell", "explain", "reset", "report", "export_chrome_trace",
            "mime_bundle", "GraphBreakError", "NpcompileError", "__version__"]
 
 

@@ -8,6 +8,7 @@ on a stand-in array that spans the same bytes of host address space and is never
 import math
 import sys
 import time
+import weakref
 
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
@@ -21,6 +22,23 @@ from .cuda_runtime import native
 # NumPy functions that only re-describe memory: done on the stand-in, kept on the device.
 _VIEW_FUNCTIONS = {np.reshape, np.transpose, np.swapaxes, np.squeeze, np.expand_dims,
                    np.broadcast_to, np.moveaxis, np.ravel, np.atleast_1d, np.atleast_2d}
+
+
+# Host copies of device buffers' bytes, kept while nothing writes the buffer: what went
+# up by to_device, or a host-held result's values once uploaded. A read of them (get(),
+# and so every NumPy function given a DeviceArray) copies from here instead of waiting
+# for a download: the NumPy path of device="cuda" read each input back from the GPU at
+# every use. Every write to a buffer goes through DeviceArray.set (kernels write only
+# buffers they were given new), and set drops the copy first. Keyed weakly: it lives
+# as long as its buffer.
+_mirrors = weakref.WeakKeyDictionary()
+# Buffers larger than this keep no host copy: it would double the host memory of data
+# large enough that the compiled path wins anyway.
+MIRROR_MAX = 64 << 20
+
+
+def _mirror_of(buffer):
+    return _mirrors.get(buffer) if buffer is not None else None
 
 
 class _Flags:
@@ -85,9 +103,10 @@ class DeviceArray(NDArrayOperatorsMixin):
 
     @classmethod
     def from_host(cls, array):
-        """A copy of a host array on the device (a recorded host-to-device transfer)."""
+        """A copy of a host array on the device (a recorded host-to-device transfer). The
+        array may be the caller's: it is not kept as the buffer's host copy."""
         d = cls.on_host(array, copy=False)
-        d.buffer            # uploaded now
+        _mirrors.pop(d.buffer, None)      # uploaded now
         return d
 
     @classmethod
@@ -115,6 +134,8 @@ class DeviceArray(NDArrayOperatorsMixin):
                 native().upload(b, 0, a)
             record_transfer("h2d", a.nbytes, t0)
             self._buffer, self._host_copy = b, None
+            if a.nbytes <= MIRROR_MAX:   # a copy of our own (on_host): it stays valid
+                _mirrors[b] = a.reshape(-1).view(np.uint8)
         return b
 
     # ----- metadata ------------------------------------------------------------------
@@ -145,6 +166,9 @@ class DeviceArray(NDArrayOperatorsMixin):
         """The values as a new host ndarray (a recorded device-to-host transfer)."""
         if self._host_copy is not None:
             return self._host_copy.copy()
+        mirror = _mirror_of(self._buffer)
+        if mirror is not None:
+            return np.ndarray(self.shape, self.dtype, mirror, self.offset, self.strides).copy()
         t0 = time.perf_counter()
         if self.flags.c_contiguous:
             out = np_base.empty(self.shape, self.dtype)
@@ -280,26 +304,35 @@ class DeviceArray(NDArrayOperatorsMixin):
             raise ValueError("assignment destination is read-only")
         if isinstance(value, DeviceArray) and value.shape == self.shape and \
                 value.dtype == self.dtype and value.flags.c_contiguous and self.flags.c_contiguous:
+            _mirrors.pop(self.buffer, None)   # written on the device: the host copy is stale
             if self.nbytes:
                 native().copy(self.buffer, self.offset, value.buffer, value.offset, self.nbytes)
             return
+        value = np.asarray(value)   # a device value (maybe of these very bytes) is read first
+        mirror = _mirror_of(self.buffer)
         if self.flags.c_contiguous:
             host = np_base.empty(self.shape, self.dtype)
-            np.copyto(host, np.asarray(value), casting="unsafe")
+            np.copyto(host, value, casting="unsafe")
             t0 = time.perf_counter()
             if host.nbytes:
                 native().upload(self.buffer, self.offset, host)
             record_transfer("h2d", host.nbytes, t0)
+            if mirror is not None:  # the same bytes into the host copy: it stays valid
+                mirror[self.offset:self.offset + host.nbytes] = host.reshape(-1).view(np.uint8)
             return
         # A strided view: read the span of bytes it covers, write the view's elements
         # into it on the host, and put the span back. The bytes between the elements go
         # back as they were read; the stream orders this after every kernel before it.
-        value = np.asarray(value)   # a device value (maybe of these very bytes) is read first
         if 0 in self.shape:
             return
-        t0 = time.perf_counter()
-        span, lo, view = self._span()
-        record_transfer("d2h", span.nbytes, t0)
+        if mirror is not None:      # the span as the device holds it, and written the same
+            lo, hi = _byte_span(self.shape, self.strides, self.itemsize)
+            span = mirror[self.offset + lo:self.offset + hi]
+            view = np.ndarray(self.shape, self.dtype, span, -lo, self.strides)
+        else:
+            t0 = time.perf_counter()
+            span, lo, view = self._span()
+            record_transfer("d2h", span.nbytes, t0)
         np.copyto(view, value, casting="unsafe")
         t0 = time.perf_counter()
         native().upload(self.buffer, self.offset + lo, span)
@@ -361,6 +394,12 @@ def results_to_device(obj):
     NumPy scalars as DeviceArrays (0-d for scalars), inside tuples, lists and dicts."""
     box = [obj]
     del obj     # the box holds the result alone: its reference count says who else does
+    return results_in(box)
+
+
+def results_in(box):
+    """results_to_device of box[0], for a caller that holds the result only in a list
+    of one (a name of the caller's would count as another holder, and force copies)."""
     return _result_in(box, 0)
 
 
@@ -454,7 +493,13 @@ def record_transfer(direction, nbytes, t0):
 
 def to_device(array):
     """A host array (or anything np.asarray takes) copied to the GPU as a DeviceArray;
-    a DeviceArray is returned as it is."""
+    a DeviceArray is returned as it is. A copy of its values stays on the host (up to
+    MIRROR_MAX) until the device's are written."""
     if isinstance(array, DeviceArray):
         return array
-    return DeviceArray.from_host(np.asarray(array))
+    a = np.asarray(array)
+    if a.nbytes > MIRROR_MAX:
+        return DeviceArray.from_host(a)
+    d = DeviceArray.on_host(a)
+    d.buffer            # uploaded now
+    return d
