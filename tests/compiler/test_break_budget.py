@@ -209,3 +209,15 @@ def test_a_new_graph_at_every_break_spends_the_budget_on_larger_arrays():
     (choice,) = budget_choices()
     assert "graph compiled anew" in choice["reason"]
     assert len(npcompile.report()["graph_breaks"]) <= LIMIT // 4 + 1
+
+
+def test_explain_shows_the_breaks_up_to_the_budget():
+    """explain() of a call that would run again as plain NumPy: the breaks up to the
+    budget and its reason, NumPy's values, and no internal exception."""
+    X, y, lr = inputs()
+    ex = npcompile.explain(online_perceptron)(X, y, lr)
+    same(ex.result, online_perceptron(X, y, lr))
+    assert 1 <= ex.graph_break_count <= LIMIT
+    assert ex.budget and "broke the graph" in ex.budget
+    assert "run as plain NumPy" in ex.replay
+    assert "budget: " in repr(ex)

@@ -839,3 +839,26 @@ def test_slices_of_three_or_more_dimensions_are_numpys(fn, args):
     """An overlapping store into a slice of three dimensions goes through a temporary
     indexed in all of them (it was indexed by its first alone: a wrong result)."""
     check(fn, *args)
+
+
+def smooth_into(dst, src, steps):
+    for t in range(steps):
+        dst[1:-1] = 0.5 * (src[:-2] + src[2:]) + 0.01 * t
+    return dst
+
+
+def test_arguments_that_share_memory_decline_the_nest():
+    """The nest tests overlap between views of one name only: two names there are two
+    arrays. Arguments that share memory, one of them written, are declined (the loop
+    runs as its body instead); distinct ones run compiled, with no temporary."""
+    base, eager = np.linspace(0.0, 1.0, 40), np.linspace(0.0, 1.0, 40)
+    smooth_into(eager[2:], eager[:-2], 30)
+    npcompile.jit(smooth_into)(base[2:], base[:-2], 30)
+    np.testing.assert_array_equal(base, eager)
+    assert any("share memory" in s for s in summaries()), summaries()
+    npcompile.reset()
+    check(smooth_into, make((40,), np.float64), make((40,), np.float64), 30)
+    assert ran_native()
+    nests = [k["source"] for k in npcompile.report()["kernel_sources"]
+             if k["name"].startswith("npc_nest")]
+    assert nests and all("malloc((" not in src for src in nests)   # no temporary

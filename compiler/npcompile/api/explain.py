@@ -6,6 +6,7 @@ from ..dtypes import untraced_reason
 from .jit import Jitted
 from .purity import Watch
 from .replay import arg_key
+from ..trace.budget import TraceBudgetExceeded
 
 
 class Explanation:
@@ -18,6 +19,7 @@ class Explanation:
         self.report = report  # the profiler's report of this call alone (a dict), or None
         self.replay = replay  # whether calls like this one skip tracing, and why not
         self.loops = list(tracer.loop_notes)  # loops whose body compiled once
+        self.budget = tracer.budget_reason    # why the trace stopped compiling, or None
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         """In a notebook: the same report as %%npcompile --report, of this call only."""
@@ -37,6 +39,8 @@ class Explanation:
             lines.append(f"      hint: {b.hint}")
         for note in self.loops:
             lines.append(f"  loop at {note}")
+        if self.budget:
+            lines.append(f"budget: {self.budget}")
         if self.replay:
             lines.append(f"replay: {self.replay}")
         return "\n".join(lines)
@@ -49,8 +53,15 @@ def explain(fn):
         from ..report import last_trace_report
         key, values = arg_key(args, kwargs)
         watch = Watch(jitted.fn, values) if jitted.replay and key is not None else None
-        result, tracer = jitted.trace_call(args, kwargs, watch)
-        plan = tracer.plan if key is not None else _undescribed(jitted, args, kwargs)
+        try:
+            result, tracer = jitted.trace_call(args, kwargs, watch)
+            plan = tracer.plan if key is not None else _undescribed(jitted, args, kwargs)
+        except TraceBudgetExceeded as e:
+            # past a budget before the call did anything: the jit would run it again as
+            # plain NumPy. Traced again with no restart, the explanation shows the breaks
+            # up to the budget (the rest runs untraced), where it raised the internal stop
+            result, tracer = jitted.trace_call(args, kwargs)
+            plan = f"{e.reason}; calls like this one run as plain NumPy"
         return Explanation(tracer, result, last_trace_report(), replay_note(jitted, plan))
     return run
 

@@ -425,6 +425,10 @@ def run(site, args, owner_name, small=None, short=0):
         v = values[name]
         if types[name] is sn.ARRAY and (type(v) is not np.ndarray or not v.flags.aligned):
             return _decline(site, f"{name} is not an aligned host array", owner_name)
+    shared = _shared(values, types, site.stored)
+    if shared:
+        return _decline(site, f"{shared[0]} and {shared[1]} share memory, and it writes "
+                              f"{shared[0]}", owner_name)
     # (a name updated by `op=` is stored where it is an array; a number it stays)
     targets = [values[n] for n in site.stored if type(values.get(n)) is np.ndarray]
     if any(not a.flags.writeable for a in targets):
@@ -484,6 +488,20 @@ def _trip_count(loop, values):
 
 _INT_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
             ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b}
+
+
+def _shared(values, types, stored):
+    """(written, other) array arguments whose memory may overlap, or None. The nest
+    tests overlap only between views of one name (codegen/scalar_nest_vectors.py): two
+    names are two arrays there, which arguments that share memory are not."""
+    arrays = [n for n in values if types.get(n) is sn.ARRAY]
+    for w in stored:
+        if types.get(w) is not sn.ARRAY:
+            continue
+        for n in arrays:
+            if n != w and np.may_share_memory(values[w], values[n]):
+                return w, n
+    return None
 
 
 def _on_host(values, types, stored):

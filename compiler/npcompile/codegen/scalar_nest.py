@@ -113,6 +113,7 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         self.lines = []
         self.tmp = 0
         self.scratch = []         # scratch memory of hoisted operands (vectors._scratch)
+        self.view_names = {}      # a view's C pointer -> the array name it views
         self.need = set()
         self.constants = []       # static arrays the body reads (string constants)
         self._emit_stmt(self.loop, 1)

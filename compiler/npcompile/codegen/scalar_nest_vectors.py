@@ -224,6 +224,7 @@ class VectorCode:
             else:
                 off.append(f"{self._index(x, dim)} * s_{name}_{d}")
         self._out(f"char* const {p} = a_{name} + {' + '.join(off)};")
+        self.view_names[p] = name
         return p, dims
 
     # ----------------------------------------------------------------- expressions
@@ -496,7 +497,13 @@ class VectorCode:
             uval = self._velem(value, uprep, ks)
             uput = f"{uelem} = {uval};" if op is None else f"{uelem} = {uelem} {op} {uval};"
             direct = f"if ({cond}) {{ {loops} {uput} }} else {{ {plain} {put(val)} }}"
-        over = " || ".join(self._overlaps(target, v) for v in prep.get("views", []))
+        # Only views of the target's own name can overlap it: two names never share
+        # memory in a nest (arrays it binds are its own, aliases are refused, and
+        # api/native_loop.py declines arguments that share memory), so the test and
+        # the temporary's version, a third of a stencil's code, go where they can matter
+        name = self.view_names[target[0]]
+        over = " || ".join(self._overlaps(target, v) for v in prep.get("views", [])
+                           if self.view_names.get(v[0], name) == name)
         if over:    # through a temporary, as NumPy does
             tmp = self._new()
             size = " * ".join(f"(u64){n}" for n in tshape)
