@@ -1,0 +1,54 @@
+"""Where a jitted call that chose plain NumPy loses time against NumPy itself (the
+H200's host read 0.80-0.90x on programs of 0.2-40 ms): per program, medians of calls
+taken in turns of eager NumPy, the jit as users get it, its NumPy path alone (no path
+choice, no key) and the jit with a device synchronize after each call.
+
+    python bench/numpy_path_overhead.py [--device cuda] [--reps 40] prog1 prog2 ...
+"""
+import argparse
+import copy
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_programs import load_program  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--reps", type=int, default=40)
+    ap.add_argument("programs", nargs="+")
+    opts = ap.parse_args()
+    import numpy as np  # noqa: F401
+    import npcompile
+    for name in opts.programs:
+        mod = load_program(name)
+        inputs = mod.make_inputs("small")
+        jf = npcompile.jit(mod.run, device=opts.device)
+        for _ in range(40):
+            jf(*copy.deepcopy(inputs))
+        choices = npcompile.report().get("path_choices") or [{}]
+
+        def synced(*a):
+            out = jf(*a)
+            npcompile.synchronize()
+            return out
+        sides = {"numpy": mod.run, "jit": jf, "numpy path": jf._eager, "jit+sync": synced}
+        times = {k: [] for k in sides}
+        for _ in range(opts.reps):
+            for k, f in sides.items():
+                args = copy.deepcopy(inputs)
+                t0 = time.perf_counter()
+                f(*args)
+                times[k].append(time.perf_counter() - t0)
+        med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+        print(f"{name:22s} chose {choices[-1].get('choice', 'compiled'):8s} " +
+              "  ".join(f"{k} {v:.3f} ms" for k, v in med.items()) +
+              f"  numpy/jit {med['numpy'] / med['jit']:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
