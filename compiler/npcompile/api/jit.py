@@ -16,6 +16,7 @@ from ..trace.breaks import user_frame
 from ..trace.budget import TraceBudgetExceeded
 from ..trace.lazy_array import LazyArray
 from ..trace.loop_values import LoopValueRefused
+from .dynamic_args import DynamicFloats
 from ..trace.tracer import Tracer, concretize, current, is_traceable
 from . import loop_rewrite, path_choice
 from .loop_runner import LoopRunner
@@ -74,6 +75,7 @@ class Jitted:
         self.chooser = PathChooser(SESSION, self._site_name) if (
             choose and not fullgraph) else None
         self._plans = {}        # argument key -> replay.Plan
+        self._floats = DynamicFloats()  # float arguments taken as run-time values
         self._over_budget = {}  # argument key -> ENGINE.generation: plain NumPy (no chooser)
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
         self._untraced_seen = set()  # (argument name, dtype) of untraced arrays reported
@@ -152,7 +154,7 @@ class Jitted:
             return self.fn(*args, **kwargs)
         if self.chooser is None:
             return self._returned(self._compiled_call(args, kwargs))
-        key = choice_key(args, kwargs)
+        key = self._floats.choice_key(choice_key(args, kwargs), args)
         generation = ENGINE.generation
         path = self.chooser.next_path(key, generation)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
@@ -166,13 +168,19 @@ class Jitted:
         return result
 
     def _compiled_call(self, args, kwargs):
-        watch = key = None
+        watch = key = spec = None
+        given = args
         if self.replay or self._over_budget:
             key, values = arg_key(args, kwargs)
         if self._over_budget and self._over_budget.get(key) == ENGINE.generation:
             return self._eager(*args, **kwargs)
         if self.replay and key is not None:
             plan = self._plans.get(key)
+            if plan is None and self.loop_values is None:   # (a loop body has its own)
+                taken = self._floats.taken(key, args, kwargs, self._plans)
+                if taken is not None:   # float arguments as run-time values
+                    args, key, values, spec = taken
+                    plan = self._plans.get(key)
             if plan is not None and plan.holds(self.fn, ENGINE.generation):
                 done, result = replay_call(self, plan, values)
                 if done:
@@ -181,8 +189,25 @@ class Jitted:
             elif key not in self.replay_refusals:
                 watch = Watch(self.fn, values)
         try:
-            result, tracer = self.trace_call(args, kwargs, watch)
+            if spec is None:
+                result, tracer = self.trace_call(args, kwargs, watch)
+            else:
+                try:
+                    self.loop_values = spec
+                    result, tracer = self.trace_call(args, kwargs, watch)
+                except LoopValueRefused as e:  # nothing of it ran: traced as written
+                    self.loop_values = None
+                    self._floats.refused(key, spec, str(e))
+                    args, spec = given, None
+                    key, values = arg_key(args, kwargs)
+                    watch = Watch(self.fn, values) if key not in self.replay_refusals else None
+                    result, tracer = self.trace_call(args, kwargs, watch)
+                finally:
+                    self.loop_values = None
         except TraceBudgetExceeded as e:  # nothing happened yet: run it as plain NumPy
+            if spec is not None:    # with the floats as the caller gave them
+                args = given
+                key = arg_key(args, kwargs)[0]
             self._settle_over_budget(key, args, kwargs, e.reason + "; the call ran again "
                                      "as plain NumPy, as will its later calls like it")
             return self._eager(*args, **kwargs)
@@ -196,6 +221,7 @@ class Jitted:
                 f"calls like it run as plain NumPy"))
         elif watch is not None and not tracer.loops_settling:
             self._keep_plan(key, tracer.plan)
+            self._floats.kept(key, args, spec, tracer.plan)
         return result
 
     def _settle_over_budget(self, key, args, kwargs, reason):
