@@ -47,15 +47,37 @@ def test_dynamic_true_never_recompiles_on_shape():
     assert npcompile.report()["recompiles"] == []
 
 
+SCALE = 2.0
+
+
+def _scaled_by_global(x):
+    return x * SCALE
+
+
 def test_constant_change_recompiles():
+    global SCALE
+    jg = npcompile.jit(_scaled_by_global)
+    jg(make((4,), np.float64))
+    jg(make((4,), np.float64))
+    SCALE = 3.0
+    try:
+        jg(make((4,), np.float64))
+    finally:
+        SCALE = 2.0
+    rec = npcompile.report()["recompiles"]
+    assert len(rec) == 1 and "2.0 -> 3.0" in rec[0]["reason"]
+
+
+def test_a_new_float_argument_value_recompiles_once_as_a_run_time_value():
+    """api/dynamic_args.py: the first new value recompiles, with the argument an input
+    of the graph (said in the reason); later values replay."""
     def g(x, k):
         return x * k
     jg = npcompile.jit(g)
-    jg(make((4,), np.float64), 2.0)
-    jg(make((4,), np.float64), 2.0)
-    jg(make((4,), np.float64), 3.0)
+    for k in (2.0, 2.0, 3.0, 4.0, 5.5):
+        same(jg(make((4,), np.float64), k), g(make((4,), np.float64), k))
     rec = npcompile.report()["recompiles"]
-    assert len(rec) == 1 and "2.0 -> 3.0" in rec[0]["reason"]
+    assert len(rec) == 1 and "k (a float argument, now read at run time)" in rec[0]["reason"]
 
 
 def test_layout_is_guarded():

@@ -214,3 +214,55 @@ def test_an_exit_loop_with_a_sink_compiles_once():
     assert loop and "one compiled body" in loop[0]["summary"], rep["loops"]
     bodies = [t for t in rep["traces"] if "loop at line" in t["function"]]
     assert len(bodies) <= 2, len(bodies)
+
+
+def em_like(x, steps, tol):
+    """A convergence test against the last value, which starts as a Python float
+    (`old = 0.0`) and is the body's NumPy scalar from the second iteration on."""
+    mu = x.mean()
+    old = 0.0
+    hist = []
+    for it in range(steps):
+        mu = 0.5 * (mu + np.mean(np.tanh(x - mu)) + x.mean())
+        ll = -np.sum((x - mu) ** 2)
+        hist.append(ll)
+        if abs(ll - old) < tol * abs(ll):
+            break
+        old = ll
+    return mu, old, hist, it
+
+
+def halving(x, steps):
+    """A carried number that stays a Python float: every iteration as written."""
+    scale = 1.0
+    for it in range(steps):
+        y = x * scale
+        if np.abs(y).max() < 1e-3:
+            break
+        scale = scale * 0.5
+    return y, scale
+
+
+@pytest.mark.parametrize("steps,tol", [(60, 1e-12), (60, 1e30), (12, -1.0)])
+def test_an_exit_loop_carrying_a_python_float(steps, tol):
+    """Exits mid-way, at the first test (the float left as it was: a Python float),
+    and never."""
+    got = check(em_like, make((50,), np.float64, seed=21), steps, tol)
+    if tol > 1.0:
+        assert type(got[1]) is float
+
+
+@pytest.mark.parametrize("steps", [3, 40])
+def test_an_exit_loop_whose_number_stays_a_number(steps):
+    check(halving, make((30,), np.float64, seed=22), steps)
+
+
+@pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
+def test_an_exit_loop_carrying_a_python_float_compiles_once():
+    npcompile.reset()
+    npcompile.jit(em_like, choose=False)(make((50,), np.float64, seed=23), 60, 1e-14)
+    rep = npcompile.report()
+    loop = [lp for lp in rep["loops"] if "for it in range" in lp["text"]]
+    assert loop and "one compiled body" in loop[0]["summary"], rep["loops"]
+    assert "first iteration was traced as written" in loop[0]["summary"]
+    assert len(rep["graph_breaks"]) <= 1     # the first iteration's own test

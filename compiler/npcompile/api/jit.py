@@ -279,6 +279,11 @@ class Jitted:
                                "lineno": site.lineno})
         with tracer:
             names = self._names(len(args))
+            if self.loop_values is not None and not self.loop_body:
+                # a float argument now a run-time value (api/dynamic_args.py): what the
+                # recompile it causes is said to be, in the report
+                names = [f"{n} (a float argument, now read at run time)"
+                         if i in self.loop_values.positions else n for i, n in enumerate(names)]
             wargs = [tracer.wrap_input(a, n) if is_traceable(a) else a for a, n in zip(args, names)]
             self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:

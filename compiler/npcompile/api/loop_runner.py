@@ -339,15 +339,30 @@ class LoopRunner:
             return None
         site = self.sites[index]
         args, fed = loop_sinks.feed(site.sinks, args)
-        if fed is None or _lazy_inside(args) or \
-                any(not _carries(args, site, name) for name in site.carry):
-            return None   # a carried Python number: a graph per value, traced as written
+        if fed is None or _lazy_inside(args):
+            return None
+        peeled = 0
+        if any(not _carries(args, site, name) for name in site.carry):
+            # A carried Python number, `ll_old = -np.inf` before `if ll - ll_old < tol:
+            # break` and `ll_old = ll`: in the body it would be a graph per value. The
+            # first iteration runs as written, into the surrounding graph; from the
+            # second on the number is what the body made (an array or a NumPy scalar),
+            # which the compiled body takes. One that stays a number: all as written.
+            env = dict(zip(site.params, args))
+            i, hit = _exit_as_written(site, env, it, 0, 1, fed)
+            if hit or len(it) == 1:
+                return it[i], tuple(env[name] for name in site.binds) + fed.result(), hit
+            args = [env[p] for p in site.params]
+            if _lazy_inside(args) or any(not _carries(args, site, name) for name in site.carry):
+                i, hit = _exit_as_written(site, env, it, 1, len(it), fed)
+                return it[i], tuple(env[name] for name in site.binds) + fed.result(), hit
+            peeled = 1
         state, lazies = _take_over(tracer, site, args, fed)
         i, env, graphs, hit, native = _on_its_own(
-            lambda: self._exit_iterations(site, state, len(it), fed))
-        self._report(site, i + 1, graphs, i + 1, native=native)
-        return it[i], tuple(_rejoin(tracer, env[name], lazies, name)
-                            for name in site.binds) + fed.result(), hit
+            lambda: self._exit_iterations(site, state, len(it) - peeled, fed))
+        self._report(site, i + 1 + peeled, graphs, i + 1 + peeled, peeled, native)
+        return it[i + peeled], tuple(_rejoin(tracer, env[name], lazies, name)
+                                     for name in site.binds) + fed.result(), hit
 
     def _exit_iterations(self, site, state, n, fed):
         env, graphs, replay = dict(zip(site.params, state)), [], _Replays()
@@ -1006,6 +1021,19 @@ def _traced(jit, state, scalars, fed):
     except BaseException as e:
         fed.after_error(e, jit.fn)
         raise
+
+
+def _exit_as_written(site, env, it, start, stop, fed):
+    """Iterations start..stop-1 of an exit loop (ExitSite) traced as written into the
+    surrounding graph, on its values `env` (moved on): (the last iteration's index,
+    whether its test held)."""
+    for i in range(start, stop):
+        out = _written(site.body, [env[p] for p in site.params], fed)
+        env.update(zip(site.made, out))
+        if site.test(*[env[name] for name in site.test_reads]):
+            return i, True
+        env.update({target: env[source] for target, source in site.renames})
+    return stop - 1, False
 
 
 def _written(fn, args, fed):
