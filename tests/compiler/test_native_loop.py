@@ -862,3 +862,45 @@ def test_arguments_that_share_memory_decline_the_nest():
     nests = [k["source"] for k in npcompile.report()["kernel_sources"]
              if k["name"].startswith("npc_nest")]
     assert nests and all("malloc((" not in src for src in nests)   # no temporary
+
+
+def logistic_lyapunov(r, iters, last):
+    """The logistic map's attractor and Lyapunov exponent: np.log of a whole array in
+    the loop, under an `if` on the loop's numbers."""
+    x = 1e-5 * np.ones_like(r)
+    lyap = np.zeros_like(r)
+    orbit = np.empty((last, r.size))
+    for i in range(iters):
+        x = r * x * (1 - x)
+        if i >= iters - last:
+            lyap += np.log(np.abs(r - 2 * r * x))
+            orbit[i - (iters - last)] = x
+    lyap /= last
+    return lyap, orbit
+
+
+def damped_slices(a, steps):
+    out = np.zeros_like(a)
+    for t in range(steps):
+        out[1:] = out[1:] + np.sqrt(np.abs(a[:-1])) * np.exp(-a[1:] * a[1:]) + \
+            np.tanh(out[:-1]) - np.cos(a[1:]) * np.log1p(np.abs(out[1:]))
+    return out
+
+
+def test_numpy_functions_of_whole_arrays_and_slices():
+    """np.log, np.sqrt, np.exp, np.tanh, np.cos, np.log1p of slice expressions: element
+    by element in the nest, each the libm function the scalar code calls."""
+    check(logistic_lyapunov, np.linspace(2.8, 4.0, 64), 60, 20, ulp=16)   # a sum of logs
+    assert ran_native()
+    npcompile.reset()
+    check(damped_slices, make((40,), np.float64), 25, ulp=8)
+    assert ran_native()
+
+
+def test_math_functions_of_arrays_are_not_elementwise():
+    """math.sqrt of an array raises TypeError in Python: the loop runs as written."""
+    def math_of_array(a, steps):
+        for t in range(steps):
+            a[1:] = math.sqrt(a[:-1])
+        return a
+    check(math_of_array, make((10,), np.float64), 9)

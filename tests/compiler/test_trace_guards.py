@@ -1,7 +1,11 @@
 """Guards and cache: hits, recompiles with the failed guard in words, dynamic dims."""
+import os
+
 import numpy as np
+import pytest
 
 import npcompile
+from npcompile.backends import cpu
 from conftest import make, same
 
 
@@ -68,6 +72,9 @@ def test_constant_change_recompiles():
     assert len(rec) == 1 and "2.0 -> 3.0" in rec[0]["reason"]
 
 
+@pytest.mark.skipif(not cpu.AVAILABLE or os.environ.get("NPC_BACKEND") == "reference" or
+                    os.environ.get("NPC_TEST_DEVICE") == "cuda",
+                    reason="replay needs the compiled CPU backend")
 def test_a_new_float_argument_value_recompiles_once_as_a_run_time_value():
     """api/dynamic_args.py: the first new value recompiles, with the argument an input
     of the graph (said in the reason); later values replay."""
@@ -90,7 +97,6 @@ def test_layout_is_guarded():
 
 
 def test_options_validated():
-    import pytest
     with pytest.raises(ValueError, match="device"):
         npcompile.jit(f, device="tpu")
     with pytest.raises(ValueError, match="dynamic"):

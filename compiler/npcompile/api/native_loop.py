@@ -38,7 +38,7 @@ from ..trace.tracer import concretize, current
 
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range", "enumerate", "zip")   # builtins a nest may call
-_MODULE_FUNCS = frozenset(list(sn._UNARY) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
+_MODULE_FUNCS = frozenset(list(sn.UNARY_MATH) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer",
                            "max", "amax", "min", "amin"])
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])

@@ -47,14 +47,9 @@ from . import scalar_nest_iter as elements
 from . import scalar_nest_strings as strings
 from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
+from .scalar_nest_types import UNARY_MATH
 from .scalar_nest_arrays import ArrayBindings, NewArray, array_slots, take_arrays
 
-# functions of one float: math.X and np.X alike (NumPy's names where they differ)
-_UNARY = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log10": "log10", "log2": "log2",
-          "log1p": "log1p", "expm1": "expm1", "sin": "sin", "cos": "cos", "tan": "tan",
-          "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asin": "asin", "acos": "acos",
-          "atan": "atan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
-          "floor": "floor", "ceil": "ceil", "fabs": "fabs", "cbrt": "cbrt"}
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot"}
 # np.int32(x), np.float64(x), ...: a number cast as NumPy's setitem casts it
 CONSTRUCTORS = {n: np.dtype(n) for n in ("float64", "float32", "int64", "int32", "int16", "int8",
@@ -488,6 +483,8 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
                 raise Unsupported(f"len() of {e.args[0].id}, which is not an array")
             return PYINT
         args = [self._typ(a) for a in e.args]
+        if vectors.unary_call(self, e) is not None and args[0] in (VEC, MAT):
+            return args[0]      # np.log(E) of a slice expression: elementwise, float64
         if any(a is VEC or a is MAT for a in args):
             # what the slice code above did not take (np.sin of a whole array, min() of
             # slices): the Python loop runs it
@@ -941,7 +938,7 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         if is_int(t):       # np.floor of an integer is that integer under NumPy 2
             return f"(({_CT[t]})({args[0]}))"
         c = "float" if t == F4 else "double"     # NumPy's float32 functions: libm's *f
-        fn = (_BINARY[name] if name in _BINARY else _UNARY[name]) + ("f" if c == "float" else "")
+        fn = (_BINARY[name] if name in _BINARY else UNARY_MATH[name]) + ("f" if c == "float" else "")
         self._libm(fn, len(args), c)
         return f"{fn}({', '.join(f'({c})({a})' for a in args)})"
 

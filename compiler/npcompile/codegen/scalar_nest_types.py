@@ -36,6 +36,15 @@ FLOAT_CT = ("double", "float")
 EXACT = 9007199254740992
 
 
+# functions of one float: math.X and np.X alike (NumPy's names where they differ), and
+# the libm function each is
+UNARY_MATH = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log10": "log10", "log2": "log2",
+              "log1p": "log1p", "expm1": "expm1", "sin": "sin", "cos": "cos", "tan": "tan",
+              "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asin": "asin", "acos": "acos",
+              "atan": "atan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
+              "floor": "floor", "ceil": "ceil", "fabs": "fabs", "cbrt": "cbrt"}
+
+
 class Unsupported(Exception):
     """This nest, with these argument types, runs as Python (the reason says why)."""
 

@@ -23,7 +23,7 @@ taken for arrays of every numeric dtype."""
 import ast
 
 from .numpy_sum_order import unbuffered_piece
-from .scalar_nest_types import ARRAY, CT, F8, MAT, VEC, Unsupported
+from .scalar_nest_types import ARRAY, CT, F8, MAT, UNARY_MATH, VEC, Unsupported
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
@@ -59,7 +59,7 @@ def whole_type(arrays, name):
 
 _ABS = ("abs", "absolute", "fabs")
 # the functions whose result's element k reads only their operands' elements k
-ELEMENTWISE_CALLS = _ABS + _EXTREMA
+ELEMENTWISE_CALLS = _ABS + _EXTREMA + tuple(UNARY_MATH)
 _EXTREME = {"max": "max", "amax": "max", "min": "min", "amin": "min"}
 
 
@@ -78,6 +78,16 @@ def _abs_call(nest, e):
     if (isinstance(f, ast.Name) and f.id == "abs") or _numpy_call(nest, f, _ABS):
         return e.args[0]
     return None
+
+
+def unary_call(nest, e):
+    """(operand, libm function) of np.log(E), np.exp(E), np.sqrt(E), ... (one positional
+    argument, a function of NumPy's that is libm's of one double), else None. Of a slice
+    expression it is elementwise (math.X of an array raises, and is not one)."""
+    if not isinstance(e, ast.Call) or len(e.args) != 1 or e.keywords or \
+            not _numpy_call(nest, e.func, UNARY_MATH):
+        return None
+    return e.args[0], UNARY_MATH[e.func.attr]
 
 
 def extreme_of(nest, e):
@@ -252,7 +262,7 @@ class VectorCode:
             return [n for n, _ in v[1]]
         if isinstance(e, ast.UnaryOp):
             return self._vprep(e.operand, prep)
-        if _abs_call(self, e) is not None:
+        if _abs_call(self, e) is not None or unary_call(self, e) is not None:
             return self._vprep(e.args[0], prep)
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
             return self._matmul_prep(e.left, e.right, prep)
@@ -353,6 +363,10 @@ class VectorCode:
         if _abs_call(self, e) is not None:
             self._libm("fabs", 1)
             return f"fabs({self._velem(e.args[0], prep, ks)})"
+        unary = unary_call(self, e)
+        if unary is not None:   # the scalar code's libm function, element by element
+            self._libm(unary[1], 1)
+            return f"{unary[1]}({self._velem(unary[0], prep, ks)})"
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.MatMult):
             return self._matmul_elem(e.left, e.right, prep, ks)
         if squared(e):      # NumPy squares a float array as x * x, exactly
