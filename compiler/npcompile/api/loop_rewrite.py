@@ -52,7 +52,7 @@ import types
 
 import numpy as np
 
-from . import loop_iterables, loop_selects, loop_sinks, native_loop
+from . import loop_helpers, loop_iterables, loop_selects, loop_sinks, native_loop
 from .loop_split import Branch, Segment, SplitSite
 
 # what a loop over an array is written with (api/loop_iterables.py): not where the user
@@ -321,13 +321,18 @@ def rewrite(fn, runner_factory):
     rw = _Rewriter(locals_, source_lines, first, fdef, fn.__globals__, set(code.co_cellvars))
     rw.visit_body_of(fdef)
     sites, bodies = rw.sites, rw.body_defs
-    if not sites:
+    helpers = loop_helpers.helper_names(fn, locals_)
+    if not sites and not helpers:
         return None, "no loop to compile once"
-    # def __npc_make__(__npc_loop__): <body defs>; <fdef>; return (fn, bodies...)
+    loop_helpers.route_calls(bodies + [fdef], helpers)
+    # def __npc_make__(__npc_loop__, __npc_helper__): <body defs>; <fdef>;
+    # return (fn, bodies...)
     make = ast.FunctionDef(
         name="__npc_make__",
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="__npc_loop__")], vararg=None,
-                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="__npc_loop__"),
+                                                 ast.arg(arg=loop_helpers.HELPER)],
+                           vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                           defaults=[]),
         body=bodies + [fdef, ast.Return(ast.Tuple(
             [ast.Name(fdef.name, ast.Load())] + [ast.Name(b.name, ast.Load()) for b in bodies],
             ast.Load()))],
@@ -340,7 +345,8 @@ def rewrite(fn, runner_factory):
         return None, f"rewritten source does not compile: {e}"
     ns = {}
     exec(compiled, fn.__globals__, ns)
-    made = ns["__npc_make__"](runner_factory(sites))
+    made = ns["__npc_make__"](runner_factory(sites),
+                              loop_helpers.Helpers(helpers, rewrite, runner_factory))
     new = made[0]
     funcs = dict(zip([b.name for b in bodies], made[1:]))
     for site in sites:

@@ -60,7 +60,41 @@ class NativeSite:
         self.compiled = {}        # argument types -> (rendered Nest, address) or a reason
         self.stops = {}           # argument types -> times the nest stopped
         self.reported = set()
+        # each iteration reads and writes rows `X[i]`, `X[i - 1]` of the loop variable
+        # only: its work per iteration is a row, whatever the arrays' size
+        self.row_sweep = row_sweep(nest.loop)
         self.instead = None       # what runs where the nest declines, when not the loop as written
+
+
+def row_sweep(loop):
+    """Is this `for v in range(...)` a sweep over rows: every subscript of its body
+    `X[v]`, `X[v + 1]`, `X[v - 1, :]` (the loop variable, maybe moved by a constant,
+    first, whole rows after it), and no inner loop? A Thomas solve over a batch of
+    systems: 200 rows of 500 elements, one row per iteration."""
+    if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)):
+        return False
+    var = loop.target.id
+
+    def moved(e):
+        if isinstance(e, ast.Name):
+            return e.id == var
+        return isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub)) and \
+            isinstance(e.left, ast.Name) and e.left.id == var and \
+            isinstance(e.right, ast.Constant) and type(e.right.value) is int
+
+    def whole(e):
+        return isinstance(e, ast.Slice) and e.lower is None and e.upper is None and \
+            e.step is None
+    subs = [n for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Subscript)]
+    if not subs or any(isinstance(n, (ast.For, ast.While)) for st in loop.body
+                       for n in ast.walk(st)):
+        return False
+    for n in subs:
+        idx = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+        if not (isinstance(n.value, ast.Name) and moved(idx[0]) and
+                all(whole(x) for x in idx[1:])):
+            return False
+    return True
 
 
 # ----------------------------------------------------------------------------- scan

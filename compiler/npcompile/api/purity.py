@@ -109,10 +109,11 @@ def stable_value(value, depth=0):
         if name == "npcompile" or name.startswith("npcompile."):
             return None
         return f"the module {name} (its attributes are not guarded)"
-    # a jitted function, and the loop runner a rewritten function holds for good (what
-    # it runs compiled marks the call unreplayable itself; a loop it declines is traced)
+    # a jitted function, and the loop runner and helpers' rewrites a rewritten function
+    # holds for good (what it runs compiled marks the call unreplayable itself; a loop
+    # it declines is traced; a helper is looked up by the global read at each call)
     if getattr(t, "__module__", "").startswith("npcompile") and \
-            t.__name__ in ("Jitted", "LoopRunner"):
+            t.__name__ in ("Jitted", "LoopRunner", "Helpers"):
         return None
     return f"a {t.__name__}"
 
