@@ -204,14 +204,15 @@ class LoopRunner:
         (NEST_PREFERRED_ELEMENTS), on the CPU."""
         if self.owner.options["device"] != "cpu":
             return False
-        arrays = [a for a in args if type(a) in (np.ndarray, LazyArray)]
-        if getattr(self.sites[index], "row_sweep", False):
-            # a row per iteration (native_loop.row_sweep): the body's replay costs
-            # microseconds per row, the nest's loop nanoseconds (a Thomas sweep over 500
-            # systems: 199 replays, 2x NumPy's time)
-            return all(a.size <= NEST_PREFERRED_ELEMENTS * max(a.shape[0], 1) for a in arrays)
-        # (none at all: a loop of numbers, `a, b = b, a + b`, whose nest is C++ ints)
-        return all(a.size <= NEST_PREFERRED_ELEMENTS for a in arrays)
+        site = self.sites[index]
+        rows = getattr(site, "row_sweep", ())
+        # an array read by rows only (native_loop.row_sweep) is a row per iteration: the
+        # body's replay costs microseconds per row, the nest's loop nanoseconds (a Thomas
+        # sweep over 500 systems: 199 replays, 2x NumPy's time)
+        # (no array at all: a loop of numbers, `a, b = b, a + b`, whose nest is C++ ints)
+        return all(a.size <= NEST_PREFERRED_ELEMENTS * (max(a.shape[0], 1) if name in rows
+                                                        else 1)
+                   for name, a in zip(site.params, args) if type(a) in (np.ndarray, LazyArray))
 
     def native(self, index, args):
         """A loop nest of scalar code (api/native_loop.py): what it bound, or None."""

@@ -60,19 +60,20 @@ class NativeSite:
         self.compiled = {}        # argument types -> (rendered Nest, address) or a reason
         self.stops = {}           # argument types -> times the nest stopped
         self.reported = set()
-        # each iteration reads and writes rows `X[i]`, `X[i - 1]` of the loop variable
-        # only: its work per iteration is a row, whatever the arrays' size
+        # the arrays it reads and writes by rows of the loop variable only (`X[i]`,
+        # `X[i - 1]`): their work per iteration is a row, whatever their size
         self.row_sweep = row_sweep(nest.loop)
         self.instead = None       # what runs where the nest declines, when not the loop as written
 
 
 def row_sweep(loop):
-    """Is this `for v in range(...)` a sweep over rows: every subscript of its body
-    `X[v]`, `X[v + 1]`, `X[v - 1, :]` (the loop variable, maybe moved by a constant,
-    first, whole rows after it), and no inner loop? A Thomas solve over a batch of
-    systems: 200 rows of 500 elements, one row per iteration."""
+    """The names a `for v in range(...)` reads and writes by rows only, where every
+    subscript of its body is `X[v]`, `X[v + 1]`, `X[v - 1, :]` (the loop variable, maybe
+    moved by a constant, first, whole rows after it) and it has no inner loop; else an
+    empty set. A Thomas solve over a batch of systems: 200 rows of 500 elements, one row
+    per iteration. (A name also used whole, `p = p * x + c[k]`, is not among them.)"""
     if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)):
-        return False
+        return frozenset()
     var = loop.target.id
 
     def moved(e):
@@ -85,16 +86,19 @@ def row_sweep(loop):
     def whole(e):
         return isinstance(e, ast.Slice) and e.lower is None and e.upper is None and \
             e.step is None
-    subs = [n for st in loop.body for n in ast.walk(st) if isinstance(n, ast.Subscript)]
-    if not subs or any(isinstance(n, (ast.For, ast.While)) for st in loop.body
-                       for n in ast.walk(st)):
-        return False
+    nodes = [n for st in loop.body for n in ast.walk(st)]
+    subs = [n for n in nodes if isinstance(n, ast.Subscript)]
+    if not subs or any(isinstance(n, (ast.For, ast.While)) for n in nodes):
+        return frozenset()
     for n in subs:
         idx = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
         if not (isinstance(n.value, ast.Name) and moved(idx[0]) and
                 all(whole(x) for x in idx[1:])):
-            return False
-    return True
+            return frozenset()
+    by_rows = {id(n.value) for n in subs}     # the names read through a subscript
+    rows = {n.value.id for n in subs}
+    return frozenset(r for r in rows if all(id(n) in by_rows for n in nodes
+                                            if isinstance(n, ast.Name) and n.id == r))
 
 
 # ----------------------------------------------------------------------------- scan
