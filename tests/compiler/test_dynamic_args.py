@@ -36,6 +36,19 @@ def hands_back(a, s):
     return a * s, s * 2.0
 
 
+def by_type(a, s):
+    if isinstance(s, float):     # a NumPy scalar would take the other branch
+        return a * s
+    return a + s
+
+
+def float_method(a, s):
+    a *= 2.0                     # in place: must land once per call
+    if s.is_integer():           # a float's method, which a NumPy scalar lacks
+        return a + s
+    return a - s
+
+
 def compiles():
     return len(npcompile.report()["compiles"])
 
@@ -88,3 +101,18 @@ def test_the_path_choice_sees_one_key_for_every_value():
         same(f(a, 0.1 * k, 1.0 + k), scaled(a, 0.1 * k, 1.0 + k))
     choices = npcompile.report()["path_choices"]
     assert 1 <= len(choices) <= 2, choices        # chosen for all values, not per value
+
+
+def test_a_function_that_tells_floats_apart_keeps_them_by_value():
+    f = npcompile.jit(by_type, choose=False)
+    a = np.arange(5.0)
+    for s in (0.5, 1.5, 2.5):
+        same(f(a, s), by_type(a, s))
+
+
+def test_a_float_method_runs_with_the_callers_floats_and_writes_once():
+    f = npcompile.jit(float_method, choose=False)
+    for s in (0.5, 1.5, 2.0, 3.25):
+        got_a, exp_a = np.arange(5.0), np.arange(5.0)
+        same(f(got_a, s), float_method(exp_a, s))
+        same(got_a, exp_a)

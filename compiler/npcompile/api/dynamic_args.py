@@ -22,6 +22,33 @@ from ..trace.loop_values import Spec
 from .replay import arg_key
 
 
+# builtins that tell a NumPy scalar from a Python float, or show it differently: a
+# function naming one of them (or a helper of its that does) keeps its floats by value
+# (`if isinstance(s, float)` would take the other branch, silently)
+_INTROSPECTIVE = frozenset(("isinstance", "type", "issubclass", "hasattr", "getattr",
+                            "callable", "id", "repr", "str", "format", "vars", "dir"))
+
+
+def introspects(fn, depth=0):
+    """Does fn (its nested code, and the plain functions its globals name, two levels
+    down) name a builtin that tells a NumPy scalar from a float?"""
+    stack, seen = [fn.__code__], set()
+    while stack:
+        code = stack.pop()
+        if id(code) in seen:
+            continue
+        seen.add(id(code))
+        if _INTROSPECTIVE.intersection(code.co_names):
+            return True
+        stack.extend(c for c in code.co_consts if isinstance(c, type(code)))
+        if depth < 2:
+            for name in code.co_names:
+                g = fn.__globals__.get(name)
+                if type(g) is type(fn) and g is not fn and introspects(g, depth + 1):
+                    return True
+    return False
+
+
 def float_positions(args):
     """Positions of the Python float arguments."""
     return tuple(i for i, a in enumerate(args) if type(a) is float)
@@ -39,11 +66,12 @@ class DynamicFloats:
     """What one jitted function learned of its float arguments, per masked key: the
     positions it takes as run-time values, or why it cannot."""
 
-    __slots__ = ("state", "first")
+    __slots__ = ("state", "first", "off")
 
-    def __init__(self):
+    def __init__(self, fn=None):
         self.state = {}     # masked key -> positions (a tuple), or a refusal (a str)
         self.first = {}     # masked key -> the key of the first call that made a plan
+        self.off = fn is None or not isinstance(fn, type(introspects)) or introspects(fn)
 
     def choice_key(self, key, args):
         """The path choice's key: without the values of run-time float arguments."""
@@ -62,7 +90,7 @@ class DynamicFloats:
         function that replays: the watch found it free of effects the graph does not
         record, so a refusal, which comes before anything runs, repeats none)."""
         pos = float_positions(args)
-        if not pos:
+        if not pos or self.off:
             return None
         mk = masked(key, pos)
         got = self.state.get(mk)

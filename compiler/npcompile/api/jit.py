@@ -75,7 +75,7 @@ class Jitted:
         self.chooser = PathChooser(SESSION, self._site_name) if (
             choose and not fullgraph) else None
         self._plans = {}        # argument key -> replay.Plan
-        self._floats = DynamicFloats()  # float arguments taken as run-time values
+        self._floats = DynamicFloats(fn)  # float arguments taken as run-time values
         self._over_budget = {}  # argument key -> ENGINE.generation: plain NumPy (no chooser)
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
         self._untraced_seen = set()  # (argument name, dtype) of untraced arrays reported
@@ -301,6 +301,13 @@ class Jitted:
             except LoopValueRefused:
                 raise   # nothing of the body ran (trace/loop_values.py)
             except BaseException as e:
+                if self.loop_values is not None and not self.loop_body and \
+                        isinstance(e, Exception):
+                    # float arguments as NumPy scalars (api/dynamic_args.py) raised where
+                    # the floats did not (`s.is_integer()`): nothing lands, and the call
+                    # runs again with its floats
+                    tracer.refuse_loop_values(f"with its floats as NumPy scalars the call "
+                                              f"raised {type(e).__name__}")
                 if tracer.restarting:   # the budget's end of the trace, whatever the
                     # user's code made of it: nothing pending lands, the call starts again
                     raise e if isinstance(e, TraceBudgetExceeded) else \
