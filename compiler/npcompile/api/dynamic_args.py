@@ -16,6 +16,8 @@ where they refuse, the call is traced as written, and calls like it stay keyed b
 
 Only positional Python floats: an int is a size, a count or an index more often than
 not, and what it steers (shapes, `range(n)`) is not a value of the graph."""
+import types
+
 import numpy as np
 
 from ..trace.loop_values import Spec
@@ -40,11 +42,11 @@ def introspects(fn, depth=0):
         seen.add(id(code))
         if _INTROSPECTIVE.intersection(code.co_names):
             return True
-        stack.extend(c for c in code.co_consts if isinstance(c, type(code)))
+        stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
         if depth < 2:
             for name in code.co_names:
                 g = fn.__globals__.get(name)
-                if type(g) is type(fn) and g is not fn and introspects(g, depth + 1):
+                if type(g) is types.FunctionType and g is not fn and introspects(g, depth + 1):
                     return True
     return False
 
@@ -66,12 +68,19 @@ class DynamicFloats:
     """What one jitted function learned of its float arguments, per masked key: the
     positions it takes as run-time values, or why it cannot."""
 
-    __slots__ = ("state", "first", "off")
+    __slots__ = ("state", "first", "fn", "_off")
 
-    def __init__(self, fn=None):
+    def __init__(self, fn):
         self.state = {}     # masked key -> positions (a tuple), or a refusal (a str)
         self.first = {}     # masked key -> the key of the first call that made a plan
-        self.off = fn is None or not isinstance(fn, type(introspects)) or introspects(fn)
+        self.fn = fn
+        self._off = None    # whether fn tells floats apart (introspects), asked once
+
+    @property
+    def off(self):
+        if self._off is None:
+            self._off = type(self.fn) is not types.FunctionType or introspects(self.fn)
+        return self._off
 
     def choice_key(self, key, args):
         """The path choice's key: without the values of run-time float arguments."""

@@ -176,7 +176,7 @@ class Jitted:
             return self._eager(*args, **kwargs)
         if self.replay and key is not None:
             plan = self._plans.get(key)
-            if plan is None and self.loop_values is None:   # (a loop body has its own)
+            if plan is None and not self.loop_body:   # (a loop body has its loop values)
                 taken = self._floats.taken(key, args, kwargs, self._plans)
                 if taken is not None:   # float arguments as run-time values
                     args, key, values, spec = taken
@@ -189,21 +189,19 @@ class Jitted:
             elif key not in self.replay_refusals:
                 watch = Watch(self.fn, values)
         try:
-            if spec is None:
-                result, tracer = self.trace_call(args, kwargs, watch)
-            else:
+            if spec is not None:
                 try:
                     self.loop_values = spec
                     result, tracer = self.trace_call(args, kwargs, watch)
                 except LoopValueRefused as e:  # nothing of it ran: traced as written
-                    self.loop_values = None
                     self._floats.refused(key, spec, str(e))
                     args, spec = given, None
                     key, values = arg_key(args, kwargs)
                     watch = Watch(self.fn, values) if key not in self.replay_refusals else None
-                    result, tracer = self.trace_call(args, kwargs, watch)
                 finally:
                     self.loop_values = None
+            if spec is None:
+                result, tracer = self.trace_call(args, kwargs, watch)
         except TraceBudgetExceeded as e:  # nothing happened yet: run it as plain NumPy
             if spec is not None:    # with the floats as the caller gave them
                 args = given
@@ -277,13 +275,15 @@ class Jitted:
                 not isinstance(closure_guards(self.fn), str)
         SESSION.add("traces", {"function": site.function, "filename": site.filename,
                                "lineno": site.lineno})
+        # float arguments taken as run-time values (api/dynamic_args.py)
+        floats = self.loop_values if not self.loop_body else None
         with tracer:
             names = self._names(len(args))
-            if self.loop_values is not None and not self.loop_body:
+            if floats is not None:
                 # a float argument now a run-time value (api/dynamic_args.py): what the
                 # recompile it causes is said to be, in the report
                 names = [f"{n} (a float argument, now read at run time)"
-                         if i in self.loop_values.positions else n for i, n in enumerate(names)]
+                         if i in floats.positions else n for i, n in enumerate(names)]
             wargs = [tracer.wrap_input(a, n) if is_traceable(a) else a for a, n in zip(args, names)]
             self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:
@@ -301,8 +301,7 @@ class Jitted:
             except LoopValueRefused:
                 raise   # nothing of the body ran (trace/loop_values.py)
             except BaseException as e:
-                if self.loop_values is not None and not self.loop_body and \
-                        isinstance(e, Exception):
+                if floats is not None and isinstance(e, Exception):
                     # float arguments as NumPy scalars (api/dynamic_args.py) raised where
                     # the floats did not (`s.is_integer()`): nothing lands, and the call
                     # runs again with its floats

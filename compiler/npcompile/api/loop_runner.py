@@ -205,7 +205,7 @@ class LoopRunner:
         if self.owner.options["device"] != "cpu":
             return False
         site = self.sites[index]
-        rows = getattr(site, "row_sweep", ())
+        rows = site.row_sweep
         # an array read by rows only (native_loop.row_sweep) is a row per iteration: the
         # body's replay costs microseconds per row, the nest's loop nanoseconds (a Thomas
         # sweep over 500 systems: 199 replays, 2x NumPy's time)
@@ -347,8 +347,10 @@ class LoopRunner:
         args, fed = loop_sinks.feed(site.sinks, args)
         if fed is None or _lazy_inside(args):
             return None
+        def numbers(args):
+            return any(not _carries(args, site, name) for name in site.carry)
         peeled = 0
-        if any(not _carries(args, site, name) for name in site.carry):
+        if numbers(args):
             # A carried Python number, `ll_old = -np.inf` before `if ll - ll_old < tol:
             # break` and `ll_old = ll`: in the body it would be a graph per value. The
             # first iteration runs as written, into the surrounding graph; from the
@@ -356,11 +358,10 @@ class LoopRunner:
             # which the compiled body takes. One that stays a number: all as written.
             env = dict(zip(site.params, args))
             i, hit = _exit_as_written(site, env, it, 0, 1, fed)
-            if hit or len(it) == 1:
-                return it[i], tuple(env[name] for name in site.binds) + fed.result(), hit
             args = [env[p] for p in site.params]
-            if _lazy_inside(args) or any(not _carries(args, site, name) for name in site.carry):
+            if not hit and len(it) > 1 and (_lazy_inside(args) or numbers(args)):
                 i, hit = _exit_as_written(site, env, it, 1, len(it), fed)
+            if hit or i == len(it) - 1:
                 return it[i], tuple(env[name] for name in site.binds) + fed.result(), hit
             peeled = 1
         state, lazies = _take_over(tracer, site, args, fed)

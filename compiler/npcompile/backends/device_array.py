@@ -106,7 +106,7 @@ class DeviceArray(NDArrayOperatorsMixin):
         """A copy of a host array on the device (a recorded host-to-device transfer). The
         array may be the caller's: it is not kept as the buffer's host copy."""
         d = cls.on_host(array, copy=False)
-        _mirrors.pop(d.buffer, None)      # uploaded now
+        d._upload(mine=False)
         return d
 
     @classmethod
@@ -126,16 +126,21 @@ class DeviceArray(NDArrayOperatorsMixin):
         """npcompile._native.cuda.Buffer; a host-held array is uploaded now, and from
         then on the device holds its values (a write through any view lands there)."""
         b = self._buffer
-        if b is None:
-            a = self._host_copy
-            b = native().Buffer(a.nbytes)
-            t0 = time.perf_counter()
-            if a.nbytes:
-                native().upload(b, 0, a)
-            record_transfer("h2d", a.nbytes, t0)
-            self._buffer, self._host_copy = b, None
-            if a.nbytes <= MIRROR_MAX:   # a copy of our own (on_host): it stays valid
-                _mirrors[b] = a.reshape(-1).view(np.uint8)
+        return b if b is not None else self._upload(mine=True)
+
+    def _upload(self, mine):
+        """The host-held array into a new buffer. `mine`: the array is this one's own
+        (on_host copied it, or no one else holds it), so it stays the buffer's host copy
+        (up to MIRROR_MAX); the caller's own array would change unseen."""
+        a = self._host_copy
+        b = native().Buffer(a.nbytes)
+        t0 = time.perf_counter()
+        if a.nbytes:
+            native().upload(b, 0, a)
+        record_transfer("h2d", a.nbytes, t0)
+        self._buffer, self._host_copy = b, None
+        if mine and a.nbytes <= MIRROR_MAX:
+            _mirrors[b] = a.reshape(-1).view(np.uint8)
         return b
 
     # ----- metadata ------------------------------------------------------------------
@@ -498,8 +503,7 @@ def to_device(array):
     if isinstance(array, DeviceArray):
         return array
     a = np.asarray(array)
-    if a.nbytes > MIRROR_MAX:
-        return DeviceArray.from_host(a)
-    d = DeviceArray.on_host(a)
-    d.buffer            # uploaded now
+    mine = a.nbytes <= MIRROR_MAX       # copied, to be the host copy; else uploaded as it is
+    d = DeviceArray.on_host(a, copy=mine)
+    d._upload(mine)
     return d

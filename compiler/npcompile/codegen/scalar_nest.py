@@ -42,12 +42,11 @@ from .cpp_ops import PRELUDE, declarations, literal
 from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, BITS, CT as _CT, EXACT as _EXACT, F4, F8,
                                 FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, U8, VEC,
                                 NEP50, Unsupported, arith, array_dtype, int_range, is_float, is_int,
-                                is_np, is_str, numpy_result_type, type_of_value)
+                                is_np, is_str, numpy_result_type, type_of_value, UNARY_MATH)
 from . import scalar_nest_iter as elements
 from . import scalar_nest_strings as strings
 from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
-from .scalar_nest_types import UNARY_MATH
 from .scalar_nest_arrays import ArrayBindings, NewArray, array_slots, take_arrays
 
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot"}
