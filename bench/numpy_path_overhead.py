@@ -20,6 +20,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--reps", type=int, default=40)
+    ap.add_argument("--profile", type=int, default=0,
+                    help="then print the N functions the jitted calls spend most time in")
     ap.add_argument("programs", nargs="+")
     opts = ap.parse_args()
     import numpy as np  # noqa: F401
@@ -48,6 +50,19 @@ def main():
         print(f"{name:22s} chose {choices[-1].get('choice', 'compiled'):8s} " +
               "  ".join(f"{k} {v:.3f} ms" for k, v in med.items()) +
               f"  numpy/jit {med['numpy'] / med['jit']:.2f}", flush=True)
+        if opts.profile:
+            profile(jf, inputs, opts.profile)
+
+
+def profile(jf, inputs, top):
+    import cProfile
+    import pstats
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(200):
+        jf(*inputs)
+    pr.disable()
+    pstats.Stats(pr, stream=sys.stdout).sort_stats("tottime").print_stats(top)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ compiled and a few in plain NumPy, and the faster runs from then on. Results are
 NumPy's either way; the report says which path was chosen and why."""
 import os
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -244,3 +245,24 @@ def test_a_near_tie_is_plain_numpy():
     # a compiled lead inside the margin is noise: NumPy, which cannot be slower than itself
     assert _choose([0.98] * 3, [1.0] * 3) == "numpy"
     assert _choose([0.9] * 3, [1.0] * 3) == "compiled"
+
+
+@pytest.mark.skipif(npcompile.cuda_available()[0], reason="about a machine without a GPU")
+def test_cuda_without_a_gpu_chooses_a_path_and_returns_numpys_types(monkeypatch):
+    # device="cuda" runs on the CPU here, as its warning says; timing the compiled side
+    # waited on the GPU and raised the driver's error out of the user's call
+    j = npcompile.jit(tiny, device="cuda", choose=True)
+    real = j._compiled_call
+
+    def slow(args, kwargs):
+        time.sleep(0.005)
+        return real(args, kwargs)
+    monkeypatch.setattr(j, "_compiled_call", slow)
+    a, b = np.arange(5.0), np.ones(5)
+    with warnings.catch_warnings():     # "runs on the CPU here", said once per process
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for _ in range(2 + 2 * path_choice.SAMPLES):
+            got = j(a, b)
+            assert type(got) is np.ndarray     # either path: no DeviceArray without a GPU
+            np.testing.assert_array_equal(got, tiny(a, b))
+    assert [c["choice"] for c in npcompile.report()["path_choices"]] == ["numpy"]

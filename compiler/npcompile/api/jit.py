@@ -396,8 +396,12 @@ def replay_call(jitted, plan, values):
 def _results_on_device(fn):
     from ..backends.device_array import results_to_device
 
+    from ..backends.cuda_runtime import available
+
     @functools.wraps(fn)
     def numpy_on_device(*args, **kwargs):
+        if not available()[0]:      # no GPU: NumPy's types, as the compiled path gives
+            return fn(*args, **kwargs)
         # the result goes straight in: a name holding it here as well made every array
         # look held by someone else, and each was copied (tanh_diag 0.86x NumPy)
         return results_to_device(fn(*args, **kwargs))
@@ -422,8 +426,12 @@ def _compiled_on_device(result):
 
 
 def _gpu_synchronize():
-    from ..backends.device_array import synchronize
-    synchronize()
+    # without a GPU, device="cuda" ran on the CPU: nothing to wait for (the path choice
+    # timing a call raised the driver's error at the user instead)
+    from ..backends.cuda_runtime import available
+    if available()[0]:
+        from ..backends.device_array import synchronize
+        synchronize()
 
 
 def _rejit(fn, init_args):

@@ -40,12 +40,21 @@ def compiler_available():
         return False, str(e)
 
 
+_AVAILABLE = [None, None]   # the module asked, its answer
+
+
 def available():
-    """(True, '') when kernels can run on a GPU here, else (False, why)."""
-    if _cuda is None:
-        return False, _IMPORT_ERROR
-    ok, why = _cuda.available()
-    return bool(ok), why
+    """(True, '') when kernels can run on a GPU here, else (False, why). Asked once per
+    module: the driver opens or it does not, and the path choice asks at every call that
+    waits (tests put a fake module in _cuda's place)."""
+    if _AVAILABLE[0] is not _cuda or _AVAILABLE[1] is None:
+        if _cuda is None:
+            got = (False, _IMPORT_ERROR)
+        else:
+            ok, why = _cuda.available()
+            got = (bool(ok), why)
+        _AVAILABLE[:] = [_cuda, got]
+    return _AVAILABLE[1]
 
 
 _INFO = None
