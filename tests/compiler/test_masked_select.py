@@ -6,7 +6,7 @@ import pytest
 
 import npcompile
 from conftest import DEVICE, check, make
-from test_trace_loops import CPU_KERNELS
+from test_trace_loops import COMPILED, CPU_KERNELS
 
 
 def breaks():
@@ -229,3 +229,32 @@ def test_the_loop_body_compiles_once(fn, args):
     assert breaks() == []
     (loop,) = rep["loops"]
     assert "12 iterations, one compiled body" in loop["summary"], loop["summary"]
+
+
+_RED = (np.add.outer(np.arange(6), np.arange(6)) % 2) == 0     # a global, concrete mask
+
+
+def red_sweep(phi, f):
+    inner = phi[1:-1, 1:-1]
+    gs = 0.25 * (phi[:-2, 1:-1] + phi[2:, 1:-1] + f)
+    inner[_RED] = 0.5 * inner[_RED] + 0.5 * gs[_RED]
+    return phi
+
+
+def red_sweep_made_here(phi, f):
+    red = np.indices((6, 6)).sum(0) % 2 == 0      # a concrete mask made in the call
+    inner = phi[1:-1, 1:-1]
+    inner[red] = 0.5 * inner[red] + 0.5 * f[red]
+    red[0, 0] = False          # a write to the mask between its uses: its new values
+    inner[red] -= f[red]
+    return phi
+
+
+@pytest.mark.parametrize("fn", [red_sweep, red_sweep_made_here])
+def test_a_concrete_mask_used_again_is_one_mask(fn):
+    """A concrete mask indexed twice or more in one statement was one new leaf per use
+    (the last one dropped in between), so the masks differed: three graph breaks for a
+    red-black SOR sweep."""
+    traced(fn, make((8, 8), np.float64), make((6, 6), np.float64))
+    if COMPILED:
+        assert sum(c["kernels"] for c in npcompile.report()["compiles"]) >= 1

@@ -327,7 +327,7 @@ def make_plan(fn, tracer, result, watch, generation):
             # made by the call from Python values: the same for every call with this
             # key, kept in the plan after the arguments (`values + consts`)
             i = len(values) + len(consts)
-            consts.append(leaf.value)
+            consts.append(tracer.value_as_read(leaf))   # (not as Python left it)
         if i is None:
             return "it reads an array that is not one of its arguments"
         leaf_src.append(i)

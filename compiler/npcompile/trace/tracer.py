@@ -6,6 +6,7 @@ one, never to how many breaks came before: the arrays made since then, the stora
 written since then, and the lazy arrays over those. Arrays the trace no longer reaches
 are forgotten (weak references); the user's arrays are found by identity and by memory
 owner (an index, not a scan) for the aliasing checks."""
+import contextlib
 import time
 import weakref
 
@@ -75,6 +76,24 @@ def _land_writes_before(pending, computed):
             np.copyto(st.target, value, casting="unsafe")
 
 
+# The largest concrete array a leaf copies when it enters the trace (wrap_input's
+# snapshot): larger ones (a global matrix) are read where they are, as copying them at
+# every trace would cost a pass over their memory; NumPy writing one of them in the
+# middle of a traced call, between a read and the graph's run, is not seen.
+SNAPSHOT_MAX = 1 << 20
+MAX_SNAPSHOTS = 256     # per trace: a loop traced as written re-wraps its constants
+
+
+def _same_bytes(a, b):
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.size == 0:
+        return True
+    if a.flags.c_contiguous and b.flags.c_contiguous:    # a memcmp, no copies
+        return memoryview(a).cast("B") == memoryview(b).cast("B")
+    return np.ascontiguousarray(a).tobytes() == np.ascontiguousarray(b).tobytes()
+
+
 class Tracer:
     def __init__(self, site, options, engine):
         self.site = site          # identifies the function or cell: cache and recompiles
@@ -91,6 +110,13 @@ class Tracer:
         self._by_array = {}       # id(target ndarray) -> weak ref to its storage
         self._regions = {}        # memory owner -> weak refs to target storages in it
         self._exotic = []         # weak refs to target storages of an unknown memory owner
+        # concrete boolean masks met as indices, kept traced for the whole trace: each
+        # x[red] re-wrapped red as a new leaf once the last one was dropped, so
+        # `inner[red] = a * inner[red] + b * gs[red]` saw three masks, not one
+        # (three graph breaks in a red-black SOR sweep)
+        self.mask_leaves = {}
+        # id(leaf) -> (leaf, a copy of its values when it entered: wrap_input's snapshot)
+        self._snapshots = {}
         self._targets_size = 0    # target entries indexed since the last clean-up
         self._targets_live = 0    # live target entries found by the last clean-up
         self.value_reads = 0      # times Python read a concrete array's values (no break)
@@ -153,9 +179,20 @@ class Tracer:
         return _Suspended()
 
     # ----- making lazy arrays -------------------------------------------------
-    def wrap_input(self, array, name):
-        """A user ndarray enters the trace: a leaf whose storage writes back into it."""
+    def wrap_input(self, array, name, snapshot=False):
+        """A user ndarray enters the trace: a leaf whose storage writes back into it.
+        `snapshot`: an array the user's code holds as an ndarray (a global, np.array of a
+        literal, what an untraced function made), which plain NumPy may write before the
+        graph runs (`a = np.array([1., 2.]); b = x * a; a[0] = 5.0`: b read 5.0). A copy
+        of its values of now is kept beside the leaf, and the graph reads the copy where
+        they changed (flush)."""
         st = Storage(Node.leaf(array, name or "input"), target=array, name=name)
+        if snapshot and type(array) is np.ndarray and array.nbytes <= SNAPSHOT_MAX and \
+                len(self._snapshots) < MAX_SNAPSHOTS and \
+                (array.flags.writeable or array.base is not None):
+            copy = array.copy(order="K")
+            if copy.strides == array.strides:   # the kernels read it by the leaf's strides
+                self._snapshots[id(st.base)] = (st.base, copy)
         owner = _memory_owner(array)
         for other in self._overlapping(array, owner):
             other.aliased = st.aliased = True
@@ -176,14 +213,19 @@ class Tracer:
         ref = self._by_array.get(id(array))
         st = ref() if ref is not None else None
         if st is not None and st.target is array:
-            return self._register(_la.LazyArray(st, (), st.base if st.base.is_leaf else None))
+            base = st.base
+            snap = self._snapshots.get(id(base)) if base.is_leaf else None
+            if snap is None or _same_bytes(snap[1], array):
+                return self._register(_la.LazyArray(st, (), base if base.is_leaf else None))
+            # plain NumPy wrote it since its copy was taken: a new leaf of its values now
+            # (what was computed from the old one reads the copy)
         for other in self._dirty.values():
             if other.target is not None and not other.base.is_leaf and \
                     overlaps(other.target, array):
                 self.graph_break("alias", "an array read here shares memory with a traced "
                                           "array that has pending in-place writes")
                 break
-        return self.wrap_input(array, name)
+        return self.wrap_input(array, name, snapshot=True)
 
     # ----- the user's arrays, by identity and memory owner ------------------------------
     def _add_target(self, st, key):
@@ -499,6 +541,29 @@ class Tracer:
             self.value_read_reason = reason
 
     # ----- flush -------------------------------------------------------------------
+    def value_as_read(self, leaf):
+        """The values the graph read from a leaf: its copy where it has one (see
+        wrap_input), which plain NumPy cannot have written since."""
+        got = self._snapshots.get(id(leaf))
+        return got[1] if got is not None and got[0] is leaf else leaf.value
+
+    @contextlib.contextmanager
+    def _values_when_read(self):
+        """Leaves whose arrays plain NumPy wrote after they entered the trace hold their
+        copies of then while the graph runs, and their arrays again after (a view or a
+        return of the leaf is the user's array itself). Where nothing was written, as
+        almost always, nothing changes."""
+        swapped = []
+        for leaf, copy in self._snapshots.values():
+            if leaf.is_leaf and leaf.value is not copy and not _same_bytes(copy, leaf.value):
+                swapped.append((leaf, leaf.value))
+                leaf.value = copy
+        try:
+            yield
+        finally:
+            for leaf, value in swapped:
+                leaf.value = value
+
     def flush(self):
         """Compute everything pending that is still referenced, once, and write the new
         values of traced inputs back into the user's arrays. Only lazy arrays made since
@@ -540,7 +605,8 @@ class Tracer:
             # those graphs run on the reference path (see storage.guessed).
             exact = any(st.guessed for st in pending)
             try:
-                values = self.engine.run(self, outputs, exact_layout=exact)
+                with self._values_when_read():
+                    values = self.engine.run(self, outputs, exact_layout=exact)
             except Exception as e:
                 _land_writes_before(pending, getattr(e, "npc_partial", None))
                 self._abandon(pending)

@@ -26,7 +26,9 @@ def split_key(tracer, lz, key):
         return tuple(int(x) if isinstance(x, np.integer) else x for x in items) \
             if type(key) is tuple else (int(key) if isinstance(key, np.integer) else key), None
     if type(key) is np.ndarray and key.dtype == bool:
-        key = tracer.wrap_constant_array(key)
+        lz = tracer.wrap_constant_array(key)   # the same leaf while its values stay
+        tracer.mask_leaves[id(key)] = (key, lz)
+        key = lz
     if type(key) is _la.LazyArray and key.dtype == bool:
         return None, key
     if any(type(x) is _la.LazyArray and x.ndim == 0 and x.dtype.kind in "iu" for x in items):
