@@ -258,3 +258,60 @@ def test_a_concrete_mask_used_again_is_one_mask(fn):
     traced(fn, make((8, 8), np.float64), make((6, 6), np.float64))
     if COMPILED:
         assert sum(c["kernels"] for c in npcompile.report()["compiles"]) >= 1
+
+
+def reductions(x, t):
+    m = x > t
+    return (np.sum(x[m]), x[m].mean(), np.max(x[m]), x[m].min(), np.std(x[m], ddof=1),
+            x[m].argmax(), np.median(x[m]), x[m].any(), np.all(x[m] > 0.5),
+            x[m].sum(dtype=np.float32), np.prod(x[m] * 0 + 1, keepdims=True))
+
+
+def row_means(X, labels, k):
+    return np.stack([X[labels == j].mean(axis=0) for j in range(k)]), \
+        X[X[:, 0] > 0].sum(axis=0, keepdims=True), X[labels == 0].sum()
+
+
+def empty_max(x):
+    return x[x > 10].max()
+
+
+def empty_mean(x):
+    return x[x > 10].mean(), np.sum(x[x > 10])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_reductions_of_a_selection_are_steps_of_the_graph(dtype):
+    """np.sum(x[m]), x[m].mean(), ...: NumPy's reduction of NumPy's compact array, run
+    inside the graph (trace/selected_reductions.py): NumPy's values to the last bit
+    (its pairwise order over the selected elements) and no graph break."""
+    x = (make((1000,), np.float64) * 10).astype(dtype)
+    traced(reductions, x, dtype(2))
+    if COMPILED:
+        assert sum(c["kernels"] for c in npcompile.report()["compiles"]) >= 1
+
+
+def test_rows_selected_by_a_mask_of_the_leading_axis():
+    X = make((200, 3), np.float64)
+    labels = (np.arange(200) * 7) % 4
+    traced(row_means, X, labels, 4)
+
+
+def test_an_empty_selection_is_numpys_error_and_nan():
+    x = make((50,), np.float64)
+    check(empty_max, x)          # ValueError: zero-size array to reduction operation
+    check(empty_mean, x)         # nan (NumPy's RuntimeWarning), 0.0
+
+
+def kmeans(X, C, iters):
+    for _ in range(iters):
+        d = ((X[:, None, :] - C[None, :, :]) ** 2).sum(-1)
+        labels = np.argmin(d, axis=1)
+        for j in range(C.shape[0]):
+            C[j] = X[labels == j].mean(axis=0)
+    return C, labels
+
+
+def test_kmeans_runs_without_a_break():
+    X = make((300, 2), np.float64)
+    traced(kmeans, X, X[:3].copy(), 6)

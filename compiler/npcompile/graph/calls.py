@@ -117,3 +117,10 @@ def bincount_of_length(x, weights, minlength):
 def array_of(*items):
     """np.array of a list of numbers and 0-d arrays (an index list `[k, p]`)."""
     return np.array(items)
+
+
+def selected_reduction(a, mask, fn, **kwargs):
+    """fn(a[mask], **kwargs): a reduction of NumPy's compact `x[mask]` whose result's
+    shape does not depend on how many elements the mask selects
+    (trace/selected_reductions.py)."""
+    return fn(a[mask], **kwargs)

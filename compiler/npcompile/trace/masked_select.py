@@ -12,9 +12,11 @@ not reach it) and the mask. Elementwise operators and ufuncs between Selecteds o
 same mask and 0-d operands give Selecteds again, computed full-shape; `x[m] = s` with
 the same mask writes np.where. The compact array and the full one both have ndim >= 1,
 so NumPy picks the same result dtype for both (scalars are weak either way, NumPy 1.x's
-value-based casting included). Every other use (shape, len, reductions, indexing,
-printing, another mask, passing it to NumPy functions, returning it) first makes the
-real compact array, NumPy's `x[m]` as today (a graph break), and from then on the
+value-based casting included). Reductions whose result's shape does not follow the
+count (`np.sum(x[m])`, `X[labels == k].mean(axis=0)`) are NumPy steps of the graph
+(selected_reductions.py). Every other use (shape, len, indexing, printing, another
+mask, passing it to other NumPy functions, returning it) first makes the real compact
+array, NumPy's `x[m]` as today (a graph break), and from then on the
 Selected is that array: results never differ from NumPy's."""
 import operator
 
@@ -23,7 +25,7 @@ import numpy as np
 from ..dtypes import traced_dtype
 from ..graph import calls
 from ..graph.node import Ref, map_leaves
-from . import lazy_array as _la, rules as _rules
+from . import lazy_array as _la, rules as _rules, selected_reductions
 from .context import current
 from .operands import Unsupported
 
@@ -35,7 +37,8 @@ _POWERS = (operator.pow, np.power)
 
 def select(tracer, lz, mask):
     """`lz[mask]` as a Selected, or Unsupported (today's break) where it cannot be one."""
-    if lz._scalar or lz.ndim == 0 or mask.shape != lz.shape or \
+    # a mask of the leading axes (rows: k-means' X[labels == k]) selects whole rows
+    if lz._scalar or lz.ndim == 0 or mask.ndim == 0 or mask.shape != lz.shape[:mask.ndim] or \
             lz.dtype.kind not in _NUMERIC or not traced_dtype(lz.dtype):
         raise Unsupported("data_shape", REASON)
     return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask))
@@ -155,6 +158,7 @@ def _counts_at(ufunc, a, sel, v):
     exist). Did it record the write? (False: NumPy's call on the compact array.)"""
     tracer = current()
     if tracer is None or sel._mat is not None or ufunc not in (np.add, np.subtract) or \
+            sel.mask_snap.shape != sel.full.shape or \
             type(a) is not _la.LazyArray or a.dtype.kind not in "iu" or not a.shape or \
             not a.shape[0] or sel.full.dtype.kind not in "iu" or \
             type(v) not in (int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
@@ -243,7 +247,9 @@ class Selected:
 
     @property
     def ndim(self):
-        return 1 if self._mat is None else self._mat.ndim
+        if self._mat is None:   # the selected axes become one
+            return 1 + self.full.ndim - self.mask_snap.ndim
+        return self._mat.ndim
 
     def __getattr__(self, name):
         if name.startswith("__"):
@@ -262,6 +268,10 @@ class Selected:
         return getattr(ufunc, method)(*materialize_all(inputs), **materialize_all(kwargs))
 
     def __array_function__(self, func, types, args, kwargs):
+        if args and args[0] is self:    # np.sum(x[m]), np.mean(X[m], axis=0): no break
+            r = selected_reductions.reduce(current(), self, func, args[1:], kwargs)
+            if r is not None:
+                return r
         return func(*materialize_all(args), **materialize_all(kwargs))
 
     def __array__(self, *args, **kwargs):
@@ -293,6 +303,16 @@ for _name, _fn in [("lt", operator.lt), ("le", operator.le), ("gt", operator.gt)
 for _name, _fn in [("neg", operator.neg), ("pos", operator.pos), ("abs", operator.abs),
                    ("invert", operator.invert)]:
     setattr(Selected, f"__{_name}__", _unary(_fn))
+def _reduction(fn):
+    def op(self, *args, **kwargs):
+        r = selected_reductions.reduce(current(), self, fn, args, kwargs)
+        return r if r is not None else getattr(self.materialize(), op.__name__)(*args, **kwargs)
+    return op
+
+
+for _name, _fn in selected_reductions.METHODS.items():
+    setattr(Selected, _name, _reduction(_fn))
+    getattr(Selected, _name).__name__ = _name
 for _name in ("__len__", "__iter__", "__getitem__", "__contains__", "__bool__", "__int__",
               "__float__", "__complex__", "__index__", "__repr__", "__str__", "__format__",
               "__matmul__", "__rmatmul__", "__imatmul__", "__divmod__", "__rdivmod__",
