@@ -4,6 +4,7 @@
 #include "bindings.hpp"
 
 #include "CudaError.hpp"
+#include "Cublas.hpp"
 #include "Device.hpp"
 #include "LaunchGraph.hpp"
 #include "Launcher.hpp"
@@ -183,6 +184,13 @@ void npc::bindings::bind_cuda_backend(py::module_& m) {
     py::gil_scoped_release release;
     npc::cuda::Device::get().synchronize();
   });
+  m.def("cublas_open", &npc::cuda::cublas_open, py::arg("path"),
+        "Open cuBLAS at this path (once): '' when ready, else why not.");
+  m.def("gemm", &npc::cuda::cublas_gemm, py::arg("dtype"), py::arg("trans_a"),
+        py::arg("trans_b"), py::arg("m"), py::arg("n"), py::arg("k"), py::arg("a"),
+        py::arg("lda"), py::arg("stride_a"), py::arg("b"), py::arg("ldb"), py::arg("stride_b"),
+        py::arg("c"), py::arg("ldc"), py::arg("stride_c"), py::arg("batch"),
+        "cuBLAS's column-major C = op(A) op(B), strided batches, queued on the stream.");
   m.def("trim", []() { npc::cuda::MemoryPool::get().trim(); });
   m.def("pool_stats", []() {
     auto s = npc::cuda::MemoryPool::get().stats();

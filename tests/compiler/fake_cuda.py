@@ -113,3 +113,32 @@ class FakeGraph:
                 self.updates += 1
             self.cuda.launch(k[0], k[1], k[2], k[3], k[4])
         self.launches += 1
+
+
+def _at(pointer, dtype, shape, strides):
+    """The fake device memory at `pointer` as an ndarray view (element strides)."""
+    base = pointer - (pointer - (1 << 40)) % (1 << 32)
+    buf = _live[base]
+    flat = np.frombuffer(buf.data, np.uint8)
+    item = np.dtype(dtype).itemsize
+    return np.lib.stride_tricks.as_strided(flat[pointer - base:].view(dtype), shape,
+                                           tuple(s * item for s in strides))
+
+
+def fake_gemm(dtype, trans_a, trans_b, m, n, k, a, lda, stride_a, b, ldb, stride_b, c, ldc,
+              stride_c, batch):
+    """cuBLAS's column-major gemm over fake device memory, by NumPy: what the layout
+    arithmetic of backends/cuda_blas.py hands it is checked as a real gemm reads it."""
+    dt = np.float64 if dtype == "d" else np.float32
+    for i in range(batch):
+        # column-major (r x c, ld) is the element (x, y) at x + y * ld
+        A = _at(a + i * stride_a * np.dtype(dt).itemsize, dt, (k, m) if trans_a else (m, k),
+                (1, lda))
+        B = _at(b + i * stride_b * np.dtype(dt).itemsize, dt, (n, k) if trans_b else (k, n),
+                (1, ldb))
+        C = _at(c + i * stride_c * np.dtype(dt).itemsize, dt, (m, n), (1, ldc))
+        C[...] = (A.T if trans_a else A) @ (B.T if trans_b else B)
+
+
+FakeCuda.gemm = staticmethod(fake_gemm)
+FakeCuda.cublas_open = staticmethod(lambda path: "")

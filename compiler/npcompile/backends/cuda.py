@@ -9,7 +9,7 @@ import numpy as np
 from ..codegen.cuda import KINDS, Unsupported, render_cuda_kernel
 from ..records import SESSION
 from .. import np_base  # creation functions make lazy arrays while tracing
-from . import cuda_runtime as rt
+from . import cuda_blas, cuda_runtime as rt
 from .cpu_symbolic import sized_alike
 from .cuda_schedule import index_type, launch_info, launch_shape, schedule, \
     serial_reductions_fit as _serial_reductions_fit, symbolic_info
@@ -17,6 +17,8 @@ from .device_array import DeviceArray
 from .kernel_inputs import KernelInputs, layout_mode, layout_params
 from .program_base import ProgramBase
 
+# np.dot is np.matmul for operands of at most two axes
+_PRODUCTS = (np.matmul, np.dot)
 _PTX = {}   # source -> (ptx, nvrtc ms): a size seen before compiles nothing
 # kernel name -> its loaded function: a symbolic kernel placed at every k of a loop is
 # loaded once (module loads are never undone, as the CPU JIT's code)
@@ -223,6 +225,17 @@ class Program(ProgramBase):
         if self._flag is not None:
             self._check_flag()
         return [vals[p] for p in self.output_pos]
+
+    def run_numpy_step(self, pos, vals):
+        """A matrix product of device arrays goes to cuBLAS (backends/cuda_blas.py);
+        every other step, and a product cuBLAS does not take, is NumPy's."""
+        fn, args, kwargs, inputs = self.calls[pos]
+        if fn in _PRODUCTS and not kwargs and len(inputs) == 2 and \
+                (fn is np.matmul or max(len(self.metas[i][0]) for i in inputs) <= 2):
+            got = cuda_blas.matmul(vals[inputs[0]], vals[inputs[1]])
+            if got is not None:
+                return got
+        return super().run_numpy_step(pos, vals)
 
     def _flag_word(self):
         """The device word flagged kernels set (codegen/cuda.py), zeroed once per run."""
