@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import npcompile
-from conftest import DEVICE, check, make
+from conftest import check, make
 from test_trace_loops import compiled_without_fallback
 
 
@@ -40,10 +40,6 @@ def test_piecewise_in_the_graph(name):
     no_break()
 
 
-@pytest.mark.xfail(DEVICE == "cuda", strict=True,
-                   reason="on the GPU the compact x[cond] a piece reads comes out empty "
-                          "(masked select on device arrays): NumPy's broadcast error, not "
-                          "a value; open")
 def test_a_piece_that_reads_its_elements_is_numpys():
     # v.mean() of the compact x[cond] is NumPy's own, a step of the graph
     # (trace/selected_reductions.py): no break

@@ -20,7 +20,7 @@ from .program_base import ProgramBase
 # np.dot is np.matmul for operands of at most two axes
 _PRODUCTS = (np.matmul, np.dot)
 _PTX = {}   # source -> (ptx, nvrtc ms): a size seen before compiles nothing
-# kernel name -> its loaded function: a symbolic kernel placed at every k of a loop is
+# (native module, kernel name) -> its loaded function: a symbolic kernel placed at every k of a loop is
 # loaded once (module loads are never undone, as the CPU JIT's code)
 _LOADED = {}
 
@@ -56,11 +56,14 @@ class CudaKernel:
 
     def load(self, sm_count):
         shared = not self.info.scratch    # (a kernel with scratch has buffers of its own)
-        r = _LOADED.get(self.kernel.name) if shared else None
+        # by the native module too: a function loaded by the tests' fake_cuda, launched
+        # by the driver, was a segmentation fault in the GPU machine's suite
+        key = (rt.native(), self.kernel.name)
+        r = _LOADED.get(key) if shared else None
         if r is None:
             r = rt.native().load(self.ptx, self.kernel.name)
             if shared:
-                _LOADED[self.kernel.name] = {"function": r["function"], "load_ms": 0.0}
+                _LOADED[key] = {"function": r["function"], "load_ms": 0.0}
         self.function = r["function"]
         self.grid, self.block = launch_shape(self.info, sm_count)
         for name, ctype_, per_block in self.info.scratch:
