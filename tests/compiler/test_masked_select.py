@@ -315,3 +315,60 @@ def kmeans(X, C, iters):
 def test_kmeans_runs_without_a_break():
     X = make((300, 2), np.float64)
     traced(kmeans, X, X[:3].copy(), 6)
+
+
+def zero_rows(A, m):
+    A[m] = 0.0
+    return A * 2
+
+
+def set_rows_to_a_row(A, m, row):
+    A[m, :] = row
+    return A + 1
+
+
+def zero_columns(X, f, fc):
+    X[:, f > fc] = 0
+    return X
+
+
+def scale_columns(A, m, r):
+    A[:, m] *= 0.5
+    A[r] += 1                        # rows, read-modify-write
+    return A.sum(axis=0), A[:, m].sum(), A[:, m].mean(axis=1)
+
+
+def rows_by_count(A, m):
+    A[m] = np.arange(A.shape[1] * int(m.sum()), dtype=A.dtype).reshape(-1, A.shape[1])
+    return A
+
+
+def wrong_mask(A, m):
+    A[:, m] = 1.0
+    return A
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_masks_of_some_axes_write_without_a_break(dtype):
+    """A[m] = v of rows, A[m, :] = row, X[:, m] = 0, A[:, m] *= 0.5: np.where over the
+    whole array (trace/inplace._masked_where), no graph break."""
+    A = (make((6, 5), np.float64) * 10).astype(dtype)
+    rows = np.array([True, False, True, True, False, False])
+    cols = np.array([False, True, True, False, True])
+    traced(zero_rows, A, rows)
+    traced(set_rows_to_a_row, A, rows, np.arange(5, dtype=dtype))
+    if A.dtype.kind == "f":       # (an int array *= 0.5 is NumPy's casting error)
+        traced(scale_columns, A, cols, rows)
+    traced(zero_rows, A, np.zeros(6, bool))            # selects nothing
+    traced(zero_rows, A, np.ones(6, bool))
+    X = np.fft.rfft(make((4, 16), np.float64), axis=-1)
+    traced(zero_columns, X, np.fft.rfftfreq(16, 0.1), 2.0)
+
+
+def test_what_depends_on_the_count_or_fails_is_numpys():
+    A = make((6, 5), np.float64)
+    check(rows_by_count, A, np.array([True, False, True, True, False, False]))
+    check(wrong_mask, A, np.array([True, False]))      # NumPy's IndexError
+    check(zero_rows, np.arange(30).reshape(6, 5), np.array([True] * 6))
+    check(scale_columns, np.arange(30).reshape(6, 5), np.array([True, False] * 2 + [True]),
+          np.array([True] * 6))                       # NumPy's casting error

@@ -119,8 +119,8 @@ def array_of(*items):
     return np.array(items)
 
 
-def selected_reduction(a, mask, fn, **kwargs):
-    """fn(a[mask], **kwargs): a reduction of NumPy's compact `x[mask]` whose result's
-    shape does not depend on how many elements the mask selects
-    (trace/selected_reductions.py)."""
-    return fn(a[mask], **kwargs)
+def selected_reduction(a, mask, fn, lead, **kwargs):
+    """fn(a[:, ..., mask], **kwargs) (`lead` whole axes before the mask's): a reduction
+    of NumPy's compact selection whose result's shape does not depend on how many
+    elements the mask selects (trace/selected_reductions.py)."""
+    return fn(a[(slice(None),) * lead + (mask,)], **kwargs)

@@ -1,5 +1,7 @@
 """In-place writes (x += y, x[k] = v, out=, fill, ufunc.at, np.fill_diagonal) as new
 versions of a storage."""
+import math
+
 import numpy as np
 
 from ..graph import calls
@@ -105,7 +107,7 @@ def put(tracer, fn, a, ind, v, mode="raise"):
 def setitem(tracer, lz, key, value):
     _check_writable(lz)
     try:
-        basic, mask = split_key(tracer, lz, key)
+        basic, mask, lead = split_key(tracer, lz, key)
     except Unsupported as u:
         items = key if type(key) is tuple else (key,)
         if u.kind not in ("unsupported", "number") or \
@@ -113,13 +115,19 @@ def setitem(tracer, lz, key, value):
             raise
         return scatter(tracer, lz, items, value)
     if getattr(type(value), "_npc_selected", False):   # an x[mask] kept lazy
-        new = written(lz, mask, value) if mask is not None else None
+        new = written(lz, mask, lead, value) if mask is not None else None
         if new is not None:   # x[mask] = f(x[mask]): x[...] = np.where(mask, f(x), x)
             ops = Operands(tracer, [new])
             _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs,
                    "setitem[mask]")
             return
         value = value.materialize()
+    if mask is not None and (lead or mask.shape != lz.shape):
+        # A[m] = v of rows, X[:, m] = 0: np.where over the whole array
+        new = _masked_where(lz, mask, lead, value)
+        ops = Operands(tracer, [new])
+        _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs, "setitem[mask]")
+        return
     if mask is not None:
         # x[mask] = scalar: a masked write with a static shape.
         if not isinstance(value, (bool, int, float, np.generic)) and not (
@@ -143,6 +151,45 @@ def setitem(tracer, lz, key, value):
     ops = _value_into(tracer, value, rshape, "could not broadcast input array from shape "
                                              "{} into shape {}")
     _write(tracer, lz, basic, None, None, ops.template, ops.inputs, "setitem")
+
+
+def _masked_where(lz, mask, lead, value):
+    """`lz[..., mask, ...] = value` (the mask's axes from `lead` on, the others whole) as
+    np.where(mask, value, lz), where that is NumPy's write whatever the mask holds: a
+    value that broadcasts against the axes after the mask's alone (a scalar, a row for
+    rows selected), cast to lz's dtype as NumPy's assignment casts it."""
+    trail = lz.ndim - lead - mask.ndim
+    if mask.shape != lz.shape[lead:lead + mask.ndim]:
+        raise Unsupported("error", "boolean index did not match the indexed array")
+    if isinstance(value, (bool, int, float, np.generic)):
+        vdt, kind = np.asarray(value).dtype, lz.dtype.kind
+        if kind in "iu" and vdt.kind in "iuf":
+            # NumPy's assignment truncates a float; NaN, inf and numbers out of the
+            # dtype's range are its errors (or warnings): NumPy's own call
+            if not math.isfinite(value) or \
+                    not np.iinfo(lz.dtype).min <= int(value) <= np.iinfo(lz.dtype).max:
+                raise Unsupported("unsupported", "x[mask] = a number out of the dtype's range")
+            v = lz.dtype.type(int(value))
+        elif np.can_cast(vdt, lz.dtype, "same_kind") or \
+                (type(value) in (bool, int, float) and kind in "fc"):
+            v = lz.dtype.type(value)
+        else:
+            raise Unsupported("unsupported", "x[mask] = a value of another kind")
+    else:
+        if type(value) is not _la.LazyArray and type(value) is not np.ndarray:
+            raise Unsupported("unsupported", "x[mask] = a value that is not an array")
+        tail = lz.shape[lz.ndim - trail:] if trail else ()
+        if value.ndim > trail or not np.can_cast(value.dtype, lz.dtype, "same_kind"):
+            raise Unsupported("data_shape", "x[mask] = array: the number of written "
+                                            "elements depends on the data")
+        try:
+            if np.broadcast_shapes(value.shape, tail) != tail:
+                raise ValueError
+        except ValueError:
+            raise Unsupported("error", "x[mask] = array: shapes that do not broadcast")
+        v = value if value.dtype == lz.dtype else value.astype(lz.dtype)
+    cond = mask.reshape((1,) * lead + mask.shape + (1,) * trail)
+    return np.where(cond, v, lz)
 
 
 def _value_into(tracer, value, rshape, message):

@@ -35,13 +35,15 @@ _NUMERIC = "biufc"
 _POWERS = (operator.pow, np.power)
 
 
-def select(tracer, lz, mask):
-    """`lz[mask]` as a Selected, or Unsupported (today's break) where it cannot be one."""
-    # a mask of the leading axes (rows: k-means' X[labels == k]) selects whole rows
-    if lz._scalar or lz.ndim == 0 or mask.ndim == 0 or mask.shape != lz.shape[:mask.ndim] or \
+def select(tracer, lz, mask, lead=0):
+    """`lz[mask]` as a Selected, or Unsupported (today's break) where it cannot be one.
+    The mask may cover some axes only: from `lead` on (`X[:, freqs > fc]`), the others
+    taken whole (k-means' X[labels == k] selects whole rows)."""
+    if lz._scalar or lz.ndim == 0 or mask.ndim == 0 or \
+            mask.shape != lz.shape[lead:lead + mask.ndim] or \
             lz.dtype.kind not in _NUMERIC or not traced_dtype(lz.dtype):
         raise Unsupported("data_shape", REASON)
-    return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask))
+    return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask), lead)
 
 
 def _copy(tracer, lz):
@@ -101,7 +103,7 @@ def _lift(fn, args):
                 return None
             if first is None:
                 first = a
-            elif not same_mask(first.mask_node, a.mask_node):
+            elif a.lead != first.lead or not same_mask(first.mask_node, a.mask_node):
                 return None
             full.append(a.full)
         elif _scalar_operand(a):
@@ -127,13 +129,15 @@ def _lift(fn, args):
     if type(r) is not _la.LazyArray or r._scalar or r.shape != first.full.shape or \
             r.dtype.kind not in _NUMERIC or not traced_dtype(r.dtype):
         return None
-    return Selected(r, first.mask_node, first.mask_snap)
+    return Selected(r, first.mask_node, first.mask_snap, first.lead)
 
 
-def written(lz, mask, value):
-    """`lz[mask] = value` for a Selected value of the same mask: the new whole of lz,
-    np.where(mask, value, lz). None where that is not surely NumPy's write."""
-    if value._mat is not None or mask.shape != lz.shape or \
+def written(lz, mask, lead, value):
+    """`lz[mask] = value` (the mask's axes from `lead` on) for a Selected value of the
+    same mask: the new whole of lz, np.where(mask, value, lz). None where that is not
+    surely NumPy's write."""
+    if value._mat is not None or value.lead != lead or value.full.shape != lz.shape or \
+            mask.shape != lz.shape[lead:lead + mask.ndim] or \
             not same_mask(mask._n, value.mask_node) or lz.dtype.kind not in _NUMERIC:
         return None
     full = value.full
@@ -143,7 +147,7 @@ def written(lz, mask, value):
         if not np.can_cast(full.dtype, lz.dtype, "same_kind"):
             return None
         full = full.astype(lz.dtype)
-    new = np.where(mask, full, lz)
+    new = np.where(value.broadcast_mask(), full, lz)
     if type(new) is not _la.LazyArray or new.shape != lz.shape or new.dtype != lz.dtype:
         return None
     return new
@@ -158,7 +162,7 @@ def _counts_at(ufunc, a, sel, v):
     exist). Did it record the write? (False: NumPy's call on the compact array.)"""
     tracer = current()
     if tracer is None or sel._mat is not None or ufunc not in (np.add, np.subtract) or \
-            sel.mask_snap.shape != sel.full.shape or \
+            sel.mask_snap.shape != sel.full.shape or sel.lead or \
             type(a) is not _la.LazyArray or a.dtype.kind not in "iu" or not a.shape or \
             not a.shape[0] or sel.full.dtype.kind not in "iu" or \
             type(v) not in (int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
@@ -218,15 +222,27 @@ def _delegate(name):
 class Selected:
     """What `x[mask]` gives while tracing (see the module's docstring)."""
 
-    __slots__ = ("full", "mask_node", "mask_snap", "_mat")
+    __slots__ = ("full", "mask_node", "mask_snap", "lead", "_mat")
     __array_priority__ = 2000   # NumPy's scalars and arrays defer their operators to it
     _npc_selected = True        # concretize() knows it without importing this module
 
-    def __init__(self, full, mask_node, mask_snap):
+    def __init__(self, full, mask_node, mask_snap, lead=0):
         self.full = full
+        self.lead = lead             # the axes before the mask's, taken whole
         self.mask_node = mask_node   # the mask's identity, for same_mask
         self.mask_snap = mask_snap   # its values when selected (a copy)
         self._mat = None
+
+    def key(self, mask):
+        """NumPy's index of the selection, with this mask."""
+        return (slice(None),) * self.lead + (mask,) if self.lead else mask
+
+    def broadcast_mask(self):
+        """The mask shaped to broadcast against the full value (np.where's condition)."""
+        m, full = self.mask_snap, self.full
+        trail = full.ndim - self.lead - m.ndim
+        return m if not self.lead and not trail else \
+            m.reshape((1,) * self.lead + m.shape + (1,) * trail)
 
     def materialize(self):
         """NumPy's compact `x[mask]` (a graph break, as before), once; from then on this
@@ -234,9 +250,9 @@ class Selected:
         if self._mat is None:
             tracer = current()
             if tracer is None:
-                self._mat = _la.concretize(self.full)[_la.concretize(self.mask_snap)]
+                self._mat = _la.concretize(self.full)[self.key(_la.concretize(self.mask_snap))]
             else:
-                self._mat = tracer.eager(operator.getitem, (self.full, self.mask_snap), None,
+                self._mat = tracer.eager(operator.getitem, (self.full, self.key(self.mask_snap)), None,
                                          "data_shape", REASON)
         return self._mat
 

@@ -41,13 +41,13 @@ def reduce(tracer, sel, fn, args, kwargs):
     kw = _keywords(fn, args, kwargs)
     if kw is None:
         return None
-    full, snap = sel.full, sel.mask_snap
-    trailing = full.shape[snap.ndim:]
-    got = [_probe(fn, full.dtype, (k,) + trailing, kw) for k in (1, 2)]
+    full, snap, lead = sel.full, sel.mask_snap, sel.lead
+    before, after = full.shape[:lead], full.shape[lead + snap.ndim:]
+    got = [_probe(fn, full.dtype, before + (k,) + after, kw) for k in (1, 2)]
     if got[0] is None or got[1] is None or got[0][1] != got[1][1] or got[0][0] != got[1][0]:
         return None       # a shape that follows the count (or NumPy refused the probe)
     dtype, shape, scalar = got[0]
-    r = tracer.make(calls.selected_reduction, (Ref(0), Ref(1), fn), kw or None,
+    r = tracer.make(calls.selected_reduction, (Ref(0), Ref(1), fn, lead), kw or None,
                     (full._n, snap._n), dtype, shape, f"{fn.__name__}(x[mask])",
                     scalar=scalar)
     if REDUCTIONS[fn]:

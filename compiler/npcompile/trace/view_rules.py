@@ -20,20 +20,33 @@ def _basic_item(x):
 
 
 def split_key(tracer, lz, key):
-    """(basic_key, mask): a basic index tuple, or a boolean lazy mask for the whole array."""
+    """(basic_key, mask, lead): a basic index tuple (mask None), or a boolean lazy mask
+    for the axes from `lead` on, the axes before it and after it taken whole
+    (`x[m]`, `A[m]` of rows, `X[:, freqs > fc]`, `A[m, :]`)."""
     items = key if type(key) is tuple else (key,)
     if all(_basic_item(x) for x in items):
         return tuple(int(x) if isinstance(x, np.integer) else x for x in items) \
-            if type(key) is tuple else (int(key) if isinstance(key, np.integer) else key), None
-    if type(key) is np.ndarray and key.dtype == bool:
-        lz = tracer.wrap_constant_array(key)   # the same leaf while its values stay
-        tracer.mask_leaves[id(key)] = (key, lz)
-        key = lz
-    if type(key) is _la.LazyArray and key.dtype == bool:
-        return None, key
+            if type(key) is tuple else (int(key) if isinstance(key, np.integer) else key), \
+            None, 0
+    masks = [i for i, x in enumerate(items) if _bool_array(x)]
+    if len(masks) == 1 and all(type(x) is slice and x == _WHOLE
+                               for i, x in enumerate(items) if i != masks[0]):
+        mask = items[masks[0]]
+        if type(mask) is np.ndarray:
+            lzm = tracer.wrap_constant_array(mask)   # the same leaf while its values stay
+            tracer.mask_leaves[id(mask)] = (mask, lzm)
+            mask = lzm
+        return None, mask, masks[0]
     if any(type(x) is _la.LazyArray and x.ndim == 0 and x.dtype.kind in "iu" for x in items):
         raise Unsupported("number", "an array value used as an index")
     raise Unsupported("unsupported", "advanced (integer or boolean array) indexing")
+
+
+_WHOLE = slice(None)
+
+
+def _bool_array(x):
+    return type(x) in (np.ndarray, _la.LazyArray) and x.dtype == bool and x.ndim > 0
 
 
 def _view(tracer, lz, fn, args, kwargs, label, fake):
@@ -79,7 +92,7 @@ def _c_result(node, depth):
 
 def getitem(tracer, lz, key):
     try:
-        basic, mask = split_key(tracer, lz, key)
+        basic, mask, lead = split_key(tracer, lz, key)
     except Unsupported as u:   # not basic: integer arrays gather, anything else breaks
         items = key if type(key) is tuple else (key,)
         if u.kind not in ("unsupported", "number") or \
@@ -88,7 +101,7 @@ def getitem(tracer, lz, key):
         return gather(tracer, lz, items)
     if mask is not None:   # a stand-in for NumPy's compact copy, or Unsupported
         from .masked_select import select
-        return select(tracer, lz, mask)
+        return select(tracer, lz, mask, lead)
     items = basic if type(basic) is tuple else (basic,)
     shape = lz.shape
     if len(items) == len(shape) and all(type(x) is int for x in items):
