@@ -21,15 +21,19 @@ def tiny(a, b):
     return a * 2.0 + b
 
 
-def test_plain_numpy_chosen_when_it_is_faster(monkeypatch):
-    j = npcompile.jit(tiny, choose=True)
-    # the compiled path is made slow on purpose: only the measurement decides
+def slowed(monkeypatch, j, seconds=0.01):
+    """j with its compiled path made slow on purpose: only the measurement decides."""
     real = j._compiled_call
 
     def slow(args, kwargs):
-        time.sleep(0.01)
+        time.sleep(seconds)
         return real(args, kwargs)
     monkeypatch.setattr(j, "_compiled_call", slow)
+    return j
+
+
+def test_plain_numpy_chosen_when_it_is_faster(monkeypatch):
+    j = slowed(monkeypatch, npcompile.jit(tiny, choose=True))
     a, b = np.arange(5.0), np.ones(5)
     for _ in range(2 + 2 * path_choice.SAMPLES):
         np.testing.assert_array_equal(j(a, b), tiny(a, b))
@@ -251,13 +255,7 @@ def test_a_near_tie_is_plain_numpy():
 def test_cuda_without_a_gpu_chooses_a_path_and_returns_numpys_types(monkeypatch):
     # device="cuda" runs on the CPU here, as its warning says; timing the compiled side
     # waited on the GPU and raised the driver's error out of the user's call
-    j = npcompile.jit(tiny, device="cuda", choose=True)
-    real = j._compiled_call
-
-    def slow(args, kwargs):
-        time.sleep(0.005)
-        return real(args, kwargs)
-    monkeypatch.setattr(j, "_compiled_call", slow)
+    j = slowed(monkeypatch, npcompile.jit(tiny, device="cuda", choose=True), 0.005)
     a, b = np.arange(5.0), np.ones(5)
     with warnings.catch_warnings():     # "runs on the CPU here", said once per process
         warnings.simplefilter("ignore", RuntimeWarning)
