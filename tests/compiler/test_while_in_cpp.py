@@ -238,3 +238,50 @@ def test_an_exit_test_with_an_effect_runs_once_per_iteration(tol):
 @pytest.mark.parametrize("tol", [1e-13, 0.5])
 def test_an_exit_test_python_computes_stays_right(tol):
     check(python_exit, make((10,), np.float64) + 2.0, tol, 100)
+
+
+def newton_sqrt2(x, tol, max_iter):
+    """A convergence loop whose exit does more than break (`converged = True`)."""
+    converged = False
+    k_final = -1
+    for k in range(max_iter):
+        x_new = 0.5 * (x + 2.0 / x)
+        err = np.max(np.abs(x_new - x))
+        x = x_new
+        if err < tol:
+            converged = True
+            k_final = k
+            break
+    return x, converged, k_final, k
+
+
+def jacobi_keeping_the_last(A, b, tol, max_iter):
+    x = np.zeros_like(b)
+    D = np.diag(A)
+    R = A - np.diagflat(D)
+    for it in range(max_iter):
+        x_new = (b - R @ x) / D
+        if np.linalg.norm(x_new - x) < tol:
+            x = x_new
+            break
+        x = x_new
+    return x, it
+
+
+@pytest.mark.parametrize("tol,n", [(1e-12, 100), (1e-300, 30), (10.0, 5), (1e-12, 0)])
+def test_an_exit_that_sets_names_before_it_breaks(tol, n):
+    """`if err < tol: converged = True; break`: the loop is an exit loop (its body
+    compiled once, TEST in Python), and the statements before the break run once, as
+    written, where the test held; a loop that never exits leaves them unrun."""
+    check(newton_sqrt2, np.linspace(1.0, 5.0, 64), tol, n)
+    if COMPILED and n >= 30:
+        assert not npcompile.report()["graph_breaks"]
+    A = spd(20, 5) + 80.0 * np.eye(20)
+    check(jacobi_keeping_the_last, A, make((20,), np.float64), tol, n)
+
+
+@CPU
+def test_an_exit_with_statements_runs_in_one_cpp_loop():
+    A = spd(20, 5) + 80.0 * np.eye(20)
+    assert _ran_in_cpp(jacobi_keeping_the_last, A, make((20,), np.float64), 1e-13, 200) >= 5
+    assert _ran_in_cpp(newton_sqrt2, np.linspace(1.0, 5.0, 64), -1.0, 40) >= 20   # never exits

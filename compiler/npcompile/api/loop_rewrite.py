@@ -578,10 +578,15 @@ class _Rewriter:
                     # as written
                     nest = self.sites[-1]
                     instead = self._loop(flat)
+                    how = "a body compiled once"
+                    if instead is None:
+                        # a convergence loop, `if err < tol: converged = True; break`
+                        instead = self._exit_loop(flat)
+                        how = "a body compiled once, its exit test in Python"
                     if instead is not None:
                         self._inner_loops_of_fallback(instead)
                         got[-1].body = instead
-                        nest.instead = "a body compiled once"
+                        nest.instead = how
                     else:
                         # a body with `if`s on the loop's numbers (`if i >= steps - keep:
                         # out[j] = x`, a logistic map's attractor): its straight-line
@@ -981,7 +986,9 @@ class _Rewriter:
     def _exit_loop(self, loop):
         """`for NAME in ITER:` with one `if TEST: break` (or `return EXPR`) among
         straight-line statements, only renames after it: the runner (loop_runner.exits)
-        runs what precedes the test compiled once, and tests TEST in Python."""
+        runs what precedes the test compiled once, and tests TEST in Python. Statements
+        before the break in the `if` (`converged = True; break`, `k_final = k; break`)
+        run once, as written, after the runner stops where the test held."""
         if loop.orelse or not isinstance(loop.target, ast.Name) or self.fdef is None:
             return None
         exits = [k for k, st in enumerate(loop.body) if isinstance(st, ast.If)]
@@ -989,10 +996,12 @@ class _Rewriter:
             return None
         k = exits[0]
         pre, check, post = loop.body[:k], loop.body[k], loop.body[k + 1:]
-        if not pre or check.orelse or len(check.body) != 1 or \
-                not isinstance(check.body[0], (ast.Break, ast.Return)):
+        if not pre or check.orelse or not check.body or \
+                not isinstance(check.body[-1], (ast.Break, ast.Return)):
             return None
-        exit_stmt = check.body[0]
+        exit_stmt, on_exit = check.body[-1], check.body[:-1]
+        if any(isinstance(n, _BRANCH_FORBIDDEN) for st in on_exit for n in ast.walk(st)):
+            return None
         renames = []
         for st in post:
             if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and
@@ -1009,8 +1018,9 @@ class _Rewriter:
         # after each run (api/loop_sinks.py); in the body, the list made it trace every
         # iteration (a list argument has no replay key). Not one the test or the exit
         # reads, nor a rename's source.
+        exit_names = [n for st in [exit_stmt] + on_exit for n in _names_read(st)]
         pre, sinks, sunk = self._sinks(pre, index, loop, var, also_read=list(_names_read(
-            check.test)) + list(_names_read(exit_stmt)) + [src for _, src in renames])
+            check.test)) + exit_names + [src for _, src in renames])
         params, bound = [], []
 
         def read(name):
@@ -1032,7 +1042,7 @@ class _Rewriter:
                 bound.append(target)
         if var in params or var in bound or var in test_reads:
             return None
-        exit_reads = set(_names_read(exit_stmt))
+        exit_reads = set(exit_names)
         later = _loaded_outside(self.fdef, loop) | exit_reads
         sources = {src for _, src in renames}
         made = [b for b in dict.fromkeys(n for st in pre for n in _binds(st))
@@ -1054,8 +1064,9 @@ class _Rewriter:
         stmts = self._replacement(loop, index, var, params, binds, "__npc_loop__.exits",
                                   sinks=sinks.targets if sinks else ())
         # where the test held: `return EXPR` here, with the names bound as it left them
-        stmts[-1].orelse[-1].body = [copy.deepcopy(exit_stmt) if isinstance(exit_stmt, ast.Return)
-                                     else ast.copy_location(ast.Pass(), exit_stmt)]
+        stmts[-1].orelse[-1].body = copy.deepcopy(on_exit) + [
+            copy.deepcopy(exit_stmt) if isinstance(exit_stmt, ast.Return)
+            else ast.copy_location(ast.Pass(), exit_stmt)]
         return stmts
 
     def _split(self, loop):
