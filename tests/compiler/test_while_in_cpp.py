@@ -285,3 +285,48 @@ def test_an_exit_with_statements_runs_in_one_cpp_loop():
     A = spd(20, 5) + 80.0 * np.eye(20)
     assert _ran_in_cpp(jacobi_keeping_the_last, A, make((20,), np.float64), 1e-13, 200) >= 5
     assert _ran_in_cpp(newton_sqrt2, np.linspace(1.0, 5.0, 64), -1.0, 40) >= 20   # never exits
+
+
+def newton_while(x, tol):
+    k = 0
+    converged = False
+    while k < 50:
+        x_new = 0.5 * (x + 2.0 / x)
+        dz = x_new - x
+        x = x_new
+        k += 1
+        if np.max(np.abs(dz)) < tol:
+            converged = True
+            break
+    return x, k, converged
+
+
+def nested_newton(x, steps, tol):
+    """The same exit inside another loop: left as written (each outer iteration would
+    enter the runner again)."""
+    for _ in range(steps):
+        k = 0
+        while k < 20:
+            dz = 0.5 * (x + 2.0 / x) - x
+            x = x + dz
+            k += 1
+            if np.max(np.abs(dz)) < tol:
+                break
+        x = x * 1.5
+    return x
+
+
+@pytest.mark.parametrize("tol", [1e-12, -1.0, 10.0])
+def test_a_while_loop_that_ends_in_an_exit(tol):
+    """`while COND: ...; if TEST: converged = True; break`: TEST runs after each run of
+    the compiled body, on what it made; the statements before the break run once where
+    it held, not at all where COND ended the loop."""
+    check(newton_while, np.linspace(1.0, 5.0, 64), tol)
+    if COMPILED:
+        assert not npcompile.report()["graph_breaks"]
+    check(nested_newton, np.linspace(1.0, 5.0, 16), 3, tol)
+
+
+@CPU
+def test_a_while_exit_runs_in_one_cpp_loop():
+    assert _ran_in_cpp(newton_while, np.linspace(1.0, 5.0, 64), -1.0) >= 40

@@ -96,6 +96,7 @@ class LoopRunner:
         self.jit_class = jit_class   # api/jit.Jitted, handed in: jit.py imports this module
         self.jits = {}          # (loop index, scalar positions) -> (step, body) Jitteds
         self.reported = set()   # (loop index, iterations, how) already in the report
+        self._exited = {}       # while loop index -> did its exit test end it (exited())
 
     def __call__(self, index, it, args):
         tracer = current()
@@ -319,12 +320,16 @@ class LoopRunner:
         if fed is None or _lazy_inside(args):
             return None
         values, last, n = list(args), (), 0
+        self._exited[index] = False
         if any(not _carries(values, site, name) for name in site.carry):
             # a carried Python number (`err = np.inf` before `err = np.max(...)`): the
             # first iteration runs as written; one that stays a number, all of them
             while site.cond(*values):
                 last = _step(site, values, _written(site.body, _body_args(site, values), fed))
                 n += 1
+                if _exit_held(site, values, last):
+                    self._exited[index] = True
+                    return _bound(site, values, last, n, tracer, {}, fed)
                 if all(_carries(values, site, name) for name in site.carry):
                     break
             else:
@@ -539,8 +544,11 @@ class LoopRunner:
     def _while_iterations(self, site, state, fed):
         out, graphs, n, replay, native = [()], [], 0, _Replays(), 0
 
-        def after(got):     # one run's Python part: the loop's values, then COND
+        def after(got):     # one run's Python part: the loop's values, TEST, then COND
             out[0] = _step(site, state, got)
+            if _exit_held(site, state, got):
+                self._exited[site.index] = True
+                return False
             return site.cond(*state)
         go = site.cond(*state)
         while go:
@@ -558,8 +566,16 @@ class LoopRunner:
                                           graphs, replay, fed)
             out[0] = _step(site, state, got)
             n += 1
+            if _exit_held(site, state, got):
+                self._exited[site.index] = True
+                break
             go = site.cond(*state)
         return n, out[0], graphs, native
+
+    def exited(self, index):
+        """Did the last run of while loop `index` end at its exit test (`if TEST: ...;
+        break`)? Its glue then runs what came before the break."""
+        return self._exited.pop(index, False)
 
     def _until(self, jit_for, names, carry, args, returned, replay, after, next_of, bound,
                fed):
@@ -1073,6 +1089,14 @@ def _scalar(v, at, scalars, numbers):
 def _carries(values, site, name):
     v = values[site.params.index(name)]
     return _is_array(v) or isinstance(v, np.generic)
+
+
+def _exit_held(site, values, out):
+    """A while body's exit test (none: False) on the values after a run: what the body
+    bound, then the loop's state."""
+    if site.exit is None:
+        return False
+    return site.exit(*out[:len(site.binds)], *[values[i] for i in site.exit_at])
 
 
 def _step(site, values, out):
