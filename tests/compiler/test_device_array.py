@@ -404,3 +404,16 @@ def test_a_loop_nest_writing_two_views_of_one_device_array_runs_as_python():
     npcompile.jit(shift, device="cuda")(d[1:], d[:-1])
     (loop,) = [r for r in npcompile.report()["loops"] if r["lineno"]]
     assert "two of its arrays on the GPU share memory" in loop["summary"]
+
+
+def test_a_ufunc_into_a_device_array_keeps_numpys_casting_and_where():
+    """`d *= 0.5` of an integer device array is NumPy's casting error, and out= with
+    where= keeps the elements where it is False (the result made apart and copied in
+    cast silently and overwrote them)."""
+    d = npcompile.to_device(np.arange(6).reshape(2, 3))
+    with pytest.raises(TypeError, match="same_kind"):     # NumPy's UFuncTypeError
+        d *= 0.5
+    np.testing.assert_array_equal(d.get(), np.arange(6).reshape(2, 3))
+    f = npcompile.to_device(np.ones(4))
+    np.add(f, 1.0, out=f, where=np.array([True, False, True, False]))
+    np.testing.assert_array_equal(f.get(), [2.0, 1.0, 2.0, 1.0])

@@ -376,12 +376,15 @@ class DeviceArray(NDArrayOperatorsMixin):
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if "out" in kwargs and any(isinstance(o, DeviceArray) for o in kwargs["out"]):
+            # NumPy's call into host copies of the outputs, then back: its casting
+            # rule (`d *= 0.5` of an int array raises), where= and its dtype are NumPy's
+            # (the result made apart and set() into d cast it silently)
             outs = kwargs.pop("out")
-            result = getattr(ufunc, method)(*_host(inputs), **_host(kwargs))
-            results = result if isinstance(result, tuple) else (result,)
-            for o, r in zip(outs, results):
+            hosts = tuple(o.get() if isinstance(o, DeviceArray) else o for o in outs)
+            getattr(ufunc, method)(*_host(inputs), out=hosts, **_host(kwargs))
+            for o, h in zip(outs, hosts):
                 if isinstance(o, DeviceArray):
-                    o.set(r)
+                    o.set(h)
             return outs[0] if len(outs) == 1 else outs
         if method == "at" and isinstance(inputs[0], DeviceArray):
             # np.add.at(d, idx, v) writes into d: on a host copy, then back (on the copy
