@@ -182,7 +182,7 @@ void npc::bindings::bind_cuda_backend(py::module_& m) {
   m.def("take_ready_timings", []() { return npc::cuda::take_ready_timings(); });
   m.def("synchronize", []() {
     py::gil_scoped_release release;
-    npc::cuda::Device::get().synchronize();
+    npc::cuda::Device::get().synchronize_queued();
   });
   m.def("cublas_open", &npc::cuda::cublas_open, py::arg("path"),
         "Open cuBLAS at this path (once): '' when ready, else why not.");

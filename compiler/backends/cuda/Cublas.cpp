@@ -100,7 +100,9 @@ void cublas_gemm(char dtype, bool trans_a, bool trans_b, int m, int n, int k, st
   Cublas& s = state();
   if (s.handle == nullptr)
     throw CudaError("cuBLAS is not open");
-  Device::get().make_current();
+  const Device& device = Device::get();
+  device.make_current();
+  device.queued();
   int r = dtype == 'd'
               ? gemm<double>(s.dgemm, s.dgemm_batched, trans_a, trans_b, m, n, k, a, lda,
                              stride_a, b, ldb, stride_b, c, ldc, stride_c, batch)

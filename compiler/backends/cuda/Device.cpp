@@ -59,6 +59,11 @@ void Device::make_current() const { api.check(api.cuCtxSetCurrent(context), "cuC
 
 void Device::synchronize() const { api.check(api.cuStreamSynchronize(stream), "cuStreamSynchronize"); }
 
+void Device::synchronize_queued() const {
+  if (queued_.exchange(false, std::memory_order_relaxed))
+    synchronize();
+}
+
 std::string Device::arch() const {
   return "compute_" + std::to_string(cc_major) + std::to_string(cc_minor);
 }

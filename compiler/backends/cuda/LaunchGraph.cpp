@@ -131,6 +131,7 @@ void LaunchGraph::launch(const std::vector<std::vector<uint64_t>>& pointers,
     if (!events_.empty() && t.pending(events_.front().first))
       fresh_events();  // still running (calls pipelined): keep its events for its times
   }
+  dev.queued();
   a.check(a.cuGraphLaunch(exec_, dev.stream), "cuGraphLaunch");
   for (auto& [s, e] : events_)
     t.add_pending(s, e, false);

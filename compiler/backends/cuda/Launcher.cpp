@@ -78,6 +78,7 @@ void launch(CUfunction f, unsigned grid, unsigned block, const std::vector<uint6
     stop = t.take_event();
     a.check(a.cuEventRecord(start, dev.stream), "cuEventRecord");
   }
+  dev.queued();
   a.check(a.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, dev.stream, args.slots.data(), nullptr),
           "cuLaunchKernel");
   if (timed) {

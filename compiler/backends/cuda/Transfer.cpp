@@ -91,6 +91,7 @@ void copy_device(CUdeviceptr dst, CUdeviceptr src, size_t bytes) {
   Device& dev = Device::get();
   dev.make_current();
   // Async on our stream: ordered after the kernels that wrote src and before later ones.
+  dev.queued();
   dev.api.check(dev.api.cuMemcpyDtoDAsync(dst, src, bytes, dev.stream), "cuMemcpyDtoDAsync");
 }
 
