@@ -114,9 +114,12 @@ class DeviceArray(NDArrayOperatorsMixin):
         """A device array of a host array's values (copied: later writes to it do not
         show; copy=False for an array no one else holds), uploaded only when its buffer
         is first used."""
-        a = np.array(array, order="C", copy=True) if copy else np.asarray(array)
-        if not a.flags.c_contiguous:  # (ascontiguousarray would make a 0-d array 1-d)
-            a = np.ascontiguousarray(a)
+        # NumPy's own functions, not the tracing wrappers the numpy module holds from the
+        # first trace on (each looks at its caller's frame: most of the 10-15 us per
+        # result that the NumPy path of device="cuda" cost on the H200's host)
+        a = np_base.array(array, order="C", copy=True) if copy else np_base.asarray(array)
+        if not a.flags.c_contiguous:  # (a copy in C order; 0-d stays 0-d)
+            a = np_base.array(a, order="C", copy=True)
         # the host array's layout is already normalized: __init__'s checks cost as much
         # as a small program's NumPy path on the GPU machine (tanh_diag, 70 us a call)
         self = cls.with_layout(None, a.shape, a.dtype, _c_strides(a.shape, a.dtype.itemsize),
