@@ -417,3 +417,19 @@ def test_a_ufunc_into_a_device_array_keeps_numpys_casting_and_where():
     f = npcompile.to_device(np.ones(4))
     np.add(f, 1.0, out=f, where=np.array([True, False, True, False]))
     np.testing.assert_array_equal(f.get(), [2.0, 1.0, 2.0, 1.0])
+
+
+@pytest.mark.parametrize("subs", ["ii->i", "ij->ji", "ij->ij"])
+def test_a_view_numpy_makes_of_a_device_array_is_a_view_of_it(subs):
+    """np.einsum summing nothing (and any NumPy function returning a view) runs on a
+    host copy of the device array; the view it returns is that view of the device
+    array, so writing into it writes the array, as in NumPy (it wrote the copy)."""
+    a = host((6, 6), np.float64)
+    d = npcompile.to_device(a)
+    v = np.einsum(subs, d)
+    assert isinstance(v, npcompile.DeviceArray)
+    v[...] = 7.0
+    w = np.einsum(subs, a)
+    w[...] = 7.0
+    np.testing.assert_array_equal(d.get(), a)
+    np.testing.assert_array_equal(np.mean(npcompile.to_device(a), axis=0), a.mean(axis=0))

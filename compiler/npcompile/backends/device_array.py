@@ -375,7 +375,22 @@ class DeviceArray(NDArrayOperatorsMixin):
             np.copyto(host, *_host(args[1:]), **_host(kwargs))
             target.set(host)
             return None
-        return func(*_host(args), **_host(kwargs))
+        copies = []     # (device array, its host copy) handed to NumPy
+
+        def host(x):
+            if type(x) is not DeviceArray:
+                return x
+            h = x.get()
+            copies.append((x, h))
+            return h
+        result = func(*map_leaves(args, host), **map_leaves(kwargs, host))
+        if not copies:
+            return result
+        # a view NumPy made of a host copy (np.einsum('ii->i', d), a transpose) is that
+        # view of the device array: writing into it writes d, as NumPy's view writes
+        # its operand (it wrote the copy, and d kept its values)
+        return map_leaves(result, lambda r: _device_view(r, copies)
+                          if type(r) is np.ndarray and r.base is not None else r)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if "out" in kwargs and any(isinstance(o, DeviceArray) for o in kwargs["out"]):
@@ -490,6 +505,17 @@ def _basic_index(key):
     keys = key if isinstance(key, tuple) else (key,)
     return all(k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))
                and not isinstance(k, (bool, np.bool_)) for k in keys)
+
+
+def _device_view(r, copies):
+    """r as a view of the device array whose host copy it views, where the copy has the
+    device array's own layout; else r as it is."""
+    for d, h in copies:
+        if h.strides == d.strides and np.may_share_memory(r, h):
+            delta = r.__array_interface__["data"][0] - h.__array_interface__["data"][0]
+            return DeviceArray.with_layout(d.buffer, r.shape, r.dtype, r.strides,
+                                           d.offset + delta, d._writeable and r.flags.writeable)
+    return r
 
 
 def _host(obj):
