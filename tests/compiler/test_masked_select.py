@@ -372,3 +372,22 @@ def test_what_depends_on_the_count_or_fails_is_numpys():
     check(zero_rows, np.arange(30).reshape(6, 5), np.array([True] * 6))
     check(scale_columns, np.arange(30).reshape(6, 5), np.array([True, False] * 2 + [True]),
           np.array([True] * 6))                       # NumPy's casting error
+
+
+def counts_of_selected(x, w):
+    lab = x % 4                     # values the trace bounds in [0, 4)
+    m = w > 0.3
+    return np.bincount(lab[m], minlength=4), np.bincount(lab[m], weights=w[m], minlength=5)
+
+
+def counts_unbounded(x, m):
+    return np.bincount(x[m], minlength=3)
+
+
+def test_bincount_of_a_selection_with_bounded_values():
+    """np.bincount(x[m], minlength=n) is a step of the graph where the trace bounds x
+    below n (its length is then n whatever m selects); elsewhere NumPy's call on the
+    compact array."""
+    x = (make((300,), np.float64) * 40).astype(np.int64)
+    traced(counts_of_selected, x, make((300,), np.float64, seed=2))
+    check(counts_unbounded, np.arange(10) % 5, np.arange(10) > 3)

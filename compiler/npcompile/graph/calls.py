@@ -124,3 +124,9 @@ def selected_reduction(a, mask, fn, lead, **kwargs):
     of NumPy's compact selection whose result's shape does not depend on how many
     elements the mask selects (trace/selected_reductions.py)."""
     return fn(a[(slice(None),) * lead + (mask,)], **kwargs)
+
+
+def selected_bincount(a, mask, weights, minlength):
+    """np.bincount(a[mask], weights[mask], minlength): its length is minlength where the
+    trace bounds a's values below it (trace/selected_reductions.bincount)."""
+    return np.bincount(a[mask], None if weights is None else weights[mask], minlength)

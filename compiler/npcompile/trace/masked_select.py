@@ -285,7 +285,9 @@ class Selected:
 
     def __array_function__(self, func, types, args, kwargs):
         if args and args[0] is self:    # np.sum(x[m]), np.mean(X[m], axis=0): no break
-            r = selected_reductions.reduce(current(), self, func, args[1:], kwargs)
+            r = selected_reductions.bincount(current(), self, args[1:], kwargs, same_mask) \
+                if func is np.bincount else \
+                selected_reductions.reduce(current(), self, func, args[1:], kwargs)
             if r is not None:
                 return r
         return func(*materialize_all(args), **materialize_all(kwargs))

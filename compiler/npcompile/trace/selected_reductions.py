@@ -16,6 +16,7 @@ import numpy as np
 
 from ..graph import calls
 from ..graph.node import Ref
+from .value_bounds import int_bounds
 
 # np.<function> -> may it raise on an empty selection (then it runs even if unused, as
 # NumPy raises at the call)
@@ -95,3 +96,37 @@ def _probe(fn, dtype, shape, kw):
     if isinstance(r, np.generic):
         return r.dtype, (), True
     return None
+
+
+def bincount(tracer, sel, args, kwargs, same_mask):
+    """np.bincount(x[m], weights=w[m], minlength=n) as a graph step where its length is
+    n whatever m selects: x's values are known, from how x was made, to lie in [0, n)
+    (edge_prewitt's `np.bincount(sector[edges], minlength=4)` of a `% 4`). None: the
+    caller's compact array and NumPy's call. `same_mask`: masked_select's test that
+    weights=w[m] selects by the same mask."""
+    try:
+        bound = inspect.signature(lambda x, weights=None, minlength=0: None).bind(
+            sel, *args, **kwargs).arguments
+    except TypeError:
+        return None
+    weights, n = bound.get("weights"), bound.get("minlength", 0)
+    full, snap = sel.full, sel.mask_snap
+    if tracer is None or sel._mat is not None or sel.lead or snap.shape != full.shape or \
+            type(n) is not int or n <= 0 or full.dtype.kind not in "iu":
+        return None
+    if weights is not None and (getattr(type(weights), "_npc_selected", False) is False or
+                                weights._mat is not None or weights.lead or
+                                weights.full.shape != full.shape or
+                                not same_mask(sel.mask_node, weights.mask_node)):
+        return None
+    node = full._n     # (the selection's copy of x: x's own bounds)
+    got = int_bounds(node.inputs[0] if node.fn is calls.copy else node)
+    if got is None or got[0] < 0 or got[1] >= n:
+        return None
+    inputs = (full._n, snap._n) + ((weights.full._n,) if weights is not None else ())
+    dtype = np.bincount(np.zeros(1, full.dtype), weights=None if weights is None else
+                        np.zeros(1, weights.full.dtype), minlength=n).dtype
+    return tracer.make(calls.selected_bincount, (Ref(0), Ref(1), Ref(2) if weights is not None
+                                                 else None, n), None, inputs, dtype, (n,),
+                       "bincount(x[mask])")
+
