@@ -82,6 +82,7 @@ def _land_writes_before(pending, computed):
 # middle of a traced call, between a read and the graph's run, is not seen.
 SNAPSHOT_MAX = 1 << 20
 MAX_SNAPSHOTS = 256     # per trace: a loop traced as written re-wraps its constants
+SNAPSHOTS_BYTES = 32 << 20      # and all of them together, held until the trace ends
 
 
 def _same_bytes(a, b):
@@ -122,6 +123,7 @@ class Tracer:
         # wrap_constant_array), so a flush compares these alone (comparing all of them
         # at every flush cost a loop of 400 flushes 0.2 s)
         self._touched = {}
+        self._snapshot_bytes = 0
         self._targets_size = 0    # target entries indexed since the last clean-up
         self._targets_live = 0    # live target entries found by the last clean-up
         self.value_reads = 0      # times Python read a concrete array's values (no break)
@@ -194,10 +196,12 @@ class Tracer:
         st = Storage(Node.leaf(array, name or "input"), target=array, name=name)
         if snapshot and type(array) is np.ndarray and array.nbytes <= SNAPSHOT_MAX and \
                 len(self._snapshots) < MAX_SNAPSHOTS and \
+                self._snapshot_bytes + array.nbytes <= SNAPSHOTS_BYTES and \
                 (array.flags.writeable or array.base is not None):
             copy = array.copy(order="K")
             if copy.strides == array.strides:   # the kernels read it by the leaf's strides
                 self._snapshots[id(st.base)] = self._touched[id(st.base)] = (st.base, copy)
+                self._snapshot_bytes += copy.nbytes
         owner = _memory_owner(array)
         for other in self._overlapping(array, owner):
             other.aliased = st.aliased = True
