@@ -394,9 +394,8 @@ def replay_call(jitted, plan, values):
 
 
 def _results_on_device(fn):
-    from ..backends.device_array import results_to_device
-
     from ..backends.cuda_runtime import available
+    from ..backends.device_array import results_to_device
 
     @functools.wraps(fn)
     def numpy_on_device(*args, **kwargs):

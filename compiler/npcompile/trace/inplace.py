@@ -11,7 +11,7 @@ from .. import np_base as _nb
 from .operands import Operands, Unsupported, as_lazy
 from . import lazy_array as _la
 from .view_rules import _bool_index, _index_array, indexed, split_key
-from .masked_select import written
+from .masked_select import mask_over, written
 
 
 def _shift(template, by):
@@ -188,8 +188,7 @@ def _masked_where(lz, mask, lead, value):
         except ValueError:
             raise Unsupported("error", "x[mask] = array: shapes that do not broadcast")
         v = value if value.dtype == lz.dtype else value.astype(lz.dtype)
-    cond = mask.reshape((1,) * lead + mask.shape + (1,) * trail)
-    return np.where(cond, v, lz)
+    return np.where(mask_over(mask, lead, lz.ndim), v, lz)
 
 
 def _value_into(tracer, value, rshape, message):

@@ -35,6 +35,14 @@ _NUMERIC = "biufc"
 _POWERS = (operator.pow, np.power)
 
 
+def mask_over(mask, lead, ndim):
+    """A mask of the axes from `lead` on, shaped to broadcast against an array of `ndim`
+    axes (np.where's condition)."""
+    trail = ndim - lead - mask.ndim
+    return mask if not lead and not trail else \
+        mask.reshape((1,) * lead + mask.shape + (1,) * trail)
+
+
 def select(tracer, lz, mask, lead=0):
     """`lz[mask]` as a Selected, or Unsupported (today's break) where it cannot be one.
     The mask may cover some axes only: from `lead` on (`X[:, freqs > fc]`), the others
@@ -147,7 +155,7 @@ def written(lz, mask, lead, value):
         if not np.can_cast(full.dtype, lz.dtype, "same_kind"):
             return None
         full = full.astype(lz.dtype)
-    new = np.where(value.broadcast_mask(), full, lz)
+    new = np.where(mask_over(value.mask_snap, lead, lz.ndim), full, lz)
     if type(new) is not _la.LazyArray or new.shape != lz.shape or new.dtype != lz.dtype:
         return None
     return new
@@ -237,13 +245,6 @@ class Selected:
         """NumPy's index of the selection, with this mask."""
         return (slice(None),) * self.lead + (mask,) if self.lead else mask
 
-    def broadcast_mask(self):
-        """The mask shaped to broadcast against the full value (np.where's condition)."""
-        m, full = self.mask_snap, self.full
-        trail = full.ndim - self.lead - m.ndim
-        return m if not self.lead and not trail else \
-            m.reshape((1,) * self.lead + m.shape + (1,) * trail)
-
     def materialize(self):
         """NumPy's compact `x[mask]` (a graph break, as before), once; from then on this
         object stands for it."""
@@ -321,16 +322,16 @@ for _name, _fn in [("lt", operator.lt), ("le", operator.le), ("gt", operator.gt)
 for _name, _fn in [("neg", operator.neg), ("pos", operator.pos), ("abs", operator.abs),
                    ("invert", operator.invert)]:
     setattr(Selected, f"__{_name}__", _unary(_fn))
-def _reduction(fn):
+def _reduction(name, fn):
     def op(self, *args, **kwargs):
         r = selected_reductions.reduce(current(), self, fn, args, kwargs)
-        return r if r is not None else getattr(self.materialize(), op.__name__)(*args, **kwargs)
+        return r if r is not None else getattr(self.materialize(), name)(*args, **kwargs)
+    op.__name__ = name
     return op
 
 
 for _name, _fn in selected_reductions.METHODS.items():
-    setattr(Selected, _name, _reduction(_fn))
-    getattr(Selected, _name).__name__ = _name
+    setattr(Selected, _name, _reduction(_name, _fn))
 for _name in ("__len__", "__iter__", "__getitem__", "__contains__", "__bool__", "__int__",
               "__float__", "__complex__", "__index__", "__repr__", "__str__", "__format__",
               "__matmul__", "__rmatmul__", "__imatmul__", "__divmod__", "__rdivmod__",

@@ -45,7 +45,7 @@ def reduce(tracer, sel, fn, args, kwargs):
     full, snap, lead = sel.full, sel.mask_snap, sel.lead
     before, after = full.shape[:lead], full.shape[lead + snap.ndim:]
     got = [_probe(fn, full.dtype, before + (k,) + after, kw) for k in (1, 2)]
-    if got[0] is None or got[1] is None or got[0][1] != got[1][1] or got[0][0] != got[1][0]:
+    if got[0] is None or got[1] is None or got[0][:2] != got[1][:2]:
         return None       # a shape that follows the count (or NumPy refused the probe)
     dtype, shape, scalar = got[0]
     r = tracer.make(calls.selected_reduction, (Ref(0), Ref(1), fn, lead), kw or None,
@@ -80,6 +80,8 @@ def _static(v):
 
 
 _SIGNATURES = {}
+# np.bincount's parameters (a C function: NumPy 1.x gives it no signature)
+_BINCOUNT = inspect.signature(lambda x, weights=None, minlength=0: None)
 
 
 def _probe(fn, dtype, shape, kw):
@@ -105,8 +107,7 @@ def bincount(tracer, sel, args, kwargs, same_mask):
     caller's compact array and NumPy's call. `same_mask`: masked_select's test that
     weights=w[m] selects by the same mask."""
     try:
-        bound = inspect.signature(lambda x, weights=None, minlength=0: None).bind(
-            sel, *args, **kwargs).arguments
+        bound = _BINCOUNT.bind(sel, *args, **kwargs).arguments
     except TypeError:
         return None
     weights, n = bound.get("weights"), bound.get("minlength", 0)

@@ -567,7 +567,7 @@ class Tracer:
         swapped = []
         touched, self._touched = self._touched, {}
         for leaf, copy in touched.values():
-            if leaf.is_leaf and leaf.value is not copy and not _same_bytes(copy, leaf.value):
+            if leaf.is_leaf and not _same_bytes(copy, leaf.value):
                 swapped.append((leaf, leaf.value))
                 leaf.value = copy
         try:
