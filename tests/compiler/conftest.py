@@ -65,6 +65,19 @@ def _close(got, exp):
     np.testing.assert_allclose(got, exp, rtol=64 * eps, atol=64 * eps * scale, equal_nan=True)
 
 
+def host_value(got):
+    """What a result holds, on the host: device="cuda" returns NumPy scalars as 0-d
+    DeviceArrays (left on the GPU, unwaited), so type checks compare what they hold."""
+    if type(got).__name__ == "DeviceArray":
+        return got.get()[()] if got.ndim == 0 else got.get()
+    return got
+
+
+# the GPU's reductions add in another order than NumPy's pairwise sums: an iterative
+# solver run for many steps drifts by more than a few units of rounding
+GPU_ULP = 1 << 16
+
+
 def same(got, exp, ulp=0):
     """Equal in type, dtype, shape and value (NaNs equal; floats within ulp when asked,
     within a few units of rounding on the compiled path)."""

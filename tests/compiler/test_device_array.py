@@ -433,3 +433,32 @@ def test_a_view_numpy_makes_of_a_device_array_is_a_view_of_it(subs):
     w[...] = 7.0
     np.testing.assert_array_equal(d.get(), a)
     np.testing.assert_array_equal(np.mean(npcompile.to_device(a), axis=0), a.mean(axis=0))
+
+
+@pytest.mark.parametrize("write", [
+    lambda v: v.view().__setitem__(Ellipsis, 7.0), lambda v: v.T.__setitem__(0, 7.0),
+    lambda v: v.view(np.int32).__setitem__((0, 1), 7), lambda v: v.real.__setitem__(1, 7.0),
+    lambda v: v.sort(axis=0), lambda v: v.fill(3.0), lambda v: v.put([0, 5], [7.0, 8.0]),
+    lambda v: v.partition(2), lambda v: v.swapaxes(0, 1).__setitem__(2, -1.0),
+])
+def test_ndarray_methods_write_where_numpys_do(write):
+    """d.view(), d.T, d.real are views of d, and d.sort() or d.fill() write d, as NumPy's
+    methods do on an ndarray (they ran on a host copy, and d kept its values: the GPU
+    suite's view tests wrote nothing)."""
+    a = np.random.default_rng(1).standard_normal((4, 6)).astype(np.float32)
+    d = npcompile.to_device(a.copy())
+    write(a)
+    write(d)
+    np.testing.assert_array_equal(d.get(), a)
+
+
+def test_an_in_place_resize_raises_instead_of_resizing_a_copy():
+    d = npcompile.to_device(host())
+    with pytest.raises(ValueError, match="resize"):
+        d.resize(30)
+    assert d.shape == (4, 6)
+
+
+def test_round_of_a_0d_device_array_is_pythons_rounding_of_the_scalar():
+    d = npcompile.to_device(np.array(2.675))
+    assert round(d, 2) == round(np.float64(2.675), 2) and type(round(d)) is int

@@ -20,6 +20,11 @@ from .. import np_base  # np.empty itself makes lazy arrays while a trace runs
 from .cuda_runtime import native
 
 # NumPy functions that only re-describe memory: done on the stand-in, kept on the device.
+# ndarray methods that write the array they are called on: through a DeviceArray they
+# run on its host copy, which then goes back (d.sort() sorted a copy nobody kept)
+_WRITING_METHODS = frozenset({"sort", "partition", "fill", "put", "itemset", "setfield",
+                              "byteswap"})
+
 _VIEW_FUNCTIONS = {np.reshape, np.transpose, np.swapaxes, np.squeeze, np.expand_dims,
                    np.broadcast_to, np.moveaxis, np.ravel, np.atleast_1d, np.atleast_2d}
 
@@ -221,6 +226,10 @@ class DeviceArray(NDArrayOperatorsMixin):
     def __index__(self):
         return self.get().__index__()
 
+    def __round__(self, *ndigits):
+        # round() of a 0-d result is Python's rounding of NumPy's scalar, as on the host
+        return round(self.get()[()], *ndigits)
+
     def __repr__(self):
         body = np.array2string(self.get(), separator=", ", prefix="DeviceArray(")
         return f"DeviceArray({body}, dtype={self.dtype}, device='cuda')"
@@ -355,7 +364,20 @@ class DeviceArray(NDArrayOperatorsMixin):
         compiled body's results (api/loop_runner.py) reads them like ndarrays."""
         if name.startswith("_") or not hasattr(np.ndarray, name):
             raise AttributeError(f"'DeviceArray' object has no attribute '{name}'")
-        return getattr(self.get(), name)
+        host = self.get()
+        copies = [(self, host)]
+        attr = getattr(host, name)
+        if not callable(attr):    # d.T, d.real: views of the device array, as NumPy's are
+            return _device_views(attr, copies)
+
+        def method(*args, **kwargs):
+            if name == "resize":   # in place, it would resize a copy and leave d as it was
+                raise ValueError("cannot resize a DeviceArray in place: use np.resize")
+            result = attr(*_host(args), **_host(kwargs))
+            if name in _WRITING_METHODS:   # d.sort(), d.fill(0): they wrote the host copy
+                self.set(host)
+            return _device_views(result, copies)   # d.view(), d.diagonal(): write-through
+        return method
 
     # ----- NumPy protocols: views stay on the device, everything else runs on the host --
     def __array_function__(self, func, types, args, kwargs):
@@ -389,8 +411,7 @@ class DeviceArray(NDArrayOperatorsMixin):
         # a view NumPy made of a host copy (np.einsum('ii->i', d), a transpose) is that
         # view of the device array: writing into it writes d, as NumPy's view writes
         # its operand (it wrote the copy, and d kept its values)
-        return map_leaves(result, lambda r: _device_view(r, copies)
-                          if type(r) is np.ndarray and r.base is not None else r)
+        return _device_views(result, copies)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if "out" in kwargs and any(isinstance(o, DeviceArray) for o in kwargs["out"]):
@@ -507,9 +528,22 @@ def _basic_index(key):
                and not isinstance(k, (bool, np.bool_)) for k in keys)
 
 
+def _device_views(result, copies):
+    """result with each ndarray view of a host copy in copies made that view of the
+    device array (writing into it writes the device array, as NumPy's view writes its
+    operand; it wrote the copy, and the device array kept its values)."""
+    return map_leaves(result, lambda r: _device_view(r, copies)
+                      if type(r) is np.ndarray else r)
+
+
 def _device_view(r, copies):
     """r as a view of the device array whose host copy it views, where the copy has the
     device array's own layout; else r as it is."""
+    for d, h in copies:
+        if r is h:      # the copy itself (a.real of a real array is a)
+            return d
+    if r.base is None:
+        return r
     for d, h in copies:
         if h.strides == d.strides and np.may_share_memory(r, h):
             delta = r.__array_interface__["data"][0] - h.__array_interface__["data"][0]
