@@ -7,6 +7,8 @@
 
 #include <structmember.h>
 
+#include <array>
+
 namespace npc::trace {
 namespace {
 
@@ -33,21 +35,33 @@ void lazy_dealloc(PyObject* o) {
   release(o, l->weaklist, l->st, l->chain, l->node, l->scalar, l->fake);
 }
 
+// An operator with a lazy Python number among its operands follows Python's rules
+// (trace/python_numbers.py), not NumPy's: `hits * 4` of a Python int stays one.
+PyObject* operator_call(PyObject* ufunc, PyObject* const* in, Py_ssize_t n) {
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (is_python_number(in[i])) {
+      std::array<PyObject*, 3> args{ufunc, in[0], n > 1 ? in[1] : nullptr};
+      return PyObject_Vectorcall(config().py_operator, args.data(), 1 + n, nullptr);
+    }
+  }
+  return call_ufunc(ufunc, in, n);
+}
+
 template <Op op>
 PyObject* binary(PyObject* a, PyObject* b) {
   PyObject* in[2] = {a, b};
-  return call_ufunc(config().ufuncs[op], in, 2);
+  return operator_call(config().ufuncs[op], in, 2);
 }
 
 template <Op op>
 PyObject* unary(PyObject* a) {
-  return call_ufunc(config().ufuncs[op], &a, 1);
+  return operator_call(config().ufuncs[op], &a, 1);
 }
 
 PyObject* richcompare(PyObject* a, PyObject* b, int cmp) {
   static constexpr Op ops[] = {kLt, kLe, kEq, kNe, kGt, kGe};  // Py_LT .. Py_GE
   PyObject* in[2] = {a, b};
-  return call_ufunc(config().ufuncs[ops[cmp]], in, 2);
+  return operator_call(config().ufuncs[ops[cmp]], in, 2);
 }
 
 PyNumberMethods lazy_number = {};
@@ -67,6 +81,14 @@ PyMethodDef lazy_methods[] = {
     {nullptr, nullptr, 0, nullptr}};
 
 } // namespace
+
+bool is_python_number(PyObject* o) {
+  if (!PyObject_TypeCheck(o, &LazyBaseType)) {
+    return false;
+  }
+  PyObject* s = reinterpret_cast<LazyObject*>(o)->scalar;
+  return s != Py_True && s != Py_False && s != nullptr;
+}
 
 PyTypeObject LazyBaseType{};  // filled in by ready_*: C++ has no designated-initializer form for it
 

@@ -21,6 +21,9 @@ struct LazyObject {
 extern PyTypeObject LazyBaseType;
 
 // A lazy array of `type` over a fresh storage whose base is `node` (both borrowed).
+// A LazyArray standing for a Python number (its `_scalar` neither True nor False).
+bool is_python_number(PyObject* o);
+
 PyObject* new_lazy(PyTypeObject* type, PyObject* storage, PyObject* node, bool scalar);
 
 bool ready_lazy_type();

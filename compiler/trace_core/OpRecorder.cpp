@@ -57,6 +57,9 @@ bool classify(PyObject* ufunc, PyObject* const* inputs, Py_ssize_t n, Operands& 
     PyObject* v = inputs[i];
     ops.lazy_index[i] = -1;
     if (Py_TYPE(v) == c.lazy_type) {
+      if (is_python_number(v)) {  // NumPy's weak rules for it: the Python rules decide
+        return false;
+      }
       PyObject* node = node_of(v);
       if (!node) {
         return false;

@@ -36,11 +36,12 @@ bool configure(PyObject* options) {
   PyObject* lazy = take(options, "lazy_type");
   PyObject* storage = take(options, "storage_type");
   c.slow_ufunc = take(options, "slow_ufunc");
+  c.py_operator = take(options, "py_operator");
   c.ref_type = take(options, "ref_type");
   c.internal = take(options, "internal");
   c.freeze = take(options, "freeze");
   PyObject* ufuncs = take(options, "ufuncs");  // the numpy module
-  if (!lazy || !storage || !c.slow_ufunc || !c.ref_type || !c.internal || !c.freeze || !ufuncs) {
+  if (!lazy || !storage || !c.slow_ufunc || !c.py_operator || !c.ref_type || !c.internal || !c.freeze || !ufuncs) {
     return false;
   }
   if (!PyType_Check(lazy) || !PyType_Check(storage)) {

@@ -18,6 +18,8 @@ struct Config {
   PyTypeObject* lazy_type = nullptr;     // trace.lazy_array.LazyArray
   PyTypeObject* storage_type = nullptr;  // trace.storage.Storage
   PyObject* slow_ufunc = nullptr;        // the Python __array_ufunc__ (every rule)
+  PyObject* py_operator = nullptr;       // an operator on a lazy Python number
+                                         // (trace/python_numbers.py): Python's rules
   PyObject* ref_type = nullptr;          // graph.node.Ref
   PyObject* refs[2] = {nullptr, nullptr};  // Ref(0), Ref(1)
   PyObject* internal = nullptr;          // filename prefixes of npcompile and NumPy

@@ -280,6 +280,8 @@ def build(t, outs, values):
         return calls.apply_chain(v, t[2]) if t[2] else v
     if kind == 2:
         return t[1]
+    if kind == 6:   # a Python number the graph computed
+        return t[1](build(t[2], outs, values))
     items = [build(x, outs, values) for x in t[1]]
     if kind == 3:
         return tuple(items)
@@ -409,6 +411,11 @@ def template_of(obj, out_pos, by_value, depth=0):
     """How to rebuild the returned value from a run's outputs, or why it cannot be."""
     t = type(obj)
     if t is LazyArray:
+        s = obj._scalar
+        if s is not True and s is not False:    # a Python number: its type again
+            inner = template_of(LazyArray(obj._st, obj._chain, obj._n, True), out_pos,
+                                by_value, depth)
+            return inner if isinstance(inner, str) else (6, s.type, inner)
         st = obj._st
         if st.target is not None:
             i = by_value.get(id(st.target))

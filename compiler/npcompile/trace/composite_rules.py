@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import np_base as _nb
 from . import lazy_array as _la
+from .python_numbers import lazy_int
 from .operands import Unsupported
 from .function_rules import _NOVALUE, concatenate, eye, filled
 from .library_rules import _quiet_probe
@@ -386,12 +387,13 @@ def _constant(v, dtype=None):
 
 def count_nonzero(tracer, fn, a, axis=None, *, keepdims=False):
     """np.count_nonzero as NumPy counts: a sum of a != 0 in intp. With no axis NumPy 1.x
-    returns a Python int (a value Python holds: the graph breaks there); NumPy 2 an intp."""
+    returns a Python int: the graph computes it, as a lazy Python number in [0, a.size]
+    (trace/python_numbers.py); NumPy 2 an intp."""
     lz = as_lazy(tracer, a)
+    count = np.sum(lz != 0, axis=axis, keepdims=keepdims, dtype=np.intp)
     if axis is None and not keepdims and not NUMPY2:
-        raise Unsupported("value", "np.count_nonzero without an axis returns a Python int "
-                                   "under NumPy 1.x")
-    return np.sum(lz != 0, axis=axis, keepdims=keepdims, dtype=np.intp)
+        return lazy_int(tracer, count, 0, lz.size)
+    return count
 
 
 def nancumulative(tracer, fn, a, axis=None, dtype=None, out=None):

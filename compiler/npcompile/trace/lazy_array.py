@@ -9,6 +9,7 @@ from .. import np_base as _nb
 from ..graph import calls
 from ..graph.node import Node, Ref, substitute
 from . import native
+from . import python_numbers as _pn
 from . import rules as _rules
 from .context import current
 from .native import core
@@ -102,7 +103,10 @@ class LazyArray(_LazyFields):
                 raise RuntimeError("npcompile: a lazy array outlived its trace uncomputed")
             tracer.flush()
             node = self._n
-        return node.value
+        s = self._scalar
+        if s is True or s is False:
+            return node.value
+        return s.type(node.value)   # a Python number: what the program as written holds
 
     def _force(self, kind, reason):
         tracer = current()
@@ -262,10 +266,15 @@ class LazyArray(_LazyFields):
         tracer = current()
         if tracer is None:
             return func(*concretize(args), **concretize(kwargs))
+        if _has_python_number(args) or _has_python_number(kwargs):
+            # NumPy's functions take a Python number as the array np.asarray makes of it
+            args, kwargs = _numpy_numbers(tracer, args), _numpy_numbers(tracer, kwargs)
         return _rules.function_rules.call(tracer, func, args, kwargs)
 
     # ----- indexing ----------------------------------------------------------------
     def __getitem__(self, key):
+        if self._scalar is not True and self._scalar is not False:   # a Python number
+            return self._force("number", "indexing a Python number")[key]  # Python's error
         if current() is None:
             # untraced (a data-bounded loop, a call past the break budget): NumPy's own
             # indexing on the value, without _dispatch's generic concretize of its
@@ -362,6 +371,8 @@ class LazyArray(_LazyFields):
     # ndarray's ** with a scalar exponent takes fast paths (square, sqrt, reciprocal)
     # that differ from np.power in the last bit: record the operator itself.
     def __pow__(self, other):
+        if _pn.is_python(self) or _pn.is_python(other):
+            return _python_operator(np.power, self, other)
         if isinstance(other, SCALAR_TYPES):
             return _dispatch(operator.pow, _rules.function_rules.scalar_pow, self, other)
         if not NUMPY2 and np.ndim(other) == 0 and type(other) in (LazyArray, np.ndarray) and \
@@ -413,6 +424,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     for x in inputs:   # an x[mask] kept lazy among them decides (trace/masked_select.py)
         if getattr(type(x), "_npc_selected", False):
             return x.__array_ufunc__(ufunc, method, *inputs, **kwargs)
+    if _has_python_number(inputs):
+        inputs = _pn.numpy_operands(tracer, ufunc, inputs, kwargs) if method == "__call__" \
+            else _numpy_numbers(tracer, inputs)
     try:
         if method == "__call__":
             return _rules.ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
@@ -515,16 +529,22 @@ def _copy(a, order):
 def _method(ufunc, reflected=False):
     if reflected:
         def op(self, other):
+            if _pn.is_python(self) or _pn.is_python(other):
+                return _python_operator(ufunc, other, self)
             return self.__array_ufunc__(ufunc, "__call__", other, self)
     else:
         def op(self, other):
+            if _pn.is_python(self) or _pn.is_python(other):
+                return _python_operator(ufunc, self, other)
             return self.__array_ufunc__(ufunc, "__call__", self, other)
     return op
 
 
 def _inplace_method(ufunc):
     def op(self, other):
-        if self._scalar:  # NumPy scalars are immutable: `s += 1` rebinds
+        if self._scalar:  # NumPy scalars and Python numbers are immutable: `s += 1` rebinds
+            if _pn.is_python(self) or _pn.is_python(other):
+                return _python_operator(ufunc, self, other)
             return self.__array_ufunc__(ufunc, "__call__", self, other)
         return self.__array_ufunc__(ufunc, "__call__", self, other, out=(self,))
     return op
@@ -532,8 +552,49 @@ def _inplace_method(ufunc):
 
 def _unary(ufunc):
     def op(self):
+        if _pn.is_python(self):
+            return _python_operator(ufunc, self)
         return self.__array_ufunc__(ufunc, "__call__", self)
     return op
+
+
+def _python_operator(ufunc, *inputs):
+    """An operator with a lazy Python number among its operands (the C++ core's
+    operators call this too): Python's rules where all operands are Python numbers,
+    NumPy's for the Python number otherwise (trace/python_numbers.py)."""
+    tracer = current()
+    if tracer is not None:
+        r = _pn.operator_call(tracer, ufunc, inputs, _rules.ufunc_rules.call)
+        if r is not None:
+            return r
+        lazy = next(x for x in inputs if type(x) is LazyArray)
+        return lazy.__array_ufunc__(ufunc, "__call__", *inputs)
+    op = _pn.python_operator(ufunc)
+    values = concretize(inputs)
+    return op(*values) if op is not None else ufunc(*values)
+
+
+def _has_python_number(obj):
+    t = type(obj)
+    if t is LazyArray:
+        return _pn.is_python(obj)
+    if t is tuple or t is list:
+        return any(_has_python_number(x) for x in obj)
+    if t is dict:
+        return any(_has_python_number(x) for x in obj.values())
+    return False
+
+
+def _numpy_numbers(tracer, obj):
+    """obj with each lazy Python number as the NumPy scalar NumPy makes of it."""
+    t = type(obj)
+    if t is LazyArray:
+        return _pn.as_numpy(tracer, obj) if _pn.is_python(obj) else obj
+    if t is tuple or t is list:
+        return t(_numpy_numbers(tracer, x) for x in obj)
+    if t is dict:
+        return {k: _numpy_numbers(tracer, v) for k, v in obj.items()}
+    return obj
 
 
 for _name, _uf in [("add", np.add), ("sub", np.subtract), ("mul", np.multiply),
@@ -558,7 +619,7 @@ for _name, _uf in [("neg", np.negative), ("pos", np.positive), ("abs", np.absolu
 if core is None:
     LazyArray.__array_ufunc__ = _array_ufunc
 else:
-    native.install(LazyArray, Storage, _array_ufunc)
+    native.install(LazyArray, Storage, _array_ufunc, _python_operator)
 
 # Reductions and other methods that are their function: x.sum(axis) is np.sum(x, axis),
 # x.cumsum() np.cumsum(x). (Not sort and partition: as methods they work in place.)

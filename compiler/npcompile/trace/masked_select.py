@@ -27,7 +27,8 @@ from ..graph import calls
 from ..graph.node import Ref, map_leaves
 from . import lazy_array as _la, rules as _rules, selected_reductions
 from .context import current
-from .operands import Unsupported
+from .operands import Unsupported, as_lazy
+from .python_numbers import lazy_int
 
 REASON = "boolean mask indexing x[mask]: the result's shape depends on the data"
 
@@ -267,6 +268,31 @@ class Selected:
         if self._mat is None:   # the selected axes become one
             return 1 + self.full.ndim - self.mask_snap.ndim
         return self._mat.ndim
+
+    @property
+    def size(self):
+        """The number of elements selected: a Python int the graph computes (the count
+        of the mask times the elements of the axes it does not cover), no break."""
+        tracer = current()
+        if self._mat is not None or tracer is None:
+            return self.materialize().size
+        mask = as_lazy(tracer, self.mask_snap)
+        count = lazy_int(tracer, np.sum(mask, dtype=np.intp), 0, mask.size)
+        whole = self.full.size // max(mask.size, 1)
+        return count * whole if whole != 1 else count
+
+    @property
+    def shape(self):
+        """NumPy's shape of the compact array: the selected axes become one, of `size`
+        divided by the other axes' elements (a Python int the graph computes)."""
+        tracer = current()
+        if self._mat is not None or tracer is None:
+            return self.materialize().shape
+        mask = as_lazy(tracer, self.mask_snap)
+        shape = self.full.shape
+        lead, rest = shape[:self.lead], shape[self.lead + mask.ndim:]
+        count = lazy_int(tracer, np.sum(mask, dtype=np.intp), 0, mask.size)
+        return lead + (count,) + rest
 
     def __getattr__(self, name):
         if name.startswith("__"):

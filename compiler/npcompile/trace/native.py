@@ -11,10 +11,10 @@ from ..trace_core import core
 from .code_zones import INTERNAL_PREFIXES
 
 
-def install(lazy_type, storage_type, slow_ufunc):
+def install(lazy_type, storage_type, slow_ufunc, py_operator):
     """Hand the core the package's classes and slow paths (once, at import)."""
     if core is None:
         return
     core.configure({"lazy_type": lazy_type, "storage_type": storage_type,
-                    "slow_ufunc": slow_ufunc, "ref_type": Ref, "internal": INTERNAL_PREFIXES,
+                    "slow_ufunc": slow_ufunc, "py_operator": py_operator, "ref_type": Ref, "internal": INTERNAL_PREFIXES,
                     "freeze": freeze, "ufuncs": np})
