@@ -64,7 +64,7 @@ def _join(value, name, frame, fn, source, args, kwargs):
                              sample and _plain(args) and _plain(tuple(kwargs.values()))))
     if not sample:
         return value
-    return tracer.wrap_constant_array(value, name)
+    return tracer.wrap_constant_array(value, name, private=True)
 
 
 def _keep_state(generator):

@@ -214,11 +214,14 @@ class Tracer:
             self.made[id(array)] = array
         return array
 
-    def wrap_constant_array(self, array, name=None):
+    def wrap_constant_array(self, array, name=None, private=False):
         """An ndarray met during tracing (a global, a closure): traced as a leaf too. The
         same ndarray as a traced one is that traced array (its pending writes included);
         memory that a pending write will change is flushed first, so the leaf reads the
-        values NumPy would read now."""
+        values NumPy would read now. `private`: an array the trace made and hands the
+        user only as this leaf (a random draw): plain NumPy cannot write it, and it
+        needs no copy of its values (a copy and a compare of each draw took a Monte
+        Carlo loop 3 ms per batch)."""
         ref = self._by_array.get(id(array))
         st = ref() if ref is not None else None
         if st is not None and st.target is array:
@@ -236,7 +239,7 @@ class Tracer:
                 self.graph_break("alias", "an array read here shares memory with a traced "
                                           "array that has pending in-place writes")
                 break
-        return self.wrap_input(array, name, snapshot=True)
+        return self.wrap_input(array, name, snapshot=not private)
 
     # ----- the user's arrays, by identity and memory owner ------------------------------
     def _add_target(self, st, key):
