@@ -79,6 +79,17 @@ def test_monte_carlo_pi_in_batches():
     assert type(got) is REAL
 
 
+@pytest.mark.skipif(not COMPILED or DEVICE != "cpu", reason="reads the CPU loop report")
+def test_a_carried_count_compiles_the_loop_body_once():
+    """`hits += np.count_nonzero(m)` moves the carried int by at most m.size per batch:
+    it cannot outgrow int64 (the body was refused as possibly overflowing, and all but
+    the first batch were traced as written)."""
+    npcompile.reset()
+    npcompile.jit(monte_carlo_pi_batches, choose=False)(500, 3, 12)
+    (loop,) = npcompile.report()["loops"]
+    assert "one compiled body" in loop["summary"], loop["summary"]
+
+
 def test_pythons_operators_keep_pythons_types():
     got = traced(python_arithmetic, make((40,), np.float64, seed=2))
     if DEVICE == "cpu":

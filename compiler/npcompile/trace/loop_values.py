@@ -22,6 +22,8 @@ import operator
 import numpy as np
 
 from ..graph.node import Ref
+from .context import current
+from .python_numbers import int_bound
 
 _SAME = frozenset(np.dtype(d) for d in ("bool", "int64", "float64", "complex128"))
 # scalar operations whose Python result is the NumPy one for a scalar made from t
@@ -222,7 +224,11 @@ def _overflow(node, uses, size):
 
 
 def _int_bound(node):
-    """A bound on an integer scalar input that is not a loop value: its own dtype's."""
+    """A bound on an integer scalar input that is not a loop value: the one known for
+    a Python int the graph computes (a count), else its own dtype's."""
+    known = int_bound(current(), node)
+    if known is not None:
+        return known
     dt = np.dtype(node.dtype)
     if dt.kind == "b":
         return 1

@@ -80,7 +80,16 @@ def lazy_int(tracer, lz, lo, hi):
 def _with(tracer, lz, number):
     """lz's value under another `_scalar`, registered as the tracer's own (a flush keeps
     the values that live lazy arrays hold)."""
-    return tracer._register(type(lz)(lz._st, lz._chain, lz._n, number))
+    node = lz._n
+    if type(number) is PyNumber and number.lo is not None:
+        tracer.int_bounds[id(node)] = (node, max(abs(number.lo), abs(number.hi)))
+    return tracer._register(type(lz)(lz._st, lz._chain, node, number))
+
+
+def int_bound(tracer, node):
+    """The largest magnitude of the Python int that node computes, where known."""
+    got = tracer.int_bounds.get(id(node)) if tracer is not None else None
+    return got[1] if got is not None and got[0] is node else None
 
 
 def as_numpy(tracer, lz, dtype=None):

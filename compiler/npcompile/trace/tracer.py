@@ -158,6 +158,10 @@ class Tracer:
         # masks of np.triu/np.diag): id -> array (held: ids stay unique). A replay plan
         # keeps them as constants: they are the same for any call with the same key
         self.made = {}
+        # bounds on integers the graph computes for Python (trace/python_numbers.py):
+        # id(node) -> (node, largest magnitude); the loop-value rules read them
+        # (`hits += np.count_nonzero(m)` moves a carried int by at most m.size)
+        self.int_bounds = {}
         self._outer = None
         # a loop body handed its loop variable as a 0-d array (trace/loop_values.py):
         # the variable's leaf nodes, and the generators' states before the body drew
