@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import npcompile
-from conftest import DEVICE, check, make
+from conftest import DEVICE, check, host_value, make
 from npcompile.trace.operand_types import NUMPY2
 from test_trace_loops import COMPILED
 
@@ -71,12 +71,12 @@ def fraction_positive(x):
 
 def test_monte_carlo_pi_compiles_whole():
     got = traced(monte_carlo_pi, 2000, 7)
-    assert type(got) is REAL
+    assert type(host_value(got)) is REAL
 
 
 def test_monte_carlo_pi_in_batches():
     got = traced(monte_carlo_pi_batches, 500, 3, 4)
-    assert type(got) is REAL
+    assert type(host_value(got)) is REAL
 
 
 @pytest.mark.skipif(not COMPILED or DEVICE != "cpu", reason="reads the CPU loop report")
@@ -166,3 +166,49 @@ def test_the_size_of_a_selection_is_computed_by_the_graph(fn, shape):
     got = traced(fn, make(shape, np.float64, seed=8))
     if fn is rows_selected:
         assert all(type(v) is int for v in got[:3])
+
+
+def comparisons(a, b):
+    return np.array_equal(a * 1, b), np.array_equal(a, b[:2]), np.allclose(a + 1e-12, b), \
+        np.array_equiv(a[:1] * 1, b), np.array_equal(np.sqrt(a - 2), np.sqrt(b - 2),
+                                                     equal_nan=True), \
+        np.allclose(a, b * 2, rtol=0.6), np.array_equal(a, np.round(b))
+
+
+@pytest.mark.parametrize("shift", [0.0, 1e-9, 0.5])
+def test_array_equal_and_allclose_are_python_bools_the_graph_computes(shift):
+    a = make((6,), np.float64, seed=9)
+    got = traced(comparisons, a, a + shift)
+    assert all(type(host_value(v)) in (bool, np.bool_) for v in got)
+
+
+def fixed_point(x, maxit):
+    for _ in range(maxit):
+        x_new = np.cos(x)
+        if np.allclose(x_new, x, atol=1e-10):
+            break
+        x = x_new
+    return x
+
+
+def until_stable(x, maxit):
+    for k in range(maxit):
+        y = np.round(0.5 * (x + 2.0 / x), 6)
+        if np.array_equal(y, x):
+            return y, k
+        x = y
+    return x, maxit
+
+
+@pytest.mark.parametrize("fn", [fixed_point, until_stable])
+def test_a_convergence_test_with_a_python_bool_is_the_exit_of_a_loop(fn):
+    """`if np.allclose(new, old): break`: the test is computed by the graph, so the loop
+    body compiles once and the test runs after each run of it (a break per iteration
+    before: np.array_equal was an unsupported function)."""
+    check(fn, np.linspace(0.5, 1.5, 16), 200)
+    if COMPILED and DEVICE == "cpu":
+        npcompile.reset()
+        npcompile.jit(fn, choose=False)(np.linspace(0.5, 1.5, 16), 200)
+        rep = npcompile.report()
+        (loop,) = rep["loops"]
+        assert "one compiled body" in loop["summary"], loop["summary"]

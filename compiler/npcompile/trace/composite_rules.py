@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import np_base as _nb
 from . import lazy_array as _la
-from .python_numbers import lazy_int
+from .python_numbers import lazy_bool, lazy_int
 from .operands import Unsupported
 from .function_rules import _NOVALUE, concatenate, eye, filled
 from .library_rules import _quiet_probe
@@ -396,6 +396,36 @@ def count_nonzero(tracer, fn, a, axis=None, *, keepdims=False):
     return count
 
 
+def array_equal(tracer, fn, a1, a2, equal_nan=False):
+    """np.array_equal as NumPy decides it: False for other shapes (known while tracing),
+    else a Python bool of all(a1 == a2), NaNs in the same places equal when asked. The
+    graph computes it: a convergence test `if np.array_equal(new, old): break` is the
+    exit test of a loop compiled once, not a break of its own."""
+    x, y = as_lazy(tracer, a1), as_lazy(tracer, a2)
+    if x.shape != y.shape:
+        return False
+    same = x == y
+    if equal_nan:
+        same = same | (np.isnan(x) & np.isnan(y))
+    return lazy_bool(tracer, np.all(same))
+
+
+def array_equiv(tracer, fn, a1, a2):
+    """np.array_equiv: False where the shapes do not broadcast, else all(a1 == a2)."""
+    x, y = as_lazy(tracer, a1), as_lazy(tracer, a2)
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        return False
+    return lazy_bool(tracer, np.all(x == y))
+
+
+def allclose(tracer, fn, a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """np.allclose: a Python bool of all(np.isclose(...)), computed by the graph."""
+    return lazy_bool(tracer, np.all(np.isclose(as_lazy(tracer, a), as_lazy(tracer, b),
+                                               rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
 def nancumulative(tracer, fn, a, axis=None, dtype=None, out=None):
     """np.nancumsum / np.nancumprod as NumPy computes them: the NaNs of a float array
     replaced by the identity (0, 1), other dtypes as they are, then np.cumsum /
@@ -432,6 +462,9 @@ def cumulative(tracer, fn, x, axis=None, dtype=None, out=None, include_initial=F
 
 TABLE = {
     np.count_nonzero: count_nonzero,
+    np.array_equal: array_equal,
+    np.array_equiv: array_equiv,
+    np.allclose: allclose,
     np.nancumsum: nancumulative,
     np.nancumprod: nancumulative,
     np.select: select,

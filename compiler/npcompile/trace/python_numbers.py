@@ -77,6 +77,12 @@ def lazy_int(tracer, lz, lo, hi):
     return _with(tracer, lz, PyNumber(int, lo, hi))
 
 
+def lazy_bool(tracer, lz):
+    """The 0-d boolean lazy array lz as the Python bool it stands for (np.array_equal,
+    np.allclose: `bool(...)` of NumPy's answer)."""
+    return _with(tracer, lz, PyNumber(bool, 0, 1))
+
+
 def _with(tracer, lz, number):
     """lz's value under another `_scalar`, registered as the tracer's own (a flush keeps
     the values that live lazy arrays hold)."""
