@@ -212,3 +212,15 @@ def test_a_convergence_test_with_a_python_bool_is_the_exit_of_a_loop(fn):
         rep = npcompile.report()
         (loop,) = rep["loops"]
         assert "one compiled body" in loop["summary"], loop["summary"]
+
+
+def branches_on_its_type(x):
+    c = np.count_nonzero(x > 0)
+    n = x[x > 0].size
+    return (1 if isinstance(c, int) else 2), isinstance(n, int), isinstance(n / 2, float), \
+        isinstance(np.allclose(x, x), bool), isinstance(x * 2, int), c + n
+
+
+def test_isinstance_answers_for_the_number_as_written():
+    """A branch on isinstance(n, int) takes the way the program as written takes."""
+    traced(branches_on_its_type, make((20,), np.float64, seed=4))

@@ -2,7 +2,8 @@
 
 A program is Python source of one function `f(a, b, c)` over up to three arrays: ufuncs,
 operators, reductions with axis/keepdims/dtype/ddof, views with negative steps, casts,
-in-place and masked writes, and Python numbers (large ints, NaN, inf, -0.0). Its inputs
+in-place and masked writes, Python numbers (large ints, NaN, inf, -0.0), and Python
+numbers the graph computes (counts, sizes, whole-array comparisons). Its inputs
 have shapes that broadcast against a base shape, in every dtype the tracer meets
 (float16, complex and byte-swapped included), with edge values mixed in. The same
 seed always gives the same program and inputs."""
@@ -26,6 +27,17 @@ LIBRARY = ["np.sort({x}, axis=-1)", "np.cumsum({x})", "np.argsort({x}, axis=0)",
            "np.take({x}, [0, -1, 1])", "{x}.ravel()[[0, 2, -1]]", "np.flip({x})",
            "np.roll({x}, 2)", "np.diff({x}, axis=-1)", "np.median({x})",
            "np.clip({x}, -1, 1)", "np.round({x} * 3.3, 1)", "np.concatenate([{x}, {x}])"]
+
+
+# Python numbers the graph computes ({x}, {y}: operands): counts (a Python int under
+# NumPy 1.x), sizes of selections, comparisons of whole arrays (Python bools), and
+# Python's arithmetic on them
+PYNUMBERS = ["np.count_nonzero({x})", "np.count_nonzero({x} > 0) * 3 - 1",
+             "np.count_nonzero({x}) / 2", "{y} / (np.count_nonzero({x} > 0) + 1)",
+             "{x}[{x} > 0].size", "np.array_equal({x}, {y})", "np.allclose({x}, {y})",
+             "np.count_nonzero({x} < 0) > np.count_nonzero({x} > 0)",
+             "{y} * np.count_nonzero({x})", "abs(np.count_nonzero({x}) - {x}.size)",
+             "np.count_nonzero({x}) / np.count_nonzero({y})", "np.sqrt(np.count_nonzero({x}))"]
 
 
 class Program:
@@ -104,7 +116,11 @@ class Program:
         if k < 0.2:
             name = f"t{i}"
             x = r.choice(self.names + self.temps)
-            self.lines.append(f"{name} = {r.choice(LIBRARY).format(x=x)}")
+            if r.random() < 0.3:
+                y = r.choice(self.names + self.temps)
+                self.lines.append(f"{name} = {r.choice(PYNUMBERS).format(x=x, y=y)}")
+            else:
+                self.lines.append(f"{name} = {r.choice(LIBRARY).format(x=x)}")
             self.temps.append(name)
             return
         if k < 0.27:        # aliasing: a view of an argument written from another

@@ -39,6 +39,14 @@ class LazyArray(_LazyFields):
     __slots__ = ()
     __array_priority__ = 1000
 
+    @property
+    def __class__(self):
+        """int, float or bool for a Python number the graph computes, so that
+        `isinstance(n, int)` answers as for the number as written (a branch on it
+        would go the other way); LazyArray otherwise."""
+        s = self._scalar
+        return LazyArray if s is True or s is False else s.type
+
     def __hash__(self):
         """A NumPy scalar is hashable (a dict key, a set member): by its value. An array
         is not, as in NumPy."""
@@ -637,6 +645,36 @@ for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argm
         method.__name__ = fname
         return method
     setattr(LazyArray, _name, _make(_name))
+
+
+def _only_for_arrays(name, attr):
+    """attr of LazyArray as a Python number has it not: Python's AttributeError (`n.T`
+    of a count raises in the program as written; it gave the count's transpose)."""
+    def refuse(self):
+        raise AttributeError(f"'{self._scalar.type.__name__}' object has no attribute '{name}'")
+    if isinstance(attr, property):
+        fget = attr.fget
+
+        def get(self):
+            s = self._scalar
+            if s is not True and s is not False:
+                refuse(self)
+            return fget(self)
+        return property(get, attr.fset, attr.fdel, attr.__doc__)
+
+    def method(self, *args, **kwargs):
+        s = self._scalar
+        if s is not True and s is not False:
+            refuse(self)
+        return attr(self, *args, **kwargs)
+    method.__name__ = name
+    return method
+
+
+for _name, _attr in list(vars(LazyArray).items()):
+    if not _name.startswith("_") and (isinstance(_attr, property) or callable(_attr)) and \
+            not any(hasattr(t, _name) for t in (int, float, bool)):
+        setattr(LazyArray, _name, _only_for_arrays(_name, _attr))
 
 
 def concretize(obj):

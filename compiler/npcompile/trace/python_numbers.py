@@ -72,7 +72,7 @@ def is_python(x):
 
 def lazy_int(tracer, lz, lo, hi):
     """The 0-d integer lazy array lz as the Python int it stands for, in [lo, hi]."""
-    if lz.dtype != np.int64:
+    if lz._n.dtype != np.int64:
         lz = _cast(tracer, lz, np.dtype(np.int64))
     return _with(tracer, lz, PyNumber(int, lo, hi))
 
@@ -102,7 +102,7 @@ def as_numpy(tracer, lz, dtype=None):
     """The lazy Python number as a NumPy scalar of `dtype` (its natural one by default):
     what NumPy makes of the Python number where it takes it as an operand."""
     dt = _NATURAL[lz._scalar.type] if dtype is None else np.dtype(dtype)
-    if dt != lz.dtype:
+    if dt != lz._n.dtype:
         return _cast(tracer, lz, dt)
     return _with(tracer, lz, True)
 
@@ -145,7 +145,7 @@ def operator_call(tracer, ufunc, inputs, record):
     operands = [as_numpy(tracer, x, np.int64 if t is bool else None) if is_python(x) else
                 (int(x) if t is bool else x) for x, t in zip(inputs, types)]
     r = record(tracer, ufunc, tuple(operands), {})
-    if r.dtype != _NATURAL[number.type]:
+    if r._n.dtype != _NATURAL[number.type]:
         raise AssertionError(f"{ufunc.__name__} of Python numbers computed in {r.dtype}")
     return _with(tracer, r, number)
 
