@@ -224,3 +224,19 @@ def branches_on_its_type(x):
 def test_isinstance_answers_for_the_number_as_written():
     """A branch on isinstance(n, int) takes the way the program as written takes."""
     traced(branches_on_its_type, make((20,), np.float64, seed=4))
+
+
+def over_a_swapped_array(a, c):
+    return a / (np.count_nonzero(c > 0) + 1)
+
+
+def where_of_a_size(b, c):
+    return np.where(b > 0, b[b > 0].size, c)
+
+
+def test_what_the_fuzzer_found():
+    """Seed 5894674: a count with a byte-swapped array (a dtype no kernel computes in)
+    escaped as an internal error; seed 5895384: np.where(m, n, float32 array) takes the
+    Python number weakly on NumPy 2 (float32), where a NumPy int64 made it float64."""
+    check(over_a_swapped_array, np.arange(5.0).astype(">f8"), np.array([1, 0, 3], np.uint8))
+    check(where_of_a_size, np.array([1, -2, 3], np.int8), np.array([0.5, 1.5, 2.5], np.float32))

@@ -163,6 +163,8 @@ class LazyArray(_LazyFields):
     # ----- static metadata: known while tracing, never a break ----------------------
     @property
     def shape(self):
+        if self._scalar.__class__ is _pn.PyNumber:   # (inline: read by every rule)
+            _no_attribute(self, "shape")
         return self._n.shape
 
     @shape.setter
@@ -181,14 +183,20 @@ class LazyArray(_LazyFields):
 
     @property
     def dtype(self):
+        if self._scalar.__class__ is _pn.PyNumber:
+            _no_attribute(self, "dtype")
         return self._n.dtype
 
     @property
     def ndim(self):
+        if self._scalar.__class__ is _pn.PyNumber:
+            _no_attribute(self, "ndim")
         return len(self._n.shape)
 
     @property
     def size(self):
+        if self._scalar.__class__ is _pn.PyNumber:
+            _no_attribute(self, "size")
         s = 1
         for d in self._n.shape:
             s *= d
@@ -275,8 +283,10 @@ class LazyArray(_LazyFields):
         if tracer is None:
             return func(*concretize(args), **concretize(kwargs))
         if _has_python_number(args) or _has_python_number(kwargs):
-            # NumPy's functions take a Python number as the array np.asarray makes of it
-            args, kwargs = _numpy_numbers(tracer, args), _numpy_numbers(tracer, kwargs)
+            # NumPy's functions take a Python number weakly (np.where(m, n, x32) stays
+            # float32) or by its value (NumPy 1.x), each in its own way: they get the
+            # number itself (its value read)
+            args, kwargs = _python_values(args), _python_values(kwargs)
         return _rules.function_rules.call(tracer, func, args, kwargs)
 
     # ----- indexing ----------------------------------------------------------------
@@ -432,10 +442,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     for x in inputs:   # an x[mask] kept lazy among them decides (trace/masked_select.py)
         if getattr(type(x), "_npc_selected", False):
             return x.__array_ufunc__(ufunc, method, *inputs, **kwargs)
-    if _has_python_number(inputs):
-        inputs = _pn.numpy_operands(tracer, ufunc, inputs, kwargs) if method == "__call__" \
-            else _numpy_numbers(tracer, inputs)
     try:
+        if _has_python_number(inputs):
+            inputs = _pn.numpy_operands(tracer, ufunc, inputs, kwargs) \
+                if method == "__call__" else _python_values(inputs)
         if method == "__call__":
             return _rules.ufunc_rules.call(tracer, ufunc, inputs, dict(kwargs))
         if method == "reduce":
@@ -585,7 +595,7 @@ def _python_operator(ufunc, *inputs):
 def _has_python_number(obj):
     t = type(obj)
     if t is LazyArray:
-        return _pn.is_python(obj)
+        return obj._scalar.__class__ is _pn.PyNumber
     if t is tuple or t is list:
         return any(_has_python_number(x) for x in obj)
     if t is dict:
@@ -593,15 +603,16 @@ def _has_python_number(obj):
     return False
 
 
-def _numpy_numbers(tracer, obj):
-    """obj with each lazy Python number as the NumPy scalar NumPy makes of it."""
+def _python_values(obj):
+    """obj with each lazy Python number as its value (read: a graph break)."""
     t = type(obj)
     if t is LazyArray:
-        return _pn.as_numpy(tracer, obj) if _pn.is_python(obj) else obj
+        return obj._force("number", "a Python number handed to a NumPy function") \
+            if obj._scalar.__class__ is _pn.PyNumber else obj
     if t is tuple or t is list:
-        return t(_numpy_numbers(tracer, x) for x in obj)
+        return t(_python_values(x) for x in obj)
     if t is dict:
-        return {k: _numpy_numbers(tracer, v) for k, v in obj.items()}
+        return {k: _python_values(v) for k, v in obj.items()}
     return obj
 
 
@@ -647,32 +658,35 @@ for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argm
     setattr(LazyArray, _name, _make(_name))
 
 
+def _no_attribute(lz, name):
+    """A Python number has no ndarray attributes: Python's AttributeError (`n.T` of a
+    count raises in the program as written; it gave the count's transpose)."""
+    raise AttributeError(f"'{lz._scalar.type.__name__}' object has no attribute '{name}'")
+
+
 def _only_for_arrays(name, attr):
-    """attr of LazyArray as a Python number has it not: Python's AttributeError (`n.T`
-    of a count raises in the program as written; it gave the count's transpose)."""
-    def refuse(self):
-        raise AttributeError(f"'{self._scalar.type.__name__}' object has no attribute '{name}'")
+    """attr of LazyArray, refused for a Python number (_no_attribute)."""
     if isinstance(attr, property):
         fget = attr.fget
 
         def get(self):
-            s = self._scalar
-            if s is not True and s is not False:
-                refuse(self)
+            if self._scalar.__class__ is _pn.PyNumber:
+                _no_attribute(self, name)
             return fget(self)
         return property(get, attr.fset, attr.fdel, attr.__doc__)
 
     def method(self, *args, **kwargs):
-        s = self._scalar
-        if s is not True and s is not False:
-            refuse(self)
+        if self._scalar.__class__ is _pn.PyNumber:
+            _no_attribute(self, name)
         return attr(self, *args, **kwargs)
     method.__name__ = name
     return method
 
 
+# (shape, dtype, ndim and size check inline: every rule reads them)
 for _name, _attr in list(vars(LazyArray).items()):
     if not _name.startswith("_") and (isinstance(_attr, property) or callable(_attr)) and \
+            _name not in ("shape", "dtype", "ndim", "size") and \
             not any(hasattr(t, _name) for t in (int, float, bool)):
         setattr(LazyArray, _name, _only_for_arrays(_name, _attr))
 

@@ -20,6 +20,7 @@ import operator
 import numpy as np
 
 from .. import np_base as _nb
+from ..dtypes import traced_dtype
 from ..graph import calls
 from ..graph.node import Ref
 from .operand_types import NUMPY2, proto
@@ -234,7 +235,8 @@ def _operand_dtype(ufunc, inputs, i, kwargs):
     want = answers.pop()
     tried = [getattr(y, "dtype", None) for y in inputs if y is not x] + [_NATURAL[n.type]]
     for dt in tried:
-        if dt is None or not _holds(dt, n, values):
+        # (a dtype the kernels do not compute in, '>f8' of an untraced operand: no cast)
+        if dt is None or not traced_dtype(dt) or not _holds(dt, n, values):
             continue
         zero_d = [proto(dt, True)] if NUMPY2 else _value_candidates(dt, values)
         if all(_dtypes(ufunc, others, i, z, kwargs) == want for z in zero_d):
