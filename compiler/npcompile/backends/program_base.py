@@ -11,7 +11,7 @@ from ..ops import VIEW_LABELS
 from ..fusion.reuse import reusable_updates
 from ..graph import calls
 from ..graph.node import substitute
-from .step_calls import step_call
+from .step_calls import numpy_errors, step_call
 
 # Kernel runs timed and recorded in full per program (enough for a median per kernel);
 # after that, only calls whose number is a power of two are timed. A loop unrolled into a graph runs hundreds of
@@ -71,8 +71,8 @@ class ProgramBase:
         self.step_fns = {}
         for p in numpy_steps:
             fn, args, kwargs, inputs = self.calls[p]
-            self.step_fns[p] = step_call(calls.update_reusing if p in self.reuse else fn,
-                                         args, kwargs, inputs)
+            self.step_fns[p] = numpy_errors(step_call(
+                calls.update_reusing if p in self.reuse else fn, args, kwargs, inputs))
         self.timing = KernelTiming()
         self.written = set()   # ids of the nodes our kernels write (C order, known shape)
 

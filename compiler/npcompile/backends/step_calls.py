@@ -44,3 +44,18 @@ def step_call(fn, args, kwargs, inputs):
             full[k] = vals[s]
         return fn(*full)
     return flat
+
+
+def numpy_errors(call):
+    """call, whose exceptions are marked as NumPy's own (exec/engine.py raises them as
+    they are). A step runs where eager NumPy runs it, after the steps before it: what
+    they wrote into the caller's arrays is what NumPy wrote before its error. Run again
+    on the reference path, those writes landed twice (`b[1:] -= b[:-1]` before a masked
+    write that raises OverflowError)."""
+    def run(vals):
+        try:
+            return call(vals)
+        except Exception as e:
+            e.npc_numpy_step = True
+            raise
+    return run

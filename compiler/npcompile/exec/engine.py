@@ -3,6 +3,8 @@ and the records every report is made from."""
 import os
 import time
 
+import numpy as np
+
 from ..ops import VIEW_LABELS
 from ..graph.cache import GraphCache
 from ..graph.signature import collect
@@ -118,12 +120,22 @@ class Engine:
         t1 = time.perf_counter()
         with tracer.suspended():
             if entry.compiled is not None and not exact_layout:
+                kept = _before_numpy_steps(tracer, entry.compiled)
                 try:
                     values = entry.compiled.run(nodes)
                     tracer.runs.append((entry, leaves, outputs, True))
                     record_kernel_times(self.session, entry.compiled)
                     return values
                 except Exception as e:  # never a wrong answer: the reference path
+                    if getattr(e, "npc_numpy_step", False):
+                        # NumPy's error (backends/step_calls): the reference path raises
+                        # it where eager NumPy does, after the writes before it; from
+                        # the caller's arrays as they were (the compiled run may have
+                        # written them already: they were written twice)
+                        if kept is None:
+                            raise
+                        for target, copy in kept:
+                            target[...] = copy
                     self.session.add("fallbacks", {
                         "graph_id": entry.graph_id, "function": site.function,
                         "reason": f"run failed: {e}"})
@@ -234,3 +246,26 @@ def cpu_worthy(node):
 
 
 ENGINE = Engine()
+
+
+# (the caller's arrays a graph with NumPy steps writes, copied before its run: at most
+# this much together; past it a NumPy step's error is raised from the compiled run)
+KEPT_BYTES = 32 << 20
+
+
+def _before_numpy_steps(tracer, program):
+    """Copies of the caller's arrays the graph writes, where it has NumPy steps (which
+    raise NumPy's errors mid-run, after our kernels wrote some of those arrays, and in
+    the graph's order, not the program's); None where there are none, or they are too
+    large to copy."""
+    if not getattr(program, "step_fns", None):
+        return []
+    kept, total = [], 0
+    for target in tracer.pending_targets():
+        if type(target) is not np.ndarray:
+            return None
+        total += target.nbytes
+        if total > KEPT_BYTES:
+            return None
+        kept.append((target, target.copy()))
+    return kept

@@ -533,6 +533,11 @@ class Tracer:
         self.draws = []
         raise loop_values.LoopValueRefused(why)
 
+    def pending_targets(self):
+        """The caller's arrays that the pending graph writes."""
+        return [st.target for st in self._dirty.values()
+                if st.target is not None and not st.base.is_leaf]
+
     def _abandon(self, pending):
         """A flush that raised NumPy's error is not run again: the user's arrays hold
         what eager NumPy wrote before the error (landed above), and a later flush (the
