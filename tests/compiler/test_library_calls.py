@@ -270,15 +270,25 @@ def update_then_overflow(b, c):
     return b
 
 
+def pending_read_of_a_write(b, c):
+    b[1:] -= b[:-1]
+    t1 = np.minimum(7, b)       # reads the write; pending when the masked write raises
+    c[c > 0] = -3               # NumPy 2: OverflowError
+    b += np.sqrt(c)             # a float16 result, a break: the graph runs here
+    return t1
+
+
 @pytest.mark.parametrize("fn, args", [
     (update_then_solve, (np.array([5.0, -2.0, 4.0]), np.ones((2, 2)), np.ones(2))),
+    (pending_read_of_a_write, (np.array([5, -2, 4], np.int8), np.array([1, 0, 2], np.uint8))),
     (update_then_overflow, (np.array([5, -2, 7], np.int8), np.array([1, 0, 2], np.uint8))),
 ])
 def test_an_error_in_a_numpy_step_leaves_what_numpy_leaves(fn, args):
     """A NumPy step of a compiled graph that raises (a singular matrix) raises NumPy's
     error there: the in-place writes before it landed once, as in NumPy. The compiled
     run used to be done again on the reference path, and `x[1:] -= x[:-1]` landed
-    twice (the fuzzer's seed 5896092)."""
+    twice (the fuzzer's seed 5896092); then a value computed before the error (t1) was
+    computed again as the call ended, and wrote b a second time."""
     import copy
     eager_args, jit_args = copy.deepcopy(args), copy.deepcopy(args)
     try:

@@ -632,7 +632,16 @@ class Tracer:
                 with self._values_when_read():
                     values = self.engine.run(self, outputs, exact_layout=exact)
             except Exception as e:
-                _land_writes_before(pending, getattr(e, "npc_partial", None))
+                computed = getattr(e, "npc_partial", None)
+                _land_writes_before(pending, computed)
+                if computed:
+                    # what eager NumPy computed before its error keeps those values:
+                    # computed again later (the call's last flush), `t1 = np.minimum(7,
+                    # b)` re-ran the write it reads, into b's own memory
+                    for node in outputs:
+                        value = computed.get(id(node))
+                        if value is not None and not node.is_leaf:
+                            node.make_concrete(value)
                 self._abandon(pending)
                 raise
             for node, value in zip(outputs, values):
