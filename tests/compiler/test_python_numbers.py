@@ -133,7 +133,12 @@ def keyed_by_it(x):
     return {np.count_nonzero(x > 0): "n"}
 
 
-@pytest.mark.parametrize("fn", [divide_counts, powers_and_shifts, indexes_it, keyed_by_it])
+def transposes_it(x):      # the fuzzer's seed 17: a Python int has no .T (NumPy 1.x)
+    return np.count_nonzero(x > 0).T + x
+
+
+@pytest.mark.parametrize("fn", [divide_counts, powers_and_shifts, indexes_it, keyed_by_it,
+                                transposes_it])
 def test_what_the_graph_does_not_compute_is_pythons_own(fn):
     """Division by a count that may be zero raises ZeroDivisionError; ** and << of a
     Python int do not overflow; a Python int cannot be indexed: Python computes these
