@@ -9,6 +9,7 @@ import pytest
 import npcompile
 from conftest import DEVICE, check, host_value, make
 from npcompile.trace.operand_types import NUMPY2
+from test_masked_select import breaks
 from test_trace_loops import COMPILED
 
 # what np.count_nonzero(x) returns: a Python int, or NumPy 2's intp (whose arithmetic is
@@ -16,11 +17,6 @@ from test_trace_loops import COMPILED
 COUNT = np.intp if NUMPY2 else int
 REAL = np.float64 if NUMPY2 else float
 FLAG = np.bool_ if NUMPY2 else bool
-
-
-def breaks():
-    rep = npcompile.report()
-    return [b["reason"] for b in rep["graph_breaks"] + rep["fallbacks"]]
 
 
 def traced(fn, *args):

@@ -8,7 +8,7 @@ import numpy as np
 from ..codegen.kernel_ir import Buffer, Kernel
 from ..fusion.partition import partition
 from ..ops import VIEW_LABELS
-from ..fusion.reuse import reusable_updates
+from ..fusion.reuse import may_fail, reusable_updates
 from ..graph import calls
 from ..graph.node import substitute
 from .step_calls import numpy_errors, step_call
@@ -68,6 +68,10 @@ class ProgramBase:
         # updates that write into their base instead of a copy of it (fusion/reuse.py)
         self.reuse = reusable_updates(self.plan, pos, self.output_pos, self.n_leaves)
         numpy_steps = [pos[id(step[1])] for step in self.plan.steps if step[0] == "numpy"]
+        # whether a NumPy step may raise NumPy's error mid-run (exec/engine.py keeps the
+        # caller's arrays the graph writes only then: a view or a plain write cannot)
+        self.numpy_steps_may_raise = any(step[0] == "numpy" and may_fail(step)
+                                         for step in self.plan.steps)
         self.step_fns = {}
         for p in numpy_steps:
             fn, args, kwargs, inputs = self.calls[p]

@@ -254,11 +254,10 @@ KEPT_BYTES = 32 << 20
 
 
 def _before_numpy_steps(tracer, program):
-    """Copies of the caller's arrays the graph writes, where it has NumPy steps (which
-    raise NumPy's errors mid-run, after our kernels wrote some of those arrays, and in
-    the graph's order, not the program's); None where there are none, or they are too
-    large to copy."""
-    if not getattr(program, "step_fns", None):
+    """Copies of the caller's arrays the graph writes, where a NumPy step of it may raise
+    (NumPy's error mid-run, after our kernels wrote some of those arrays, and in the
+    graph's order, not the program's); None where they are too large to copy."""
+    if not getattr(program, "numpy_steps_may_raise", False):
         return []
     kept, total = [], 0
     for target in tracer.pending_targets():

@@ -27,7 +27,7 @@ from .partition import _loads
 _SAFE_LABELS = VIEW_LABELS
 
 
-def _may_fail(step):
+def may_fail(step):
     """Can this step raise at run time (so that the graph reruns from its leaves)?
     Kernels flag out-of-range float->int casts and negative integer powers."""
     if step[0] == "numpy":
@@ -76,7 +76,7 @@ def reusable_updates(plan, pos, outputs_pos, n_leaves):
 
     fails_after = [False] * len(plan.steps)   # some later step may raise
     for s in range(len(plan.steps) - 2, -1, -1):
-        fails_after[s] = fails_after[s + 1] or _may_fail(plan.steps[s + 1])
+        fails_after[s] = fails_after[s + 1] or may_fail(plan.steps[s + 1])
 
     parent = {}
     stats = {}          # class root -> [latest read, has a graph output, has a leaf]

@@ -18,6 +18,7 @@ count (`np.sum(x[m])`, `X[labels == k].mean(axis=0)`) are NumPy steps of the gra
 mask, passing it to other NumPy functions, returning it) first makes the real compact
 array, NumPy's `x[m]` as today (a graph break), and from then on the
 Selected is that array: results never differ from NumPy's."""
+import math
 import operator
 
 import numpy as np
@@ -270,29 +271,27 @@ class Selected:
         return self._mat.ndim
 
     @property
-    def size(self):
-        """The number of elements selected: a Python int the graph computes (the count
-        of the mask times the elements of the axes it does not cover), no break."""
-        tracer = current()
-        if self._mat is not None or tracer is None:
-            return self.materialize().size
-        mask = as_lazy(tracer, self.mask_snap)
-        count = lazy_int(tracer, np.sum(mask, dtype=np.intp), 0, mask.size)
-        whole = self.full.size // max(mask.size, 1)
-        return count * whole if whole != 1 else count
-
-    @property
     def shape(self):
-        """NumPy's shape of the compact array: the selected axes become one, of `size`
-        divided by the other axes' elements (a Python int the graph computes)."""
+        """NumPy's shape of the compact array: the selected axes become one, their
+        length the mask's count, a Python int the graph computes (no break)."""
         tracer = current()
         if self._mat is not None or tracer is None:
             return self.materialize().shape
         mask = as_lazy(tracer, self.mask_snap)
         shape = self.full.shape
-        lead, rest = shape[:self.lead], shape[self.lead + mask.ndim:]
         count = lazy_int(tracer, np.sum(mask, dtype=np.intp), 0, mask.size)
-        return lead + (count,) + rest
+        return shape[:self.lead] + (count,) + shape[self.lead + mask.ndim:]
+
+    @property
+    def size(self):
+        """The number of elements selected: the count times the elements of the axes
+        the mask does not cover (a Python int the graph computes)."""
+        if self._mat is not None or current() is None:
+            return self.materialize().size
+        shape = self.shape
+        count = shape[self.lead]
+        whole = math.prod(shape[:self.lead] + shape[self.lead + 1:])
+        return count * whole if whole != 1 else count
 
     def __getattr__(self, name):
         if name.startswith("__"):

@@ -67,8 +67,7 @@ def python_operator(ufunc):
 
 def is_python(x):
     """Is x a lazy Python number?"""
-    s = getattr(x, "_scalar", True)
-    return s is not True and s is not False and type(s) is PyNumber
+    return type(getattr(x, "_scalar", None)) is PyNumber
 
 
 def lazy_int(tracer, lz, lo, hi):
@@ -156,23 +155,17 @@ def _result(ufunc, inputs, types):
     exactly; None where they might not."""
     if ufunc in _COMPARE:
         return PyNumber(bool, 0, 1)
-    if any(t is float for t in types):
-        if ufunc in (np.add, np.subtract, np.multiply, np.negative, np.positive,
-                     np.absolute):
-            if all(t is float or _interval(x) is not None and
-                   max(map(abs, _interval(x))) <= _EXACT_INT for x, t in zip(inputs, types)):
-                return PyNumber(float)
-            return None
-        if ufunc is np.true_divide:
-            return PyNumber(float) if _nonzero(inputs[1]) and (
-                types[0] is float or _interval(inputs[0]) is not None) else None
-        return None
     spans = [_interval(x) for x in inputs]
+    # every int known within 2**53: exact as a float64 (a float is what it is)
+    exact = all(t is float or s is not None and max(map(abs, s)) <= _EXACT_INT
+                for s, t in zip(spans, types))
+    if ufunc is np.true_divide:
+        return PyNumber(float) if exact and _nonzero(inputs[1]) else None
+    if any(t is float for t in types):
+        return PyNumber(float) if exact and ufunc in (
+            np.add, np.subtract, np.multiply, np.negative, np.positive, np.absolute) else None
     if any(s is None for s in spans):
         return None
-    if ufunc is np.true_divide:
-        ok = _nonzero(inputs[1]) and all(max(map(abs, s)) <= _EXACT_INT for s in spans)
-        return PyNumber(float) if ok else None
     corners = _corners(ufunc, spans)
     if corners is None:
         return None
