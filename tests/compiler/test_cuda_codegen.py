@@ -280,8 +280,10 @@ def _lu(A):
 
 
 @pytest.mark.parametrize("fn,args,most", [
-    # the trailing update moves with k: its slices' sizes and offsets at every k
-    (_lu, (np.random.default_rng(0).standard_normal((40, 40)) + 40 * np.eye(40),), 10)])
+    # the trailing update moves with k: its slices' sizes and offsets at every k (while
+    # the block is at least half the matrix it is pasted into the whole, fusion/paste.py:
+    # a second family of kernels, as many at n = 80 as at 40)
+    (_lu, (np.random.default_rng(0).standard_normal((40, 40)) + 40 * np.eye(40),), 14)])
 def test_a_loop_over_k_compiles_each_kernel_once_with_run_time_sizes(fn, args, most):
     """One unrolled graph holding the same kernel at every k: NVRTC compiles one text that
     reads its sizes, offsets and fixed indices from P at run time (LU of 200 was 199

@@ -274,7 +274,10 @@ def test_slices_that_shrink_with_k_compile_one_kernel_per_structure(n):
     check(lu_in_place, A, loops=False)
     compiled_without_fallback()
     names, rep = _distinct_kernels(lu_in_place, A, loops=False)
-    assert len(names) <= 3
+    # three structures, each built at most twice (a constant size, then symbolic); while
+    # the trailing block is at least half of A it is pasted into the whole
+    # (fusion/paste.py), a structure of its own: 6 at n = 24 as at any larger n
+    assert len(names) <= 6
     assert any("given at run time" in k["source"] for k in rep["kernel_sources"])
 
 
@@ -316,7 +319,7 @@ def test_one_graph_per_iteration_reuses_kernels_across_graphs(no_break_budget):
     A = make((n, n), np.float64, seed=9) + 4 * n * np.eye(n)
     names, rep = _distinct_kernels(lu_with_a_check_per_step, A)   # first: nothing built yet
     assert len(rep["compiles"]) >= n - 1
-    assert len(names) <= 12
+    assert len(names) <= 20     # (pasted trailing blocks while k is small: fusion/paste.py)
     built = [c for c in rep["compiles"] if c["cache"] == "miss"]
     assert len(built) <= 4, [c["cache"] for c in rep["compiles"]]
     check(lu_with_a_check_per_step, A)

@@ -20,27 +20,15 @@ from ..dtypes import NUMPY2
 from ..graph import calls
 from ..ops import (COMPLEX_PARTS, COMPLEX_UFUNCS, POINTWISE_UFUNCS, REDUCTIONS,
                    UFUNC_REDUCTIONS, VIEW_LABELS, scan_ufunc)
-from ..graph.layout import fake_of
 from ..graph.node import Ref
+from . import paste
+from .expr_nodes import Expr, view_map
 
 
 # A kernel picks each element's piece by comparing its index with every boundary: past
 # this many pieces NumPy's copies are faster (a loop's history of 100 rows stacked:
 # 2.3x slower as one kernel)
 MAX_CONCAT_PIECES = 16
-
-
-class Expr:
-    __slots__ = ("kind", "op", "inputs", "shape", "dtype", "attrs", "node", "__weakref__")
-
-    def __init__(self, kind, op, inputs, shape, dtype, attrs=None, node=None):
-        self.kind = kind
-        self.op = op
-        self.inputs = inputs
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype) if dtype is not None else None
-        self.attrs = attrs or {}
-        self.node = node   # the graph node this expression computes (for comments, lines)
 
 
 # the dtype kinds every renderer computes; complex ("c") where the target's renderer
@@ -308,26 +296,41 @@ class Lowering:
         computes its operands and with its readers, where as a NumPy step it cut the
         kernel in two and cost a step of its own per loop iteration (a leapfrog step
         `v += dt * a; x += dt * v` was 4 steps, 5.5x slower than NumPy on 100 elements).
-        Writes to part of an array (a key, a view chain) stay NumPy's."""
+        A write to a box of at least half the array is the same, pasted into the old
+        value (fusion/paste.py); smaller parts, and other keys, stay NumPy's."""
         _, chain, key, fn, kw, c_order = node.args[:6]
         if type(key) is Ref and not chain and not kw and fn is None:
             return self._masked_fill(node, ins, key, c_order)
-        if chain or kw or not _whole(key, node.shape):
+        if kw or type(key) is Ref:
             return None
+        box = None
+        if chain or not _whole(key, node.shape):
+            box = paste.box_of(node.shape, node.dtype, chain, key)
+            if box is None:
+                return None
         if _other_layout(node.inputs[0], c_order):
             return None   # the caller's array in another layout: the version keeps it
         ops = self._operands_of(node.args[6:], ins)
         if ops is None or any(o is None for o in ops):
             return None
+        shape = node.shape if box is None else box[1]
+        v = self._written_value(node, ins, ops, fn, shape)
+        if v is None or box is None:
+            return v
+        return paste.paste(ins[0], v, *box, node.shape, node.dtype, node)
+
+    def _written_value(self, node, ins, ops, fn, shape):
+        """What an update writes into its region of `shape`, in the array's dtype: the
+        value assigned, or fn of the operands (a ufunc's out=, x += y)."""
         if fn is None:    # assignment: NumPy's unsafe cast of the value, broadcast
             if len(ops) != 1:
                 return None
             v = self._cast(ops[0], node.dtype)
             if v.kind == "const":
-                return Expr("const", v.op, [], node.shape, node.dtype, node=node)
-            if v.shape != node.shape:
+                return Expr("const", v.op, [], shape, node.dtype, node=node)
+            if v.shape != shape and shape == node.shape:
                 return None
-            return Expr("cast", None, [v], node.shape, node.dtype, node=node)
+            return Expr("cast", None, [v], v.shape, node.dtype, node=node)
         if not isinstance(fn, np.ufunc) or fn.nout != 1 or fn.nin != len(ops) or \
                 fn.__name__ not in POINTWISE_UFUNCS:
             return None
@@ -340,7 +343,7 @@ class Lowering:
             natural = np.dtype(fn.resolve_dtypes(tuple(dts) + (None,))[-1])
         except Exception:
             return None
-        pseudo = _Call(fn, args, node.shape, natural)
+        pseudo = _Call(fn, args, shape, natural)
         e = self._ufunc(pseudo, fn, {i: ins[i] for i in range(len(ins))})
         if e is None:
             return None
@@ -576,47 +579,6 @@ class Lowering:
 
 class _NotLowered(Exception):
     pass
-
-
-# The graph labels of views (trace/view_rules): NumPy takes them of leaves for free; of a
-# concatenation a kernel reads them as index arithmetic (Lowering._view).
-_ELEMENTS = np.dtype(np.int8)   # a stand-in whose strides and offsets count elements
-
-
-def view_map(shape, apply):
-    """(view shape, per base dim (start, ((view dim, step), ...))) of a view, or None
-    when its elements are not an affine function of the base's per-dimension index."""
-    base = fake_of(_ELEMENTS, tuple(shape))
-    try:
-        v = apply(base)
-    except Exception:
-        return None
-    if not isinstance(v, np.ndarray) or v.size == 0 or base.size == 0:
-        return None
-    off = v.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-    dims = [b for b in range(len(shape)) if shape[b] != 1]
-    cs = {b: base.strides[b] for b in dims}
-    start = {}
-    for b in dims:                 # strides fall from the outermost dim: mixed radix
-        start[b], off = divmod(off, cs[b]) if off >= 0 else (None, off)
-    if off != 0 or any(s is None for s in start.values()):
-        return None
-    steps = {b: [] for b in dims}
-    for d, (n, s) in enumerate(zip(v.shape, v.strides)):
-        if n == 1 or s == 0:
-            continue
-        b = next((b for b in dims if cs[b] <= abs(s)), None)
-        if b is None or abs(s) % cs[b]:
-            return None
-        steps[b].append((d, s // cs[b]))
-    for b in dims:                 # every element inside the base (merged dims are not)
-        lo = hi = start[b]
-        for d, k in steps[b]:
-            lo, hi = (lo + k * (v.shape[d] - 1), hi) if k < 0 else (lo, hi + k * (v.shape[d] - 1))
-        if lo < 0 or hi >= shape[b]:
-            return None
-    return tuple(v.shape), tuple((start[b], tuple(steps[b])) if b in start else (0, ())
-                                 for b in range(len(shape)))
 
 
 def top_reduces(roots):

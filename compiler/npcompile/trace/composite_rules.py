@@ -39,6 +39,8 @@ def roll(tracer, fn, a, shift, axis=None):
     if axis is None:
         if not isinstance(shift, (int, np.integer)):
             raise Unsupported("error", "np.roll(axis=None) takes one shift")
+        if lz.ndim == 1:    # (ravel and reshape would be NumPy steps of their own)
+            return roll(tracer, fn, lz, shift, 0)
         return roll(tracer, fn, lz.ravel(), shift, 0).reshape(lz.shape)
     shifts = np.broadcast_arrays(np.asarray(shift), np.asarray(axis)) \
         if not (isinstance(shift, (int, np.integer)) and isinstance(axis, (int, np.integer))) \
