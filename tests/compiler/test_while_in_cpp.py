@@ -330,3 +330,57 @@ def test_a_while_loop_that_ends_in_an_exit(tol):
 @CPU
 def test_a_while_exit_runs_in_one_cpp_loop():
     assert _ran_in_cpp(newton_while, np.linspace(1.0, 5.0, 64), -1.0) >= 40
+
+
+def power_with_old(A, v, n):
+    lam_old, lam, k = 0.0, 1.0, 0
+    while abs(lam - lam_old) > 1e-12 * abs(lam) and k < n:
+        w = A @ v
+        v = w / np.linalg.norm(w)
+        lam_old = lam
+        lam = v @ A @ v
+        k += 1
+    return lam, lam_old, v, k
+
+
+def residual_only_in_the_condition(x, tol, n):
+    res, it = np.inf, 0
+    while res > tol and it < n:
+        x = 0.5 * x + 0.1
+        res = np.max(np.abs(x - 0.2))
+        it += 1
+    return x, res, it
+
+
+@CPU
+def test_a_carried_python_number_is_traced_as_written_once(monkeypatch):
+    """`lam = 1.0` before a loop whose body reads it: the first call traces the first
+    iteration as written (it settles the number's type); later calls run that iteration
+    compiled, the number an argument by value. A number only the condition reads
+    (`res = np.inf`) is not the body's: no iteration is traced as written at all.
+    lam_old = lam handed the body's 0-d array back as lam_old where NumPy has a float64
+    (3 and 4 iterations: the last ran as one compiled body, not in the C++ loop)."""
+    from npcompile.api import loop_runner
+    written = []
+    real = loop_runner._written
+
+    def counting(fn, args, fed):
+        written.append(fn)
+        return real(fn, args, fed)
+    monkeypatch.setattr(loop_runner, "_written", counting)
+    A = spd(20, 5)
+    for n in (1, 2, 3, 4, 40):
+        check(power_with_old, A, np.ones(20) / np.sqrt(20), n)
+    f = npcompile.jit(power_with_old, choose=False)
+    f(A, np.ones(20), 40)
+    first = len(written)
+    assert first >= 1
+    for _ in range(2):
+        same_ = f(A, np.ones(20), 40)
+        assert type(same_[0]) is np.float64 and type(same_[1]) is np.float64
+    assert len(written) == first
+    check(residual_only_in_the_condition, make((30,), np.float64), 1e-9, 100)
+    check(residual_only_in_the_condition, make((30,), np.float64), 1e-9, 0)
+    written.clear()
+    npcompile.jit(residual_only_in_the_condition, choose=False)(make((30,), np.float64), 1e-9, 100)
+    assert written == []

@@ -242,6 +242,8 @@ class WhileSite:
         self.lineno = lineno
         self.text = text
         self.written_out = 0     # inner loop iterations its body writes out (span)
+        # its carried Python numbers were NumPy's after one iteration (api/loop_runner.py)
+        self.numbers_settle = False
         self.params = params      # names the condition, the body or the counters read
         self.binds = binds        # names the body binds that someone reads after it
         self.counters = counters  # names only the counter statements bind

@@ -18,6 +18,7 @@ the body, so whatever it does happens as often, and in the same order, as in the
 user's loop."""
 import contextlib
 import sys
+import weakref
 
 import numpy as np
 
@@ -321,16 +322,24 @@ class LoopRunner:
             return None
         values, last, n = list(args), (), 0
         self._exited[index] = False
-        if any(not _carries(values, site, name) for name in site.carry):
-            # a carried Python number (`err = np.inf` before `err = np.max(...)`): the
-            # first iteration runs as written; one that stays a number, all of them
+        if not site.numbers_settle and any(not _carries(values, site, name)
+                                           for name in site.carry if name in site.body_params):
+            # a carried Python number the body reads (`lam_old = lam` before `lam = v @
+            # A @ v`): the first iteration runs as written; one that stays a number, all
+            # of them. One only the condition reads (`while res > tol` with `res = np.inf`
+            # before it) is not the body's argument: the compiled body takes over at once.
+            # Where the first iteration made them NumPy's, later calls run it compiled
+            # too, the number an argument by value (one plan for `lam = 1.0`): the trace
+            # of an iteration was a fifth of a small solver's call
             while site.cond(*values):
                 last = _step(site, values, _written(site.body, _body_args(site, values), fed))
                 n += 1
                 if _exit_held(site, values, last):
                     self._exited[index] = True
                     return _bound(site, values, last, n, tracer, {}, fed)
-                if all(_carries(values, site, name) for name in site.carry):
+                if all(_carries(values, site, name) for name in site.carry
+                       if name in site.body_params):
+                    site.numbers_settle = n == 1
                     break
             else:
                 return _bound(site, values, last, n, tracer, {}, fed)
@@ -779,9 +788,21 @@ def _number(v):
     return t is float or t is complex or (t is int and -2**63 <= v < 2**63)
 
 
+# The 0-d arrays _with_scalars made for carried NumPy scalars, by id while they live: a
+# body that hands one back under another name (`lam_old = lam`, lam_old not its
+# argument) hands NumPy's scalar back, not the 0-d array it was given (_as_scalars)
+_ZERO_D = weakref.WeakValueDictionary()
+
+
 def _with_scalars(state, scalars):
-    return state if not scalars else \
-        [np.array(v) if j in scalars else v for j, v in enumerate(state)]
+    if not scalars:
+        return state
+    out = list(state)
+    for j in scalars:
+        if j < len(out):
+            out[j] = a = np.array(out[j])
+            _ZERO_D[id(a)] = a
+    return out
 
 
 class _Replays:
@@ -1078,6 +1099,8 @@ def _as_scalars(params, carry, out, names, scalars, numbers=()):
     return tuple(_scalar(v, params.index(name), scalars, numbers)
                  if name in carry and name in params and
                  isinstance(v, (np.ndarray, np.generic)) and v.ndim == 0
+                 else v[()] if type(v) is np.ndarray and v.ndim == 0 and
+                 _ZERO_D.get(id(v)) is v and name in carry
                  else v for v, name in zip(out, names))
 
 
