@@ -64,10 +64,10 @@ def settle_calls():
     side SAMPLES times (api/path_choice.py); timed before it chose, a short run of warm
     calls measured the NumPy samples (medium sizes, --reps 3: 1.00x for a 4.4x program)."""
     try:
-        from npcompile.api.path_choice import SAMPLES
+        from npcompile.api.path_choice import WARMUP_CALLS
     except ImportError:   # a version without path choice
         return 1
-    return 2 * SAMPLES + 1
+    return WARMUP_CALLS
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -20,4 +20,11 @@ void from_json(const nlohmann::json& j, PathChoice& v) {
   detail::optional(j, ctx, "reason", r.reason);
   v = std::move(r);
 }
+std::string path_label(const std::string& choice) {
+  if (choice == "numpy")
+    return "plain NumPy";
+  if (choice == "loops")
+    return "its loops compiled";
+  return choice;
+}
 } // namespace npc::prof

@@ -407,7 +407,7 @@ void path_choices_section(std::string& o, const Report& r) {
        "</tr></thead><tbody>";
   for (const auto& c : r.path_choices)
     o += "<tr><td>" + esc(c.function) + "</td><td>" +
-         esc(c.choice == "numpy" ? std::string("plain NumPy") : c.choice) +
+         esc(path_label(c.choice)) +
          "</td><td class=\"npc-r\">" + Units::timed_ms(c.compiled_ms) + "</td><td class=\"npc-r\">" +
          Units::timed_ms(c.numpy_ms) + "</td><td>" + esc(c.reason) + "</td></tr>";
   o += "</tbody></table></details>";

@@ -51,7 +51,7 @@ std::string render_text(const Report& r) {
     TextTable t({"function", "runs", "compiled", "plain NumPy", "why"},
                 {false, false, true, true, false});
     for (const auto& c : r.path_choices)
-      t.add({c.function, c.choice == "numpy" ? "plain NumPy" : c.choice,
+      t.add({c.function, path_label(c.choice),
              Units::timed_ms(c.compiled_ms), Units::timed_ms(c.numpy_ms), c.reason});
     o += t.str();
   }

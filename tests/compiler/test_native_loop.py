@@ -388,6 +388,11 @@ def test_a_slice_bound_to_a_name_runs_python():
 
 def corpus(name):
     """The run() of a program of the benchmark corpus (bench/programs)."""
+    return corpus_module(name).run
+
+
+def corpus_module(name):
+    """A program of the benchmark corpus (bench/programs): run() and make_inputs()."""
     bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
     if bench not in sys.path:       # (what a program imports: bench/program_inputs.py)
         sys.path.append(bench)
@@ -395,7 +400,7 @@ def corpus(name):
     spec = importlib.util.spec_from_file_location(f"corpus_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.run
+    return module
 
 
 def block_shift(M, steps):

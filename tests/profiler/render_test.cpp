@@ -142,6 +142,17 @@ TEST(RenderHtml, PathChoicesAndLoops) {
   EXPECT_TRUE(has(t, "heat: line 9: 99 iterations, one compiled kernel (k_step)"));
 }
 
+// The third path: the function's loops compiled, the rest plain NumPy, named so.
+TEST(RenderHtml, TheLoopsPathIsNamed) {
+  Session s;
+  s.record(PathChoice{"solve", "loops", 2.0, 4.0, "its loops compiled and the rest plain NumPy"});
+  const Report r = Report::from_session(s);
+  EXPECT_TRUE(has(render_html(r), "<td>its loops compiled</td>")) << render_html(r);
+  EXPECT_TRUE(has(render_text(r), "its loops compiled"));
+  EXPECT_EQ(path_label("numpy"), "plain NumPy");
+  EXPECT_EQ(path_label("compiled"), "compiled");
+}
+
 // A choice made by a budget timed neither side: a dash, not "0.00 ms" for both.
 TEST(RenderHtml, UntimedPathChoiceShowsADash) {
   Session s;

@@ -106,6 +106,9 @@ class Jitted:
                 self.fn, self.loop_sites = new, sites
             else:
                 self.loops_refusal = sites
+        # the path choice's third path: the loops compiled, the rest plain NumPy (on
+        # the host only: a GPU loop would copy its values there and back per call)
+        self._offers_loops = bool(self.loop_sites) and device == "cpu"
 
     def _report_untraced(self, args, names, function):
         """An array argument whose dtype is not traced (byte-swapped, float16, strings)
@@ -156,11 +159,12 @@ class Jitted:
             return self._returned(self._compiled_call(args, kwargs))
         key = self._floats.choice_key(choice_key(args, kwargs), args)
         generation = ENGINE.generation
-        path = self.chooser.next_path(key, generation)
+        path = self.chooser.next_path(key, generation, self._offers_loops)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
             return self._eager(*args, **kwargs)
         t0 = time.perf_counter()
         result = self._eager(*args, **kwargs) if path == "numpy" else \
+            self._loops_call(args, kwargs) if path == "loops" else \
             self._returned(self._compiled_call(args, kwargs))
         if self._settle_device is not None and path == "compiled":
             self._settle_device()    # the kernels' time, not only their launches
@@ -222,6 +226,11 @@ class Jitted:
             self._floats.kept(key, args, spec, tracer.plan)
         return result
 
+    def _loops_call(self, args, kwargs):
+        """The path choice's loops path: the function's own code as plain NumPy on its
+        arguments, each of its loops compiled on its own (api/path_choice.py)."""
+        return self.trace_call(args, kwargs, eager=True)[0]
+
     def _settle_over_budget(self, key, args, kwargs, reason):
         """Calls with these argument layouts run as plain NumPy from now on (until
         npcompile.reset()): their trace outgrew the op budget (trace/budget.py)."""
@@ -258,14 +267,16 @@ class Jitted:
         _, tracer = self.trace_call(args, kwargs)
         return Lowered(ENGINE, tracer.graph_ids)
 
-    def trace_call(self, args, kwargs, watch=None):
+    def trace_call(self, args, kwargs, watch=None, eager=False):
         """Trace one call. With a watch (api/purity.py), tracer.plan is then the replay
-        plan this call makes, a refusal in words, or None."""
+        plan this call makes, a refusal in words, or None. eager: the function's own code
+        runs as plain NumPy on its arguments, its loops compiled on their own."""
         frame = user_frame(2)
         site = SiteInfo(("fn", self.fn), self._site_name,
                         frame.f_code.co_filename if frame else "<unknown>",
                         frame.f_lineno if frame else 0)
         tracer = Tracer(site, self.options, ENGINE)
+        tracer.loops_only = eager
         if watch is not None and self.options["device"] == "cpu":
             # past the op budget the call may start again as plain NumPy if it has had
             # no effect yet (the watch sees the user's code, arguments are arrays and
@@ -284,13 +295,14 @@ class Jitted:
                 # recompile it causes is said to be, in the report
                 names = [f"{n} (a float argument, now read at run time)"
                          if i in floats.positions else n for i, n in enumerate(names)]
-            wargs = [tracer.wrap_input(a, n) if is_traceable(a) else a for a, n in zip(args, names)]
+            wargs = [tracer.wrap_input(a, n) if is_traceable(a) and not eager else a
+                     for a, n in zip(args, names)]
             self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:
                 wargs[i]._scalar = True
             if self.loop_values is not None:
                 tracer.take_loop_values(self.loop_values, wargs)
-            wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) else v
+            wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) and not eager else v
                        for k, v in kwargs.items()}
             try:
                 if watch is None:

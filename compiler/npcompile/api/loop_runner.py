@@ -1178,6 +1178,6 @@ def _rejoin(tracer, v, lazies, name):
     lz = lazies.get(id(v))
     if lz is not None:
         return lz
-    if type(v).__name__ == "ndarray" and is_traceable(v):
+    if type(v).__name__ == "ndarray" and is_traceable(v) and not tracer.loops_only:
         return tracer.wrap_constant_array(v, name)
     return v

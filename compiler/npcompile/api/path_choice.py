@@ -1,4 +1,5 @@
-"""The cheapest path per argument layout: compiled, or the function as plain NumPy.
+"""The cheapest path per argument layout: compiled, the function as plain NumPy, or
+(for a function with loops) its loops compiled and the rest of it plain NumPy.
 
 Compiling does not always pay: a loop over tiny arrays costs more in tracing and
 launches than NumPy spends computing, and a graph that is one BLAS call gains nothing.
@@ -12,7 +13,14 @@ choice, recorded in the report ("path_choices") with both times and the reason.
 On the GPU (device="cuda") the NumPy path runs on the host and returns its results as
 DeviceArrays held on the host until the GPU needs them (device_array.on_host), so both
 paths return DeviceArrays; a compiled
-call is timed to the end of its kernels (a synchronize), not to their launch."""
+call is timed to the end of its kernels (a synchronize), not to their launch.
+
+The third path ("loops", where the caller offers it): the function's own code runs as
+plain NumPy on its arguments and each loop it has runs as its body compiled once, in
+C++ (api/loop_runner.py), as on the compiled path. A call that traces its code outside
+the loops at every call (a loop's exit test reads values, so the call as a whole never
+replays) paid 0.2 to 1.8 ms per call for tracing a few setup operations that NumPy
+runs in microseconds: a Cholesky by rows ran 9.7x NumPy compiled and 19x this way."""
 import os
 
 # calls timed on each side before choosing (the first compiled call, which compiles,
@@ -45,19 +53,25 @@ CLEAR = 1.5
 RECHECK_MAX = 1024
 
 
+# the most calls before a choice: the compiling call, then SAMPLES timed calls per path
+WARMUP_CALLS = 3 * SAMPLES + 1
+
+
 def enabled_default():
     return os.environ.get("NPC_CHOOSE_PATH", "1") != "0"
 
 
 class _State:
-    __slots__ = ("calls", "compiled", "numpy", "choice", "generation", "settled", "interval",
-                 "recheck_at")
+    __slots__ = ("calls", "compiled", "numpy", "loops", "choice", "generation", "settled",
+                 "interval", "recheck_at", "turn")
 
     def __init__(self, generation):
         self.generation = generation
         self.calls = 0
         self.compiled = []
         self.numpy = []
+        self.loops = None       # the loops path's samples, where it is offered
+        self.turn = 0           # rechecks take the other paths in turns
         self.choice = None
         self.settled = False    # NumPy for good, never timed again (settle())
         self.interval = RECHECK
@@ -87,19 +101,23 @@ class PathChooser:
             st = self._states[key] = _State(generation)
         return st
 
-    def next_path(self, key, generation=0):
-        """'numpy' or 'compiled' for the call about to run with this argument key;
-        'settled' once it runs as plain NumPy for good (settle()), untimed."""
+    def next_path(self, key, generation=0, loops=False):
+        """'numpy', 'compiled' or (where `loops` offers it) 'loops' for the call about to
+        run with this argument key; 'settled' once it runs as plain NumPy for good
+        (settle()), untimed."""
         st = self._state(key, generation)
         if st.settled:
             return "settled"
+        if loops and st.loops is None:
+            st.loops = []
         if st.choice is not None:
             if st.calls >= st.recheck_at:
-                return "numpy" if st.choice == "compiled" else "compiled"
+                others = [p for p in _paths(st) if p != st.choice]
+                return others[st.turn % len(others)]
             return st.choice
         if st.calls == 0:            # the compiling call (not timed)
             return "compiled"
-        return "compiled" if len(st.compiled) <= len(st.numpy) else "numpy"
+        return min(_paths(st), key=lambda p: len(_samples(st, p)))
 
     def settle(self, key, generation=0):
         """Plain NumPy for this key from now on, with no rechecks: its trace outgrew the
@@ -115,31 +133,40 @@ class PathChooser:
         st.calls += 1
         if st.choice is None and st.calls == 1:
             return                   # the first call compiled: not a warm time
-        samples = st.compiled if path == "compiled" else st.numpy
+        samples = _samples(st, path)
         samples.append(seconds)
         if st.choice is None:
-            if len(st.compiled) >= SAMPLES and len(st.numpy) >= SAMPLES:
+            if all(len(_samples(st, p)) >= SAMPLES for p in _paths(st)):
                 self._choose(st)
             return
         del samples[:-SAMPLES]       # after the choice, the newest samples of each side
         if path != st.choice:        # a recheck: they decide again
+            st.turn += 1
             self._choose(st, again=True)
 
     def _choose(self, st, again=False):
         compiled, numpy = _middle(st.compiled), _middle(st.numpy)
+        loops = _middle(st.loops) if st.loops else None
         before = st.choice
-        if numpy < MARGIN * compiled:
+        best = compiled if loops is None or compiled <= loops else loops
+        if numpy < MARGIN * best:
             st.choice = "numpy"
             reason = (f"plain NumPy is faster for these arguments "
-                      f"({numpy * 1e3:.3f} ms against {compiled * 1e3:.3f} ms compiled): "
-                      f"compiling does not pay here")
+                      f"({numpy * 1e3:.3f} ms against {compiled * 1e3:.3f} ms compiled" +
+                      (f", {loops * 1e3:.3f} ms with its loops alone compiled"
+                       if loops is not None else "") + "): compiling does not pay here")
+        elif best is loops:
+            st.choice = "loops"
+            reason = (f"its loops compiled and the rest plain NumPy is fastest "
+                      f"({loops * 1e3:.3f} ms against {compiled * 1e3:.3f} ms all compiled "
+                      f"and {numpy * 1e3:.3f} ms in plain NumPy)")
         else:
             st.choice = "compiled"
             reason = (f"compiled is faster ({compiled * 1e3:.3f} ms against "
                       f"{numpy * 1e3:.3f} ms in plain NumPy)" if compiled < numpy else
                       f"compiled and plain NumPy take the same time ({compiled * 1e3:.3f} ms): "
                       f"compiled kept")
-        fast, slow = sorted((compiled, numpy))
+        fast, slow = sorted((best, numpy))
         if not again:
             st.interval = FIRST_RECHECK
         elif st.choice == before and slow >= CLEAR * fast:
@@ -151,9 +178,19 @@ class PathChooser:
         st.recheck_at = st.calls - 1 + st.interval   # counted from this call
         if again and st.choice == before:
             return                   # unchanged: nothing new to report
-        self.session.add("path_choices", {
-            "function": self.function, "choice": st.choice, "compiled_ms": compiled * 1e3,
-            "numpy_ms": numpy * 1e3, "reason": reason})
+        record = {"function": self.function, "choice": st.choice, "compiled_ms": compiled * 1e3,
+                  "numpy_ms": numpy * 1e3, "reason": reason}
+        if loops is not None:
+            record["loops_ms"] = loops * 1e3
+        self.session.add("path_choices", record)
+
+
+def _paths(st):
+    return ("compiled", "numpy") if st.loops is None else ("compiled", "numpy", "loops")
+
+
+def _samples(st, path):
+    return st.compiled if path == "compiled" else st.numpy if path == "numpy" else st.loops
 
 
 def _middle(times):

@@ -15,3 +15,11 @@ else:
 
     def _set_current(tracer):
         _local.tracer = tracer
+
+
+def recording():
+    """The tracer that records NumPy calls on plain values (creation functions, random
+    draws, np.r_): the current one, unless it runs the function's own code eagerly and
+    only its loops compiled (Tracer.loops_only, api/jit.py's loops path)."""
+    tracer = current()
+    return None if tracer is None or tracer.loops_only else tracer

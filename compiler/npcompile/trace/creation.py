@@ -8,7 +8,7 @@ import threading
 import numpy as np
 
 from . import index_concat, random_rules
-from .context import current
+from .context import recording
 from .function_rules import CREATION
 from .operand_types import Unsupported
 from .user_calls import called_by_user
@@ -19,7 +19,7 @@ _originals = {}
 
 def _wrapper(name, original):
     def wrapped(*args, **kwargs):
-        tracer = current()
+        tracer = recording()
         if tracer is None or not called_by_user(sys._getframe(1), name):
             return original(*args, **kwargs)
         try:
@@ -43,5 +43,5 @@ def enter():
                 original = getattr(np, name)
                 _originals[name] = original
                 setattr(np, name, _wrapper(name, original))
-            random_rules.patch(current)
+            random_rules.patch(recording)
             index_concat.patch()

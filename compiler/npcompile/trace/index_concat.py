@@ -14,7 +14,7 @@ import numpy as np
 from .. import np_base as _nb
 from . import lazy_array as _la
 from .code_zones import zone_of
-from .context import current
+from .context import recording
 from .function_rules import concatenate
 from .operand_types import Unsupported
 
@@ -58,7 +58,7 @@ def _traced_concatenator(name, original):
         __doc__ = type(original).__doc__
 
         def __getitem__(self, key):
-            tracer = current()
+            tracer = recording()
             if tracer is not None and zone_of(sys._getframe(1).f_code.co_filename) == "user":
                 try:
                     return traced(tracer, original, name, key)

@@ -17,6 +17,7 @@ import sys
 import numpy as np
 
 from ..dtypes import traced_array
+from .context import current
 from .lazy_array import LazyArray
 from .user_calls import called_by_user
 
@@ -150,7 +151,9 @@ TracedGenerator.__name__ = TracedGenerator.__qualname__ = "Generator"
 def _default_rng(original):
     def default_rng(*args, **kwargs):
         g = original(*args, **kwargs)
-        if type(g) is np.random.Generator and _current() is not None and \
+        # any trace, a loops-only one too (trace/context.recording): a generator made
+        # outside a loop is drawn from inside its compiled body, which must record it
+        if type(g) is np.random.Generator and current() is not None and \
                 not (args and isinstance(args[0], np.random.Generator)) and \
                 called_by_user(sys._getframe(1), "default_rng"):
             return TracedGenerator(g.bit_generator)   # the same stream

@@ -172,6 +172,9 @@ class Tracer:
         # its loop variable): the next call traces it so, and may replay; this one's
         # refusal to replay is not kept
         self.loops_settling = False
+        # the function's own code runs eagerly on its plain arguments, its loops compiled
+        # on their own (api/jit.py's loops path): nothing outside them is recorded
+        self.loops_only = False
 
     # ----- activation -------------------------------------------------------
     def __enter__(self):

@@ -12,7 +12,7 @@ struct PathChoice {
   static constexpr std::array<std::string_view, 5> kFields{"function", "choice", "compiled_ms",
                                                            "numpy_ms", "reason"};
   std::string function{}; // required
-  std::string choice{};   // required: "compiled" or "numpy"
+  std::string choice{};   // required: "compiled", "numpy" or "loops"
   double compiled_ms = 0.0;
   double numpy_ms = 0.0;
   std::string reason{};
@@ -21,4 +21,7 @@ struct PathChoice {
 
 void to_json(nlohmann::json& j, const PathChoice& v);
 void from_json(const nlohmann::json& j, PathChoice& v);
+// How the reports name a choice: "plain NumPy", "its loops compiled" (the rest plain
+// NumPy), or the choice as it is.
+std::string path_label(const std::string& choice);
 } // namespace npc::prof
