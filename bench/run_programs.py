@@ -720,7 +720,7 @@ def print_row(r, peer):
     x4 = r.get("x4_ratio")
     sp = r.get("speedup")
     spc = r.get("speedup_compiled")
-    path = {"numpy": "NumPy", "compiled": "npc"}.get(r.get("path"), "-")
+    path = {"numpy": "NumPy", "compiled": "npc", "loops": "loops"}.get(r.get("path"), "-")
     if r.get(peer) == "ok" and r.get(f"{peer}_s") and r.get("numpy_s"):
         p = f"{r['numpy_s'] / r[f'{peer}_s']:.2f}x"
     else:
