@@ -142,8 +142,8 @@ def unraveled(zs):
     P = np.eye(2)
     out = np.zeros((len(zs), 4))
     for k, z in enumerate(zs):
-        P = P * 0.5 + z
-        out[k] = P.ravel()      # a computed 2-d array: NumPy's layout decides view or copy
+        P = P.T * 0.5 + z       # (transposed: NumPy's own layout of the result decides
+        out[k] = P.ravel()      # whether its ravel is a view or a copy)
     return out
 
 
