@@ -25,7 +25,8 @@ _EVENTS = {
     "fusion_graphs": ("fusion_graph", ("graph_id", "nodes", "decisions")),
     "transfers": ("transfer", ("direction", "bytes", "ms")),
     "eager_timings": ("eager_timing", ("graph_id", "ms")),
-    "path_choices": ("path_choice", ("function", "choice", "compiled_ms", "numpy_ms", "reason")),
+    "path_choices": ("path_choice", ("function", "choice", "compiled_ms", "numpy_ms", "reason",
+                                     "loops_ms")),
     "loops": ("loop", ("summary", "graph_id", "function", "lineno", "text", "kernel",
                        "iterations")),
 }

@@ -7,6 +7,8 @@ void to_json(nlohmann::json& j, const PathChoice& v) {
   j = nlohmann::json{{"function", v.function},       {"choice", v.choice},
                      {"compiled_ms", v.compiled_ms}, {"numpy_ms", v.numpy_ms},
                      {"reason", v.reason}};
+  if (v.loops_ms > 0.0)
+    j["loops_ms"] = v.loops_ms;
 }
 
 void from_json(const nlohmann::json& j, PathChoice& v) {
@@ -18,6 +20,7 @@ void from_json(const nlohmann::json& j, PathChoice& v) {
   detail::optional(j, ctx, "compiled_ms", r.compiled_ms);
   detail::optional(j, ctx, "numpy_ms", r.numpy_ms);
   detail::optional(j, ctx, "reason", r.reason);
+  detail::optional(j, ctx, "loops_ms", r.loops_ms);
   v = std::move(r);
 }
 std::string path_label(const std::string& choice) {
@@ -26,5 +29,11 @@ std::string path_label(const std::string& choice) {
   if (choice == "loops")
     return "its loops compiled";
   return choice;
+}
+bool any_loops_path(const std::vector<PathChoice>& choices) {
+  for (const auto& c : choices)
+    if (c.loops_ms > 0.0)
+      return true;
+  return false;
 }
 } // namespace npc::prof

@@ -402,14 +402,20 @@ void path_choices_section(std::string& o, const Report& r) {
   if (r.path_choices.empty())
     return;
   section_open(o, "Path chosen", r.path_choices.size(), true);
+  const bool loops = any_loops_path(r.path_choices);
   o += "<table class=\"npc-t\"><thead><tr><th>function</th><th>runs</th>"
-       "<th class=\"npc-r\">compiled</th><th class=\"npc-r\">plain NumPy</th><th>why</th>"
-       "</tr></thead><tbody>";
-  for (const auto& c : r.path_choices)
-    o += "<tr><td>" + esc(c.function) + "</td><td>" +
-         esc(path_label(c.choice)) +
+       "<th class=\"npc-r\">compiled</th><th class=\"npc-r\">plain NumPy</th>";
+  if (loops)
+    o += "<th class=\"npc-r\">loops compiled</th>";
+  o += "<th>why</th></tr></thead><tbody>";
+  for (const auto& c : r.path_choices) {
+    o += "<tr><td>" + esc(c.function) + "</td><td>" + esc(path_label(c.choice)) +
          "</td><td class=\"npc-r\">" + Units::timed_ms(c.compiled_ms) + "</td><td class=\"npc-r\">" +
-         Units::timed_ms(c.numpy_ms) + "</td><td>" + esc(c.reason) + "</td></tr>";
+         Units::timed_ms(c.numpy_ms) + "</td>";
+    if (loops)
+      o += "<td class=\"npc-r\">" + Units::timed_ms(c.loops_ms) + "</td>";
+    o += "<td>" + esc(c.reason) + "</td></tr>";
+  }
   o += "</tbody></table></details>";
 }
 

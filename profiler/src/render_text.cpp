@@ -48,12 +48,21 @@ std::string render_text(const Report& r) {
 
   if (!r.path_choices.empty()) {
     heading(o, "Path chosen");
-    TextTable t({"function", "runs", "compiled", "plain NumPy", "why"},
-                {false, false, true, true, false});
-    for (const auto& c : r.path_choices)
-      t.add({c.function, path_label(c.choice),
-             Units::timed_ms(c.compiled_ms), Units::timed_ms(c.numpy_ms), c.reason});
-    o += t.str();
+    if (any_loops_path(r.path_choices)) {
+      TextTable t({"function", "runs", "compiled", "plain NumPy", "loops compiled", "why"},
+                  {false, false, true, true, true, false});
+      for (const auto& c : r.path_choices)
+        t.add({c.function, path_label(c.choice), Units::timed_ms(c.compiled_ms),
+               Units::timed_ms(c.numpy_ms), Units::timed_ms(c.loops_ms), c.reason});
+      o += t.str();
+    } else {
+      TextTable t({"function", "runs", "compiled", "plain NumPy", "why"},
+                  {false, false, true, true, false});
+      for (const auto& c : r.path_choices)
+        t.add({c.function, path_label(c.choice), Units::timed_ms(c.compiled_ms),
+               Units::timed_ms(c.numpy_ms), c.reason});
+      o += t.str();
+    }
   }
 
   if (!r.loops.empty()) {

@@ -145,10 +145,20 @@ TEST(RenderHtml, PathChoicesAndLoops) {
 // The third path: the function's loops compiled, the rest plain NumPy, named so.
 TEST(RenderHtml, TheLoopsPathIsNamed) {
   Session s;
-  s.record(PathChoice{"solve", "loops", 2.0, 4.0, "its loops compiled and the rest plain NumPy"});
+  s.record(PathChoice{"solve", "loops", 2.0, 4.0, "its loops compiled and the rest plain NumPy",
+                      0.5});
+  s.record(PathChoice{"tiny", "numpy", 0.2, 0.1, "plain NumPy is faster"});
   const Report r = Report::from_session(s);
-  EXPECT_TRUE(has(render_html(r), "<td>its loops compiled</td>")) << render_html(r);
-  EXPECT_TRUE(has(render_text(r), "its loops compiled"));
+  const std::string h = render_html(r);
+  EXPECT_TRUE(has(h, "<td>its loops compiled</td>")) << h;
+  EXPECT_TRUE(has(h, "<th class=\"npc-r\">loops compiled</th>")) << h;
+  EXPECT_TRUE(has(h, "0.500 ms") || has(h, "500 µs")) << h;
+  const std::string t = render_text(r);
+  EXPECT_TRUE(has(t, "its loops compiled") && has(t, "loops compiled")) << t;
+  // a session without the loops path keeps the table as it was
+  Session plain;
+  plain.record(PathChoice{"tiny", "numpy", 0.2, 0.1, "plain NumPy is faster"});
+  EXPECT_FALSE(has(render_html(Report::from_session(plain)), "loops compiled"));
   EXPECT_EQ(path_label("numpy"), "plain NumPy");
   EXPECT_EQ(path_label("compiled"), "compiled");
 }

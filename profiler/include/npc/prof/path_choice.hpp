@@ -1,21 +1,24 @@
 #pragma once
-// A jitted function chose, for one argument layout, the compiled path or plain NumPy, by
-// timing both (compiler api/path_choice.py): which, both times, and why.
+// A jitted function chose, for one argument layout, the compiled path, plain NumPy or (for
+// a function with loops) its loops compiled, by timing them (compiler api/path_choice.py):
+// which, the times, and why.
 #include <array>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace npc::prof {
 struct PathChoice {
   static constexpr std::string_view kType = "path_choice";
-  static constexpr std::array<std::string_view, 5> kFields{"function", "choice", "compiled_ms",
-                                                           "numpy_ms", "reason"};
+  static constexpr std::array<std::string_view, 6> kFields{"function", "choice", "compiled_ms",
+                                                           "numpy_ms", "reason", "loops_ms"};
   std::string function{}; // required
   std::string choice{};   // required: "compiled", "numpy" or "loops"
   double compiled_ms = 0.0;
   double numpy_ms = 0.0;
   std::string reason{};
+  double loops_ms = 0.0; // the loops path (loops compiled, the rest NumPy), where offered
   bool operator==(const PathChoice&) const = default;
 };
 
@@ -24,4 +27,6 @@ void from_json(const nlohmann::json& j, PathChoice& v);
 // How the reports name a choice: "plain NumPy", "its loops compiled" (the rest plain
 // NumPy), or the choice as it is.
 std::string path_label(const std::string& choice);
+// Did any function time the loops path (the reports then show its column)?
+bool any_loops_path(const std::vector<PathChoice>& choices);
 } // namespace npc::prof
