@@ -229,7 +229,7 @@ class Jitted:
     def _loops_call(self, args, kwargs):
         """The path choice's loops path: the function's own code as plain NumPy on its
         arguments, each of its loops compiled on its own (api/path_choice.py)."""
-        return self.trace_call(args, kwargs, eager=True)[0]
+        return self.trace_call(args, kwargs, loops_only=True)[0]
 
     def _settle_over_budget(self, key, args, kwargs, reason):
         """Calls with these argument layouts run as plain NumPy from now on (until
@@ -267,16 +267,16 @@ class Jitted:
         _, tracer = self.trace_call(args, kwargs)
         return Lowered(ENGINE, tracer.graph_ids)
 
-    def trace_call(self, args, kwargs, watch=None, eager=False):
+    def trace_call(self, args, kwargs, watch=None, loops_only=False):
         """Trace one call. With a watch (api/purity.py), tracer.plan is then the replay
-        plan this call makes, a refusal in words, or None. eager: the function's own code
-        runs as plain NumPy on its arguments, its loops compiled on their own."""
+        plan this call makes, a refusal in words, or None. loops_only: the function's own
+        code runs as plain NumPy on its arguments, its loops compiled on their own."""
         frame = user_frame(2)
         site = SiteInfo(("fn", self.fn), self._site_name,
                         frame.f_code.co_filename if frame else "<unknown>",
                         frame.f_lineno if frame else 0)
         tracer = Tracer(site, self.options, ENGINE)
-        tracer.loops_only = eager
+        tracer.loops_only = loops_only
         if watch is not None and self.options["device"] == "cpu":
             # past the op budget the call may start again as plain NumPy if it has had
             # no effect yet (the watch sees the user's code, arguments are arrays and
@@ -295,14 +295,14 @@ class Jitted:
                 # recompile it causes is said to be, in the report
                 names = [f"{n} (a float argument, now read at run time)"
                          if i in floats.positions else n for i, n in enumerate(names)]
-            wargs = [tracer.wrap_input(a, n) if is_traceable(a) and not eager else a
+            wargs = [tracer.wrap_input(a, n) if is_traceable(a) and not loops_only else a
                      for a, n in zip(args, names)]
             self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:
                 wargs[i]._scalar = True
             if self.loop_values is not None:
                 tracer.take_loop_values(self.loop_values, wargs)
-            wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) and not eager else v
+            wkwargs = {k: tracer.wrap_input(v, k) if is_traceable(v) and not loops_only else v
                        for k, v in kwargs.items()}
             try:
                 if watch is None:

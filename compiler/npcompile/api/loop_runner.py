@@ -322,8 +322,7 @@ class LoopRunner:
             return None
         values, last, n = list(args), (), 0
         self._exited[index] = False
-        if not site.numbers_settle and any(not _carries(values, site, name)
-                                           for name in site.carry if name in site.body_params):
+        if not site.numbers_settle and _numbers_read(site, values):
             # a carried Python number the body reads (`lam_old = lam` before `lam = v @
             # A @ v`): the first iteration runs as written; one that stays a number, all
             # of them. One only the condition reads (`while res > tol` with `res = np.inf`
@@ -337,8 +336,7 @@ class LoopRunner:
                 if _exit_held(site, values, last):
                     self._exited[index] = True
                     return _bound(site, values, last, n, tracer, {}, fed)
-                if all(_carries(values, site, name) for name in site.carry
-                       if name in site.body_params):
+                if not _numbers_read(site, values):
                     site.numbers_settle = n == 1
                     break
             else:
@@ -1112,6 +1110,12 @@ def _scalar(v, at, scalars, numbers):
 def _carries(values, site, name):
     v = values[site.params.index(name)]
     return _is_array(v) or isinstance(v, np.generic)
+
+
+def _numbers_read(site, values):
+    """Does a while body read a carried value that is a Python number now?"""
+    return any(not _carries(values, site, name) for name in site.carry
+               if name in site.body_params)
 
 
 def _exit_held(site, values, out):

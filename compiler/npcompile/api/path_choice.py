@@ -148,14 +148,15 @@ class PathChooser:
         compiled, numpy = _middle(st.compiled), _middle(st.numpy)
         loops = _middle(st.loops) if st.loops else None
         before = st.choice
-        best = compiled if loops is None or compiled <= loops else loops
+        fastest = "loops" if loops is not None and loops < compiled else "compiled"
+        best = loops if fastest == "loops" else compiled
         if numpy < MARGIN * best:
             st.choice = "numpy"
             reason = (f"plain NumPy is faster for these arguments "
                       f"({numpy * 1e3:.3f} ms against {compiled * 1e3:.3f} ms compiled" +
                       (f", {loops * 1e3:.3f} ms with its loops alone compiled"
                        if loops is not None else "") + "): compiling does not pay here")
-        elif best is loops:
+        elif fastest == "loops":
             st.choice = "loops"
             reason = (f"its loops compiled and the rest plain NumPy is fastest "
                       f"({loops * 1e3:.3f} ms against {compiled * 1e3:.3f} ms all compiled "

@@ -329,7 +329,7 @@ class Lowering:
             if v.kind == "const":
                 return Expr("const", v.op, [], shape, node.dtype, node=node)
             if v.shape != shape and shape == node.shape:
-                return None
+                return None     # (into a box, fusion/paste broadcasts the value)
             return Expr("cast", None, [v], v.shape, node.dtype, node=node)
         if not isinstance(fn, np.ufunc) or fn.nout != 1 or fn.nin != len(ops) or \
                 fn.__name__ not in POINTWISE_UFUNCS:

@@ -43,5 +43,5 @@ def enter():
                 original = getattr(np, name)
                 _originals[name] = original
                 setattr(np, name, _wrapper(name, original))
-            random_rules.patch(recording)
+            random_rules.patch()
             index_concat.patch()

@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 from ..dtypes import traced_array
-from .context import current
+from .context import current, recording
 from .lazy_array import LazyArray
 from .user_calls import called_by_user
 
@@ -37,9 +37,6 @@ _LEGACY = (
     "binomial", "gamma", "beta", "lognormal", "laplace", "logistic", "chisquare", "choice",
     "permutation", "rayleigh", "weibull", "geometric", "triangular", "standard_t")
 
-_current = None   # tracer.current, bound by patch()
-
-
 class Draw:
     """One draw in the user's code, as a replay makes it again: `fn(source, *args,
     **kwargs)` for a Generator method (source: the generator drawn from), `fn(*args,
@@ -56,7 +53,7 @@ class Draw:
 
 def _join(value, name, frame, fn, source, args, kwargs):
     """A fresh sample array as a leaf of the running trace (else as it is)."""
-    tracer = _current()
+    tracer = recording()
     if tracer is None or not called_by_user(frame, name):
         return value
     tracer.mark_irreversible("it drew random numbers")  # a second run would draw others
@@ -70,7 +67,7 @@ def _join(value, name, frame, fn, source, args, kwargs):
 
 def _keep_state(generator):
     """A loop body that may yet be refused keeps the state to draw from again."""
-    tracer = _current()
+    tracer = recording()
     if tracer is not None and tracer.loop_values is not None:
         tracer.keep_rng_state(generator)
 
@@ -178,10 +175,8 @@ def _legacy(name, original):
     return sample
 
 
-def patch(current):
+def patch():
     """Called once, with the first trace (creation.enter)."""
-    global _current
-    _current = current
     np.random.default_rng = _default_rng(np.random.default_rng)
     for name in _LEGACY:
         original = getattr(np.random, name, None)
