@@ -14,6 +14,7 @@ from .api.cell import run_cell  # noqa: E402
 from .api.explain import explain  # noqa: E402
 from .api.jit import Jitted, jit  # noqa: E402
 from .backends.device_array import DeviceArray, to_device  # noqa: E402
+from . import memo  # noqa: E402
 from .errors import GraphBreakError, NpcompileError  # noqa: E402
 from .exec.engine import ENGINE  # noqa: E402
 from .records import SESSION  # noqa: E402
@@ -24,6 +25,7 @@ from .report import clear as _clear_profiler  # noqa: E402
 def reset():
     """Forget compiled graphs and the session's records."""
     ENGINE.reset()
+    memo.clear_all()
     SESSION.settle()  # kernels still in flight are recorded now, so forgotten with the rest
     SESSION.clear()
     _clear_profiler()

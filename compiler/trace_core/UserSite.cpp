@@ -10,12 +10,46 @@ namespace {
 struct CodeInfo {
   bool internal;
   PyObject* filename;
+  PyObject* ref;  // a weak reference to the code object, whose callback drops the entry
 };
 
-// Keyed by code object, which the map keeps alive so that its address is never reused.
+// Keyed by code object. The map holds each one weakly: an entry leaves when its code
+// object is freed, before its address can be reused. (It held them strongly, so that
+// every function a notebook ever traced kept its code, constants and names alive, and
+// pinned the interpreter's memory arenas, after the function and reset() were gone.)
 std::unordered_map<PyObject*, CodeInfo>& code_cache() {
   static std::unordered_map<PyObject*, CodeInfo> cache;
   return cache;
+}
+
+PyObject* forget_code(PyObject* self, PyObject* /*ref*/) {
+  auto& cache = code_cache();
+  auto it = cache.find(static_cast<PyObject*>(PyLong_AsVoidPtr(self)));
+  if (it != cache.end()) {
+    PyObject* filename = it->second.filename;
+    PyObject* ref = it->second.ref;
+    cache.erase(it);
+    Py_DECREF(filename);
+    Py_XDECREF(ref);
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef forget_code_def = {"forget_code", forget_code, METH_O, nullptr};
+
+// A weak reference to code whose callback erases its entry; null (and a strong reference
+// kept instead) for an object that takes no weak references.
+PyObject* watch(PyObject* key) {
+  PyObject* self = PyLong_FromVoidPtr(key);
+  PyObject* callback = self ? PyCFunction_New(&forget_code_def, self) : nullptr;
+  Py_XDECREF(self);
+  PyObject* ref = callback ? PyWeakref_NewRef(key, callback) : nullptr;
+  Py_XDECREF(callback);
+  if (!ref) {
+    PyErr_Clear();
+    Py_INCREF(key);
+  }
+  return ref;
 }
 
 const CodeInfo* info_of(PyCodeObject* code) {
@@ -36,8 +70,7 @@ const CodeInfo* info_of(PyCodeObject* code) {
   }
   const bool internal = r == Py_True;
   Py_DECREF(r);
-  Py_INCREF(key);
-  return &cache.emplace(key, CodeInfo{internal, filename}).first->second;
+  return &cache.emplace(key, CodeInfo{internal, filename, watch(key)}).first->second;
 }
 
 } // namespace

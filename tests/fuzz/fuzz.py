@@ -84,6 +84,51 @@ def differ(exp, got, where="result", rtol=None):
     return f"{where}: values differ ({_first(e, g)})"
 
 
+def closer_to_wide(fn, args, exp, got):
+    """Is npcompile's result as close to the program run on float64 inputs (float16 and
+    float32 ones widened) as NumPy's own? A remainder or a cancellation amplifies a
+    last-bit difference of one float32 step (arctan2 by libm against NumPy's loop) into
+    the fourth digit; where npcompile's answer is no further from the exact one than
+    NumPy's, the difference is rounding, not a wrong number."""
+    wide = [a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+            if isinstance(a, np.ndarray) and a.dtype.kind in "fc" and a.dtype.itemsize < 8 +
+            8 * (a.dtype.kind == "c") else a for a in args]
+    if all(w is a for w, a in zip(wide, args)):
+        return False
+    exact, _ = run(fn, copy.deepcopy(wide))
+    triples = _leaves(exp, got, exact)
+    if not triples:
+        return False
+    for e, g, x in triples:
+        e, g, x = (np.asarray(v, dtype=np.complex128) for v in (e, g, x))
+        if e.shape != x.shape:
+            return False
+        ok = np.isfinite(e) & np.isfinite(x)
+        scale = float(np.max(np.abs(x[ok]))) if ok.any() else 0.0
+        if np.any(np.abs(g[ok] - x[ok]) > 2 * np.abs(e[ok] - x[ok]) + 1e-6 * scale):
+            return False
+    return True
+
+
+def _leaves(exp, got, exact):
+    """[(NumPy's, npcompile's, the float64 program's) per float leaf of a result], or
+    None where the float64 program's result is not of the same structure."""
+    if isinstance(exp, tuple):
+        if not isinstance(exact, tuple) or len(exact) != len(exp):
+            return None
+        out = []
+        for e, g, x in zip(exp, got, exact):
+            more = _leaves(e, g, x)
+            if more is None:
+                return None
+            out += more
+        return out
+    if isinstance(exp, (np.ndarray, np.generic, float, complex)) and \
+            np.asarray(exp).dtype.kind in "fc":
+        return None if isinstance(exact, (Exception, tuple)) else [(exp, got, exact)]
+    return []
+
+
 def _first(e, g):
     bad = np.argwhere(~((e == g) | (np.isnan(e) & np.isnan(g))).reshape(np.shape(e)))
     if not len(bad):
@@ -112,6 +157,8 @@ def check(seed):
         if deprecated:
             return None
         why = differ(exp, got, rtol=rtol)
+        if why and "values differ" in why and closer_to_wide(fn, args, exp, got):
+            why = None
         for k, (e, g) in enumerate(zip(a_np, a_jit)):
             why = why or differ(e, g, f"argument {'abc'[k]} after the call", rtol)
         if why:

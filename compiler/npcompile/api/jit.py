@@ -272,7 +272,7 @@ class Jitted:
         plan this call makes, a refusal in words, or None. loops_only: the function's own
         code runs as plain NumPy on its arguments, its loops compiled on their own."""
         frame = user_frame(2)
-        site = SiteInfo(("fn", self.fn), self._site_name,
+        site = SiteInfo(ENGINE.function_site(self.fn), self._site_name,
                         frame.f_code.co_filename if frame else "<unknown>",
                         frame.f_lineno if frame else 0)
         tracer = Tracer(site, self.options, ENGINE)

@@ -26,6 +26,7 @@ import types
 
 import numpy as np
 
+from ..memo import CodeMemo
 from ..trace.code_zones import zone_of
 
 _PURE_BUILTINS = frozenset((
@@ -48,12 +49,12 @@ _STORE_OPS = frozenset(("STORE_GLOBAL", "DELETE_GLOBAL", "STORE_ATTR", "DELETE_A
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, async (generator)
 _MISSING = object()
 
-_scans = {}     # code -> (refusal or None, names of globals read)
+_scans = CodeMemo()     # code -> (refusal or None, names of globals read)
 
 
 def scan(code):
     """(refusal or None, global names read) of one code object, cached."""
-    got = _scans.get(code)
+    got = _scans.get(id(code))
     if got is None:
         refusal, names = None, []
         if code.co_flags & _GENERATOR_FLAGS and code.co_name not in (
@@ -70,7 +71,7 @@ def scan(code):
                            f"{ins.argval!r} (line {_line(ins)})")
             elif op == "LOAD_GLOBAL":
                 names.append(ins.argval)
-        got = _scans[code] = (refusal, tuple(dict.fromkeys(names)))
+        got = _scans.put(code, (refusal, tuple(dict.fromkeys(names))))
     return got
 
 

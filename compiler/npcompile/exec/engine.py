@@ -2,6 +2,7 @@
 and the records every report is made from."""
 import os
 import time
+import weakref
 
 import numpy as np
 
@@ -54,6 +55,25 @@ class Engine:
         self.cache = GraphCache()
         self.session = session
         self.generation = 0  # bumped by reset(): replay plans (api/replay.py) expire
+        self._watched = set()  # function sites whose graphs leave with their function
+
+    def function_site(self, fn):
+        """The graph cache's key for a jitted function: its id, not the function, so
+        that the cache keeps no function (nor its code, constants and closure) alive; its
+        sites' states are dropped when it is freed. A callable that takes no weak
+        reference is held, as before."""
+        key = ("fn", id(fn))
+        if key not in self._watched:
+            try:
+                weakref.finalize(fn, self._forget, key)
+            except TypeError:
+                return ("fn", fn)
+            self._watched.add(key)
+        return key
+
+    def _forget(self, key):
+        self._watched.discard(key)
+        self.cache.forget(key)
 
     def reset(self):
         self.cache.clear()

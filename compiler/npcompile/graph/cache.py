@@ -91,6 +91,12 @@ class GraphCache:
         state.ops = ops
         return entry, key, status, reasons
 
+    def forget(self, site_key):
+        """Drop what a call site's graphs saw (its function was freed)."""
+        for k in list(self.sites):
+            if k[0] == site_key:
+                self.sites.pop(k, None)
+
     def insert(self, key, compiled=None):
         entry = Entry(self.next_id, compiled)
         self.next_id += 1

@@ -3,9 +3,10 @@ import linecache
 import sys
 
 from .code_zones import INTERNAL_PREFIXES
+from ..memo import CodeMemo
 from ..trace_core import core
 
-_internal_codes = {}
+_internal_codes = CodeMemo()   # code -> is it npcompile's or NumPy's
 
 
 def user_frame(depth=1):
@@ -14,9 +15,9 @@ def user_frame(depth=1):
     cache = _internal_codes
     while f is not None:
         code = f.f_code
-        r = cache.get(code)
+        r = cache.get(id(code))
         if r is None:
-            r = cache[code] = code.co_filename.startswith(INTERNAL_PREFIXES)
+            r = cache.put(code, code.co_filename.startswith(INTERNAL_PREFIXES))
         if not r:
             return f
         f = f.f_back

@@ -5,6 +5,7 @@ import operator
 
 import numpy as np
 
+from ..memo import Memo
 from ..dtypes import traced_array, traced_dtype
 from .. import np_base as _nb
 
@@ -117,7 +118,7 @@ def _reduce(tracer, fn, label, a, kw, default_axis=None):
                        scalar=len(shape) == 0)
 
 
-_RED_DTYPES = {}  # (fn, dtype, ndim, options) -> result dtype, as NumPy said once
+_RED_DTYPES = Memo()  # (fn, dtype, ndim, options) -> result dtype, as NumPy said once
 
 
 def _reduction_dtype(fn, label, lz, kw):
@@ -265,7 +266,7 @@ def flatten(tracer, lz, order="C"):
     return tracer.make(calls.flatten, (Ref(0),), None, (lz._n,), lz.dtype, (lz.size,), "flatten")
 
 
-_POW_DTYPES = {}  # (dtype, 0-d, exponent type, exponent) -> result dtype, as NumPy said
+_POW_DTYPES = Memo()  # (dtype, 0-d, exponent type, exponent) -> result dtype, as NumPy said
 
 
 def scalar_pow(tracer, lz, exponent):

@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 
+from ..memo import Memo
 from ..dtypes import traced_array, traced_dtype
 from .. import np_base as _nb
 
@@ -125,7 +126,7 @@ def _dtypes_of(r):
 
 
 
-_shape_cache = {}
+_shape_cache = Memo()
 
 
 def broadcast(shapes):
@@ -136,8 +137,6 @@ def broadcast(shapes):
             r = np.broadcast_shapes(*shapes)
         except ValueError as e:
             raise Unsupported("error", str(e))
-        if len(_shape_cache) > 4096:
-            _shape_cache.clear()
         _shape_cache[key] = r
     return r
 

@@ -4,13 +4,14 @@ import numpy as np
 from .. import np_base as _nb
 from ..dtypes import traced_dtype
 from ..graph.node import Ref
+from ..memo import Memo
 
 from . import inplace, lazy_array as _la
 from .library_rules import matmul
 from .operands import (Operands, Unsupported, as_lazy, broadcast, refuse_negative_powers,
                        resolve)
 
-_dtype_cache = {}
+_dtype_cache = Memo()   # its keys hold the constants (value-based casting)
 
 
 def _freeze_kw(kw):

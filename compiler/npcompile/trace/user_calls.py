@@ -2,6 +2,7 @@
 (creation.py) and the random-number wrappers (random_rules.py) before they record."""
 import linecache
 
+from ..memo import CodeMemo
 from .code_zones import zone_of
 
 
@@ -13,10 +14,12 @@ def called_by_user(frame, name):
     its memory would be a crash, so only a call whose own expression names the
     function is recorded; library and NumPy Python code always get real arrays."""
     code = frame.f_code
-    key = (code, frame.f_lasti)
-    got = _callers.get(key)
+    calls = _callers.get(id(code))
+    if calls is None:
+        calls = _callers.put(code, {})
+    got = calls.get(frame.f_lasti)
     if got is None:
-        got = _callers[key] = _names_call(frame, name)
+        got = calls[frame.f_lasti] = _names_call(frame, name)
     return got
 
 
@@ -38,4 +41,4 @@ def _names_call(frame, name):
     return name in code.co_names  # no source to read: the code names the function
 
 
-_callers = {}   # (code, offset of the call) -> bool
+_callers = CodeMemo()   # code -> {offset of the call: bool}

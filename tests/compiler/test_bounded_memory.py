@@ -1,0 +1,89 @@
+"""Memory stays bounded over a long session: calls on changing shapes, and functions
+that come and go (a notebook redefining its cells' functions all day)."""
+import gc
+import os
+import textwrap
+import weakref
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile import memo
+
+
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc")
+def test_calls_on_changing_shapes_grow_rss_little():
+    @npcompile.jit
+    def f(a, s):
+        return (np.sin(a) * s + 1).sum(axis=0)
+
+    for i in range(300):                         # warm-up: the kernels and the pools
+        f(np.ones((i % 50 + 1, 7)), 2.0)
+    before = rss_mb()
+    for i in range(3000):
+        f(np.ones((i % 300 + 1, 3 + i % 7)), 2.0)
+    grown = rss_mb() - before
+    assert npcompile.report()["compiles"], "nothing was compiled"
+    assert not npcompile.report()["fallbacks"]
+    assert grown < 40, f"RSS grew {grown:.1f} MB over 3,000 calls"
+
+
+def _defined(k, with_loop):
+    """A function made from source, as a notebook cell makes one."""
+    src = textwrap.dedent(f"""
+        def f(a):
+            b = np.sin(a) * {k}.5
+            {'for _ in range(4):' if with_loop else 'if True:'}
+                b = b * 0.5 + a
+            return (b + {k}).sum()
+        """)
+    ns = {"np": np}
+    exec(compile(src, f"<cell {k}>", "exec"), ns)
+    return ns["f"]
+
+
+@pytest.mark.parametrize("with_loop", [False, True])
+def test_a_dead_function_leaves_nothing_behind(with_loop):
+    """Its code object is freed with it: before, npcompile's tables of code objects (the
+    C++ user-site cache, the purity scan, the tracer's own) kept every one alive, with
+    its constants and names, and reset() did not give them back."""
+    codes = []
+    for k in range(5):
+        fn = _defined(k, with_loop)
+        a = np.arange(8.0)
+        assert np.allclose(npcompile.jit(fn)(a), fn(a))
+        codes.append(weakref.ref(fn.__code__))
+        del fn
+    assert npcompile.report()["compiles"]
+    gc.collect()
+    alive = [c for c in codes if c() is not None]
+    assert not alive, f"{len(alive)} of 5 dead functions' code objects are still held"
+
+
+def test_memo_tables_are_bounded_and_reset_empties_them():
+    table = memo.Memo(cap=3)
+    for k in range(10):
+        table[k] = k
+    assert 0 < len(table) <= 3 and table[9] == 9
+    npcompile.jit(lambda a: np.cos(a) * 3.5)(np.ones(4))
+    assert any(len(t) for t in memo._TABLES)
+    npcompile.reset()
+    assert all(len(t) == 0 for t in memo._TABLES)
+
+
+def test_a_code_memo_entry_leaves_with_its_code():
+    table = memo.CodeMemo()
+    ns = {}
+    exec("def g():\n    return 1\n", ns)
+    code = ns["g"].__code__
+    table.put(code, "seen")
+    assert table.get(id(code)) == "seen"
+    del ns, code
+    gc.collect()
+    assert len(table) == 0
