@@ -141,4 +141,12 @@ void npc::bindings::bind_cpu_backend(py::module_& m) {
       "clear_memory_cache", [] { npc::CpuJit::instance().clear_memory_cache(); },
       "Forget compiled code in memory (the disk cache stays); handed-out addresses stay valid.");
   m.def("cache_dir", &npc::CpuJit::cache_dir);
+  m.def(
+      "release", [](const std::string& key) { npc::CpuJit::release_if_alive(key); },
+      py::arg("key"),
+      "Give back one compile() result's use of its code (its cache_key); code with no use "
+      "left is unloaded.");
+  m.def(
+      "loaded_modules", [] { return npc::CpuJit::instance().loaded_modules(); },
+      "How many compiled modules are loaded now.");
 }

@@ -37,6 +37,26 @@ void check_range(const DeviceBuffer& b, size_t offset, size_t n) {
     throw py::index_error("npcompile.cuda: copy outside the device buffer");
 }
 
+// f() with the GIL released; a wait that Ctrl-C ended is Python's KeyboardInterrupt (or
+// the error its SIGINT handler made), as a CPU kernel's stop is (StepProgram.cpp)
+template <class F>
+void interruptible(F&& f) {
+  bool stopped = false;
+  {
+    py::gil_scoped_release release;
+    try {
+      f();
+    } catch (const npc::cuda::Interrupted&) {
+      stopped = true;
+    }
+  }
+  if (stopped) {
+    if (PyErr_CheckSignals() == 0)
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+}
+
 } // namespace
 
 void npc::bindings::bind_cuda_backend(py::module_& m) {
@@ -126,6 +146,8 @@ void npc::bindings::bind_cuda_backend(py::module_& m) {
         auto info = contiguous_bytes(dst, true);
         const size_t n = static_cast<size_t>(info.size) * static_cast<size_t>(info.itemsize);
         check_range(src, offset, n);
+        // the kernels before it first, a wait Ctrl-C ends (a copy cannot be left)
+        interruptible([] { npc::cuda::Device::get().wait_queued_interruptibly(); });
         py::gil_scoped_release release;
         npc::cuda::copy_to_host(info.ptr, src.ptr() + offset, n);
       },
@@ -181,8 +203,7 @@ void npc::bindings::bind_cuda_backend(py::module_& m) {
   });
   m.def("take_ready_timings", []() { return npc::cuda::take_ready_timings(); });
   m.def("synchronize", []() {
-    py::gil_scoped_release release;
-    npc::cuda::Device::get().synchronize_queued();
+    interruptible([] { npc::cuda::Device::get().wait_queued_interruptibly(); });
   });
   m.def("cublas_open", &npc::cuda::cublas_open, py::arg("path"),
         "Open cuBLAS at this path (once): '' when ready, else why not.");

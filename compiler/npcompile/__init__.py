@@ -13,6 +13,7 @@ __version__ = "0.1.0"
 from .api.cell import run_cell  # noqa: E402
 from .api.explain import explain  # noqa: E402
 from .api.jit import Jitted, jit  # noqa: E402
+from .api.replay import drop_programs  # noqa: E402
 from .backends.device_array import DeviceArray, to_device  # noqa: E402
 from . import memo  # noqa: E402
 from .errors import GraphBreakError, NpcompileError  # noqa: E402
@@ -25,6 +26,7 @@ from .report import clear as _clear_profiler  # noqa: E402
 def reset():
     """Forget compiled graphs and the session's records."""
     ENGINE.reset()
+    drop_programs()
     memo.clear_all()
     SESSION.settle()  # kernels still in flight are recorded now, so forgotten with the rest
     SESSION.clear()

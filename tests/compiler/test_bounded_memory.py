@@ -87,3 +87,33 @@ def test_a_code_memo_entry_leaves_with_its_code():
     del ns, code
     gc.collect()
     assert len(table) == 0
+
+
+def test_machine_code_of_dead_functions_and_of_reset_is_unloaded():
+    """A compiled module is unloaded once no program calls it: when the functions that
+    compiled it are freed, and at reset(). Before, the JIT kept about 75 KB per distinct
+    kernel for the life of the process."""
+    from npcompile.backends.cpu import _cpu
+    npcompile.reset()
+    gc.collect()
+    base = _cpu.loaded_modules()
+    fns = [_defined(100 + k, False) for k in range(4)]
+    kept = npcompile.jit(fns[0])
+    for k, fn in enumerate(fns):
+        a = np.arange(8.0) + k
+        got = npcompile.jit(fn, choose=False)(a) if k else kept(a)
+        assert np.allclose(got, fn(a))
+    assert not npcompile.report()["fallbacks"]
+    assert _cpu.loaded_modules() > base, "nothing was compiled"
+    del fns, fn
+    gc.collect()
+    # only the function still held keeps its code (one module, or its units)
+    held = _cpu.loaded_modules() - base
+    assert 0 < held <= 2
+    a = np.arange(5.0)
+    assert np.allclose(kept(a), kept.original(a))       # still runs from its code
+    npcompile.reset()
+    gc.collect()
+    assert _cpu.loaded_modules() == base
+    assert np.allclose(kept(a), kept.original(a))       # compiled again after reset
+    assert npcompile.report()["compiles"] and not npcompile.report()["fallbacks"]

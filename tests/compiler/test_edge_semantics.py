@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import npcompile
-from conftest import check
+from conftest import check, make
 from test_trace_loops import compiled_without_fallback
 
 
@@ -213,3 +213,62 @@ def test_uint64_against_signed_integers_compares_exactly():
     a = np.array([0, 5, 2**63 + 7, 9], np.uint64)
     c = np.array([-3, 4, -1, 9], np.int16)
     check(lambda a, c: (a >= c, a < c * 2, np.sum(a, keepdims=True) >= c), a, c)
+
+
+SCALARS = [np.inf, -np.inf, np.nan, 1e20, -3.7, 2.5, np.float64(np.inf), np.float32(np.nan),
+           np.float32(-3.5), 1 + 0j]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "uint8", "bool"])
+@pytest.mark.parametrize("value", SCALARS, ids=repr)
+def test_a_float_scalar_written_into_an_integer_array(dtype, value):
+    """NumPy converts a scalar as a Python number (inf: OverflowError, NaN: ValueError,
+    1e20: too large; NumPy 2: -3.7 out of bounds for uint8), not as an array cast, which
+    the kernel's write did (fuzzer seed 5908995: `a[::2] = np.floor(np.inf)` into int32
+    wrote INT_MIN where NumPy raises). In place arguments are compared too."""
+    def sliced(a, b):
+        a[::2] = value
+        return a * 2 + b
+
+    def element(a, b):
+        a[1] = value
+        return a + b
+
+    def filled(a, b):
+        a.fill(value)
+        return a + b
+
+    def masked(a, b):
+        a[b > 0] = value
+        return a - b
+
+    a = make((6,), dtype, 1)
+    for fn in (sliced, element, filled, masked):
+        check(fn, a, np.arange(6) - 2)
+
+
+def test_a_float_scalar_made_in_the_trace_written_into_an_integer_array():
+    def fn(a, x):
+        a[::2] = np.floor(x.sum())   # a NumPy float64 scalar: converted as a number
+        return a + 1
+
+    for x in (np.array([1.5, 2.0]), np.array([np.inf, 1.0]), np.array([np.nan])):
+        check(fn, np.zeros(4, np.int64), x)
+    # a 0-d array is cast as an array (INT_MIN for inf, as NumPy's cast gives): no
+    # error, and the write stays compiled
+    def from_0d(a, x):
+        a[::2] = np.floor(x)
+        return a + 1
+
+    check(from_0d, np.zeros(4, np.int64), np.array(2.5))
+    compiled_without_fallback()
+
+
+def test_a_float_constant_written_into_an_integer_array_stays_compiled():
+    def fn(a, b):
+        a[::2] = -3.7
+        a[1] = 2.5
+        return a * 2 + b
+
+    check(fn, np.zeros(6, np.int32), np.arange(6))
+    compiled_without_fallback()

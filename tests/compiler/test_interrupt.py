@@ -57,3 +57,45 @@ def test_ctrl_c_stops_a_long_kernel(threads):
     import os
     # 80 sines of 4e7 values: seconds, were it not stopped
     assert_ctrl_c_stops(_LONG_KERNEL, dict(os.environ, NPC_NUM_THREADS=threads))
+
+
+_LONG_GPU_WAIT = """
+import time
+import numpy as np, npcompile
+def heavy(x):
+    y = x
+    for _ in range(48):
+        y = np.sin(y) * 1.0001 + 0.1
+    return y.sum()
+j = npcompile.jit(heavy, device="cuda", choose=False)
+x = npcompile.to_device(np.linspace(0, 1, 1 << 25))
+j(x)
+npcompile.synchronize()                           # compiled before the long wait
+t0 = time.time()
+for _ in range(5):
+    j(x)
+npcompile.synchronize()
+reps = int(4.0 / ((time.time() - t0) / 5)) + 1    # about 4 s of queued kernels
+for _ in range(reps):
+    j(x)
+print("ready", flush=True)      # the parent sends SIGINT 0.5 s from now
+t0 = time.time()
+try:
+    npcompile.synchronize()
+    print("finished", time.time() - t0)
+except KeyboardInterrupt:
+    print("interrupted", time.time() - t0)
+small = np.ones(4)
+print("usable", bool(np.isclose(j(small).get(), heavy(small), rtol=1e-9)))
+"""
+
+
+def test_ctrl_c_stops_a_wait_for_the_gpu():
+    """npcompile.synchronize() (and a download) waits by polling the stream: Ctrl-C
+    during seconds of queued kernels raises KeyboardInterrupt at once, the kernels run
+    on, and the next call waits for them and computes (cuStreamSynchronize could not be
+    left until the GPU was done)."""
+    import npcompile
+    if not npcompile.cuda_available()[0]:
+        pytest.skip("needs a GPU")
+    assert_ctrl_c_stops(_LONG_GPU_WAIT)

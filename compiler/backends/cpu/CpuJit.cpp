@@ -108,6 +108,7 @@ struct CpuJit::Impl {
   std::unique_ptr<ClangFrontend> frontend;
   std::string key_salt; // everything but the source that shapes the object
   std::map<std::string, llvm::orc::JITDylib*> memory;
+  std::map<std::string, size_t> uses; // compile() results not yet released, per key
   std::string session_errors; // filled by the session's error reporter, under mutex
   uint64_t next_dylib = 0;
 
@@ -356,6 +357,7 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
   if (auto it = impl_->memory.find(r.cache_key); it != impl_->memory.end()) {
     r.cache_hit = true;
     r.addresses = impl_->lookup(*it->second, symbols);
+    ++impl_->uses[r.cache_key];
     r.ms_total = ms_since(t0);
     return r;
   }
@@ -369,6 +371,7 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
       r.cache_hit = r.from_disk = true;
       r.ms_codegen = ms_since(t_disk);
       impl_->memory[r.cache_key] = &jd;
+      ++impl_->uses[r.cache_key];
       r.ms_total = ms_since(t0);
       return r;
     } catch (const CompileError& e) {
@@ -396,6 +399,7 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
   auto t_link = Clock::now();
   if (auto it = impl_->memory.find(r.cache_key); it != impl_->memory.end()) {
     r.addresses = impl_->lookup(*it->second, symbols); // another thread built it meanwhile
+    ++impl_->uses[r.cache_key];
     r.ms_total = ms_since(t0);
     return r;
   }
@@ -407,6 +411,7 @@ CompileResult CpuJit::compile(const std::string& source, const std::vector<std::
     throw;
   }
   impl_->memory[r.cache_key] = &jd;
+  ++impl_->uses[r.cache_key];
   r.ms_codegen += ms_since(t_link);
   std::string note;
   if (!disk.store(r.cache_key, object, &note))
@@ -430,7 +435,33 @@ std::string CpuJit::optimized_ir(const std::string& source) {
 
 void CpuJit::clear_memory_cache() {
   std::lock_guard<std::mutex> lock(impl_->mutex);
+  // The code stays loaded (its dylibs are only forgotten), and the use counts stay: a
+  // key compiled again counts its old uses with its new ones, so that nothing still
+  // called is unloaded (the old dylib is then never unloaded at all, as before)
   impl_->memory.clear();
+}
+
+void CpuJit::release(const std::string& key) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto use = impl_->uses.find(key);
+  if (use == impl_->uses.end() || --use->second > 0)
+    return;
+  impl_->uses.erase(use);
+  if (auto it = impl_->memory.find(key); it != impl_->memory.end()) {
+    impl_->discard(*it->second);
+    impl_->memory.erase(it);
+  }
+}
+
+void CpuJit::release_if_alive(const std::string& key) {
+  std::lock_guard<std::mutex> lock(g_instance_mutex);
+  if (g_instance != nullptr)
+    g_instance->release(key);
+}
+
+size_t CpuJit::loaded_modules() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->memory.size();
 }
 
 std::string CpuJit::host_cpu() const { return impl_->cpu + " " + impl_->enabled_features; }

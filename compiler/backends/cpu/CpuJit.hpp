@@ -41,6 +41,17 @@ public:
   // handed out stays valid until shutdown: callers may still hold its addresses.
   void clear_memory_cache();
 
+  // Each compile() result is one use of its code (CompileResult::cache_key); release()
+  // gives one back, and code with no use left is unloaded: its addresses are invalid
+  // from then on. A caller that never releases keeps its code for the process's life.
+  // (A notebook compiling thousands of distinct kernels kept about 75 KB of JIT memory
+  // for each, after the functions and reset() were gone.)
+  void release(const std::string& key);
+  // release() on the process-wide JIT if it still exists (objects freed at exit).
+  static void release_if_alive(const std::string& key);
+  // Code loaded now (modules in memory): what tests watch.
+  size_t loaded_modules() const;
+
   // "cpu-name +feat1,+feat2,..." (enabled features only).
   std::string host_cpu() const;
   const std::string& target_triple() const;

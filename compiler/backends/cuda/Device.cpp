@@ -1,9 +1,12 @@
 #include "Device.hpp"
 
 #include "CudaError.hpp"
+#include "Interrupt.hpp"
 
+#include <chrono>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace npc::cuda {
 
@@ -58,6 +61,35 @@ Device& Device::get() {
 void Device::make_current() const { api.check(api.cuCtxSetCurrent(context), "cuCtxSetCurrent"); }
 
 void Device::synchronize() const { api.check(api.cuStreamSynchronize(stream), "cuStreamSynchronize"); }
+
+void Device::wait_interruptibly() const {
+  InterruptWatch watch;
+  for (int round = 0;; ++round) {
+    const CUresult r = api.cuStreamQuery(stream);
+    if (r == CUDA_SUCCESS)
+      return;
+    if (r != CUDA_ERROR_NOT_READY)
+      api.check(r, "cuStreamQuery");
+    if (watch.active() && interrupt_requested().exchange(false))
+      throw Interrupted();
+    // a short kernel is waited for at once; a long one costs a poll every 200 us
+    if (round < 100)
+      std::this_thread::yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void Device::wait_queued_interruptibly() const {
+  if (queued_.exchange(false, std::memory_order_relaxed)) {
+    try {
+      wait_interruptibly();
+    } catch (const Interrupted&) {
+      queued_.store(true, std::memory_order_relaxed); // still running: the next wait waits
+      throw;
+    }
+  }
+}
 
 void Device::synchronize_queued() const {
   if (queued_.exchange(false, std::memory_order_relaxed))

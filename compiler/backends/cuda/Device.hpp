@@ -4,9 +4,16 @@
 #include "DriverApi.hpp"
 
 #include <atomic>
+#include <stdexcept>
 #include <string>
 
 namespace npc::cuda {
+
+// A wait the user stopped with Ctrl-C (the bindings raise KeyboardInterrupt). The kernel
+// it waited for runs on: the next wait waits for it.
+struct Interrupted : std::runtime_error {
+  Interrupted() : std::runtime_error("interrupted while waiting for the GPU") {}
+};
 
 class Device {
  public:
@@ -23,6 +30,11 @@ class Device {
   // a call that ran in NumPy queued nothing (cuStreamSynchronize of an idle stream still
   // cost the H200's host about 10 us, a seventh of a small program's NumPy time).
   void synchronize_queued() const;
+  // synchronize(), but SIGINT ends the wait with Interrupted: the stream is polled, so a
+  // 60 s kernel does not hold Ctrl-C for 60 s (cuStreamSynchronize cannot be left). Only
+  // where the caller can take an exception: npcompile.synchronize(), a download.
+  void wait_interruptibly() const;
+  void wait_queued_interruptibly() const;
   // Called by whatever queues work on the stream.
   void queued() const { queued_.store(true, std::memory_order_relaxed); }
 

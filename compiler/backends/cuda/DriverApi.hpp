@@ -15,7 +15,7 @@ namespace npc::cuda {
   X(cuCtxSynchronize) X(cuModuleLoadDataEx) X(cuModuleGetFunction) X(cuLaunchKernel)        \
   X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoDAsync) \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemHostAlloc) X(cuMemFreeHost)             \
-  X(cuStreamCreate) X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord)               \
+  X(cuStreamCreate) X(cuStreamSynchronize) X(cuStreamQuery) X(cuEventCreate) X(cuEventRecord)               \
   X(cuEventSynchronize) X(cuEventQuery) X(cuEventElapsedTime) X(cuEventDestroy) X(cuGetErrorName)          \
   X(cuGetErrorString) X(cuFuncGetAttribute) X(cuGraphCreate) X(cuGraphAddKernelNode)            \
   X(cuGraphAddEventRecordNode) X(cuGraphInstantiate) X(cuGraphExecKernelNodeSetParams)     \

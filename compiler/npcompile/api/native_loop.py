@@ -31,6 +31,7 @@ import os
 import numpy as np
 
 from ..backends.device_array import DeviceArray
+from ..backends.jit_code import JitCode
 from ..codegen import scalar_nest as sn
 from ..records import SESSION
 from ..trace.lazy_array import LazyArray
@@ -581,6 +582,7 @@ def _compile(site, types, arrays, modules, cpu):
         return _fallback(site, "could not be compiled", e)
     nest.symbol = sym
     nest.source = source
+    nest.code = JitCode(cpu._cpu, r)   # its machine code stays loaded while the site holds it
     SESSION.add("kernel_sources", {"name": sym, "source": source, "graph_id": -1,
                                    "target": "cpu", "ptx": None, "ops": []})
     return nest, r["addresses"][0]

@@ -13,6 +13,7 @@ Before running, its guards are checked: the globals and closure variables the bo
 read are the same objects."""
 import math
 import types
+import weakref
 
 import numpy as np
 
@@ -136,10 +137,20 @@ def _function_key(fn, depth):
     return (types.FunctionType, tuple(parts), tuple(sorted(kw)))
 
 
+# every plan alive: reset() takes their programs (a plan of an older generation never
+# runs again), so that a function still held keeps no machine code of before the reset
+_PLANS = weakref.WeakSet()
+
+
+def drop_programs():
+    for plan in list(_PLANS):
+        plan.program = None
+
+
 class Plan:
     __slots__ = ("program", "leaf_src", "writebacks", "template", "globals",
                  "cells", "code", "defaults", "kwdefaults", "generation", "arrays", "written",
-                 "draws", "overlap_positions", "consts", "n_values")
+                 "draws", "overlap_positions", "consts", "n_values", "__weakref__")
 
     def holds(self, fn, generation):
         """Are the guards on what the body read (besides its arguments) still true?"""
@@ -348,6 +359,7 @@ def make_plan(fn, tracer, result, watch, generation):
     if isinstance(template, str):
         return template
     plan = Plan()
+    _PLANS.add(plan)
     plan.program = entry.compiled
     plan.leaf_src = leaf_src
     plan.writebacks = writebacks

@@ -1,11 +1,13 @@
 """The CPU backend: fused kernels compiled in process by LLVM (npcompile._native.cpu)
 and run on the thread pool; NumPy steps in between run as recorded."""
 import time
+import weakref
 
 import numpy as np
 
 from . import cpu_step_program
 from .cpu_units import compile_units
+from .jit_code import JitCode
 from .cpu_symbolic import sized_alike
 from .kernel_inputs import KernelInputs
 from .program_base import ProgramBase
@@ -28,9 +30,10 @@ except Exception as e:  # the package still works, on the reference path
 SPLIT_MIN_ELEMENTS = 1 << 17
 SPLIT_CHUNK_ELEMENTS = 1 << 16
 SPLIT_MAX_CHUNKS = 64
-# kernel symbol -> (per-chunk function address or None, address). A symbol is the hash
-# of its kernel's text, and the JIT never unloads code: valid for the whole process.
-_ADDRESSES = {}
+# kernel symbol -> the JitCode holding it (backends/jit_code.py): a symbol is the hash of
+# its kernel's text, so a program finding its kernel here compiles nothing. Held weakly:
+# the programs calling a module hold it, and it is unloaded after the last one.
+_CODES = weakref.WeakValueDictionary()
 NUMPY_OF_CTYPE = {c: np.dtype(f"{k}{n}") if k != "b" else np.dtype(bool)
                   for k, sizes in CTYPE.items() for n, c in sizes.items()}
 
@@ -105,10 +108,13 @@ class Program(ProgramBase):
         (a loop body traced again): each is compiled once and called at each place, and
         one compiled for an earlier graph is not compiled again (one graph per iteration
         of a loop with a data-dependent `if` brings the same symbolic kernels each time)."""
-        new = {}
+        new, codes = {}, {}
         for ck in self.kernels:
-            if ck.kernel.name not in _ADDRESSES:
+            code = _CODES.get(ck.kernel.name)
+            if code is None:
                 new.setdefault(ck.kernel.name, ck.kernel)
+            else:
+                codes[ck.kernel.name] = code
         self.module_sources = []
         for kernels, source, r in (compile_units(_cpu, list(new.values())) if new else ()):
             self.module_sources.append(source)
@@ -119,12 +125,15 @@ class Program(ProgramBase):
                 self.cache = "miss"
             elif r.get("from_disk") and self.cache != "miss":
                 self.cache = "disk"
+            code = JitCode(_cpu, r)
             addresses = iter(r["addresses"])
             for k in kernels:
                 part = next(addresses) if k.names else None
-                _ADDRESSES[k.name] = (part, next(addresses))
+                code.addresses[k.name] = (part, next(addresses))
+                _CODES[k.name] = codes[k.name] = code
+        self.codes = set(codes.values())     # what keeps the kernels' code loaded
         for ck in self.kernels:
-            ck.part_address, ck.address = _ADDRESSES[ck.kernel.name]
+            ck.part_address, ck.address = codes[ck.kernel.name].addresses[ck.kernel.name]
             ck.part_itemsizes = [NUMPY_OF_CTYPE[t].itemsize for t in ck.kernel.part_types]
 
     def run_loop(self, args, leaf_src, count, feeds, writes, views=None, view_pos=(),

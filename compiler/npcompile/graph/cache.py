@@ -29,11 +29,15 @@ class GraphCache:
     def __init__(self):
         self.entries = {}
         self.sites = {}
+        # entry key -> the call sites (site_key[0]) that looked it up: an entry no live
+        # function uses is dropped, and with it its program and machine code
+        self.owners = {}
         self.next_id = 1
 
     def clear(self):
         self.entries.clear()
         self.sites.clear()
+        self.owners.clear()
 
     def lookup_graph(self, site_key, outputs, dynamic_option):
         """The graph computing outputs, looked up: -> (leaves, pending, entry or None, key,
@@ -77,6 +81,7 @@ class GraphCache:
                             dyn.add(d)
                             newly_dynamic.append((i, d))
         key = (ops, tuple(guarded_meta(m, state.dynamic.get(i)) for i, m in enumerate(metas)))
+        self.owners.setdefault(key, set()).add(site_key[0])
         entry = self.entries.get(key)
         reasons = []
         if entry is not None:
@@ -92,10 +97,16 @@ class GraphCache:
         return entry, key, status, reasons
 
     def forget(self, site_key):
-        """Drop what a call site's graphs saw (its function was freed)."""
+        """Drop what a call site's graphs saw (its function was freed), and the compiled
+        graphs no other site looked up."""
         for k in list(self.sites):
             if k[0] == site_key:
                 self.sites.pop(k, None)
+        for key, owners in list(self.owners.items()):
+            owners.discard(site_key)
+            if not owners:
+                self.owners.pop(key, None)
+                self.entries.pop(key, None)
 
     def insert(self, key, compiled=None):
         entry = Entry(self.next_id, compiled)

@@ -104,8 +104,35 @@ def put(tracer, fn, a, ind, v, mode="raise"):
            ops.template, ops.inputs, "put")
 
 
+def _as_assigned(lz, value):
+    """The value NumPy writes for a float or complex scalar assigned into an integer
+    array: it converts a scalar as a Python number, not as an array cast (inf is an
+    OverflowError, NaN a ValueError, 1e20 'Python int too large'; under NumPy 2 a
+    negative into an unsigned array is out of bounds, where 1.x wrapped it), and a bool
+    array holds whether it is nonzero (a fill with inf wrote the int64 cast). Asked of
+    NumPy on one element, so that both versions answer for themselves; its error is
+    raised by NumPy's own write, where the graph breaks. A float scalar computed in the
+    trace has no value yet: that write is NumPy's too."""
+    if lz.dtype.kind not in "iub":
+        return value
+    if type(value) is _la.LazyArray:
+        if value._scalar and value.dtype.kind in "fc" and lz.dtype.kind != "b":
+            raise Unsupported("unsupported", "a float scalar written into an integer array "
+                                             "(NumPy converts it as a Python number)")
+        return value
+    if not isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        return value
+    probe = _nb.zeros(1, lz.dtype)
+    try:
+        probe[0] = value
+    except Exception as e:   # noqa: BLE001 - NumPy's error, raised again by NumPy
+        raise Unsupported("error", f"{type(e).__name__}: {e}")
+    return probe[0]
+
+
 def setitem(tracer, lz, key, value):
     _check_writable(lz)
+    value = _as_assigned(lz, value)
     try:
         basic, mask, lead = split_key(tracer, lz, key)
     except Unsupported as u:
@@ -235,6 +262,7 @@ def fill(tracer, lz, value):
     _check_writable(lz)
     if not isinstance(value, (bool, int, float, complex, np.generic)):
         raise Unsupported("unsupported", "fill() with a non-scalar")
+    value = _as_assigned(lz, value)
     ops = Operands(tracer, [value])
     _write(tracer, lz, calls.NOKEY, None, None, ops.template, ops.inputs, "fill")
 
