@@ -122,13 +122,13 @@ def test_a_reshape_after_pads_and_their_views_keeps_its_graph_compiled():
     ran op by op on the reference path at every call (otsu_morph_open, 5x slower than
     NumPy); a view with a step back stays a guess."""
     import npcompile
-    from test_trace_loops import COMPILED
+    from test_trace_loops import COMPILED, DEVICE
     a = make((16, 8), np.float64)
     check(opened_bands, a, 0.3)
     check(opened_bands, np.asfortranarray(a), 0.3)
     if COMPILED:
         npcompile.reset()
-        npcompile.jit(opened_bands, choose=False, loops=False)(a, 0.3)
+        npcompile.jit(opened_bands, choose=False, loops=False, device=DEVICE)(a, 0.3)
         rep = npcompile.report()
         assert not any(k["target"] == "reference" for k in rep["kernels"]), rep["kernels"]
         assert rep["fallbacks"] == []

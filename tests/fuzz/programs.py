@@ -86,7 +86,12 @@ class Program:
             return self._operand()
         k = r.random()
         if k < 0.3:
-            return f"({self._expr(depth - 1)} {r.choice(OPS)} {self._expr(depth - 1)})"
+            left, op, right = self._expr(depth - 1), r.choice(OPS), self._expr(depth - 1)
+            if op == "**" and left in CONSTS and right in CONSTS:
+                # Python's own power of two numbers, before NumPy sees anything:
+                # `2**40 ** 2**40` is a tower Python computes for ever (seed 5928315)
+                op = "*"
+            return f"({left} {op} {right})"
         if k < 0.5:
             return f"{r.choice(UNARY)}({self._expr(depth - 1)})"
         if k < 0.65:

@@ -72,6 +72,7 @@ class ProgramBase:
         # caller's arrays the graph writes only then: a view or a plain write cannot)
         self.numpy_steps_may_raise = any(step[0] == "numpy" and may_fail(step)
                                          for step in self.plan.steps)
+        self._midway = None
         self.step_fns = {}
         for p in numpy_steps:
             fn, args, kwargs, inputs = self.calls[p]
@@ -79,6 +80,17 @@ class ProgramBase:
                 calls.update_reusing if p in self.reuse else fn, args, kwargs, inputs))
         self.timing = KernelTiming()
         self.written = set()   # ids of the nodes our kernels write (C order, known shape)
+
+    def may_stop_midway(self):
+        """Whether a run may stop after writing the caller's arrays: a NumPy step that may
+        raise, or a kernel flagging values NumPy must handle (an out-of-range float -> int
+        cast, a negative integer power); the engine then keeps copies of what the graph
+        writes, to run it again in NumPy from the arrays as they were."""
+        if self._midway is None:
+            self._midway = self.numpy_steps_may_raise or any(
+                getattr(ck.kernel, "flagged", False) or
+                getattr(ck.kernel, "flag_index", None) is not None for ck in self.kernels)
+        return self._midway
 
     def shapes_of(self, nodes):
         """The leaves' shapes: with the structure and constants the cache key fixes, they

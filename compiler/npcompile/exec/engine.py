@@ -147,15 +147,16 @@ class Engine:
                     record_kernel_times(self.session, entry.compiled)
                     return values
                 except Exception as e:  # never a wrong answer: the reference path
-                    if getattr(e, "npc_numpy_step", False):
-                        # NumPy's error (backends/step_calls): the reference path raises
-                        # it where eager NumPy does, after the writes before it; from
-                        # the caller's arrays as they were (the compiled run may have
-                        # written them already: they were written twice)
-                        if kept is None:
-                            raise
-                        for target, copy in kept:
-                            target[...] = copy
+                    if getattr(e, "npc_numpy_step", False) and kept is None:
+                        raise
+                    # NumPy's error (backends/step_calls), or values a kernel flagged
+                    # (a negative integer power): the reference path runs the graph in
+                    # NumPy's order, raising where eager NumPy does, after the writes
+                    # before it; from the caller's arrays as they were (the compiled
+                    # run may have written them already: a masked write landed although
+                    # NumPy raised at the power before it, fuzzer seed 5915740)
+                    for target, copy in kept or ():
+                        target[...] = copy
                     self.session.add("fallbacks", {
                         "graph_id": entry.graph_id, "function": site.function,
                         "reason": f"run failed: {e}"})
@@ -277,7 +278,7 @@ def _before_numpy_steps(tracer, program):
     """Copies of the caller's arrays the graph writes, where a NumPy step of it may raise
     (NumPy's error mid-run, after our kernels wrote some of those arrays, and in the
     graph's order, not the program's); None where they are too large to copy."""
-    if not getattr(program, "numpy_steps_may_raise", False):
+    if not program.may_stop_midway():
         return []
     kept, total = [], 0
     for target in tracer.pending_targets():
