@@ -276,3 +276,31 @@ def test_a_float_constant_written_into_an_integer_array_stays_compiled():
 
     check(fn, np.zeros(6, np.int32), np.arange(6))
     compiled_without_fallback()
+
+
+def test_an_error_a_kernel_flags_leaves_the_callers_arrays_as_numpy_does():
+    """NumPy raises at the negative integer power before the masked write runs; the
+    fused kernels run both and flag the power, and the graph runs again in NumPy from
+    the caller's arrays as they were (traced writes land only after a run succeeds, and
+    copies are kept where a run may stop after writing: ProgramBase.may_stop_midway).
+    An array that is not traced (float16) is written by NumPy as the trace goes, before
+    the power's error surfaces at the end (fuzzer seed 5915740: issue 15's float16)."""
+    def fn(a, b):
+        t = a ** a
+        b[b > 0] = 2.0
+        return t + 1
+
+    a = np.array([3, -2, 4])
+    b = np.array([1.5, -1.0, 7.0])
+    with pytest.raises(ValueError):
+        fn(a.copy(), b.copy())
+    jitted = npcompile.jit(fn, choose=False)
+    for _ in range(2):
+        mine = b.copy()
+        with pytest.raises(ValueError):
+            jitted(a, mine)
+        np.testing.assert_array_equal(mine, b)
+    good = np.array([3, 2, 4])
+    mine = b.copy()
+    check(fn, good, mine)
+    compiled_without_fallback()
