@@ -433,3 +433,42 @@ def test_copies_of_mutable_arrays_are_not_plan_constants():
         np.testing.assert_array_equal(j(x), fn(x))
         assert j.replay_refusals
     G[0] -= 10
+
+
+def test_the_purity_watch_is_off_while_a_graph_compiles_and_runs(monkeypatch):
+    """The watch's sys.setprofile hook sees the user's code, not the compiler's: set
+    aside in Engine.run (profile_hook.py), it had doubled first calls that compile a
+    graph per loop iteration. It is set aside and back in Engine.run's own frame, so
+    that its count of calls and returns (whose code runs) stays balanced; a pure call
+    still replays."""
+    from npcompile.exec import engine
+    watched, inside = [], []
+    is_watch, run = engine.is_watch, engine.ENGINE._run
+
+    def spy_is_watch(hook):
+        watched.append(is_watch(hook))
+        return watched[-1]
+
+    def spy_run(*args):
+        inside.append(sys.getprofile())
+        return run(*args)
+
+    monkeypatch.setattr(engine, "is_watch", spy_is_watch)
+    monkeypatch.setattr(engine.ENGINE, "_run", spy_run)
+
+    def broken(a):
+        b = np.sin(a) * 2.0
+        n = int(np.argmax(b))           # a graph runs here, mid-call, watched
+        return b[n:] + 1.0
+
+    def pure(a):
+        return np.sin(a) * 2.0 + 1.0
+
+    a = np.arange(6.0)
+    for fn in (broken, pure):
+        f = jit(fn, choose=False)
+        for _ in range(4):
+            np.testing.assert_allclose(f(a), fn(a))
+    assert True in watched, "no graph ran while the watch was on"
+    assert inside and all(h is None for h in inside), inside
+    assert replays() >= 1, f.replay_refusals

@@ -26,6 +26,7 @@ import types
 
 import numpy as np
 
+from .. import profile_hook
 from ..memo import CodeMemo
 from ..trace.code_zones import zone_of
 
@@ -283,3 +284,6 @@ def defaults_refusal(fn):
 
 
 MISSING = _MISSING
+
+
+profile_hook.register(Watch._event)

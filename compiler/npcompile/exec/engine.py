@@ -1,6 +1,7 @@
 """Runs a flushed graph: cache lookup (hit, compile, recompile with reasons), execution,
 and the records every report is made from."""
 import os
+import sys
 import time
 import weakref
 
@@ -9,6 +10,7 @@ import numpy as np
 from ..ops import VIEW_LABELS
 from ..graph.cache import GraphCache
 from ..graph.signature import collect
+from ..profile_hook import is_watch
 from ..records import SESSION
 from . import eager_timing, reference
 
@@ -85,6 +87,20 @@ class Engine:
         self.session.add("graph_breaks", d)
 
     def run(self, tracer, outputs, exact_layout=False):
+        # compiling and running a graph run no user code: out of the purity watch's sight
+        # (profile_hook.py), set aside and back here, in this frame
+        hook = sys.getprofile()
+        if hook is not None and is_watch(hook):
+            sys.setprofile(None)
+        else:
+            hook = None
+        try:
+            return self._run(tracer, outputs, exact_layout)
+        finally:
+            if hook is not None:
+                sys.setprofile(hook)
+
+    def _run(self, tracer, outputs, exact_layout):
         if tracer.reference_only:
             return self._run_uncompiled(tracer, outputs)
         t0 = time.perf_counter()
