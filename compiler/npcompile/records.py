@@ -8,6 +8,10 @@ import time
 # functions millions of times (a replayed call adds a trace and its kernels' records).
 # NPC_MAX_RECORDS changes it; totals are kept whole (Session.total).
 MAX_RECORDS = int(os.environ.get("NPC_MAX_RECORDS", "20000") or 20000)
+# a compiled graph's kernel sources and fusion graph weigh 3-4 KB each, five times a
+# run's records: a tenth as many are kept (at the caps a session holds about 90 MB of
+# records, against 220 MB with every kind at MAX_RECORDS)
+_CAPS = {"kernel_sources": max(1, MAX_RECORDS // 10), "fusion_graphs": max(1, MAX_RECORDS // 10)}
 
 
 class Session:
@@ -40,9 +44,10 @@ class Session:
         records = getattr(self, kind)
         records.append(record)  # one append is atomic under the GIL
         self._totals[kind] += 1
-        if len(records) > MAX_RECORDS + MAX_RECORDS // 4:   # trimmed now and then
+        cap = _CAPS.get(kind, MAX_RECORDS)
+        if len(records) > cap + cap // 4:   # trimmed now and then
             with self._lock:
-                del records[:len(records) - MAX_RECORDS]
+                del records[:len(records) - cap]
         for sink in self.sinks:
             try:
                 sink(kind, record)
