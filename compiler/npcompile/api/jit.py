@@ -112,9 +112,12 @@ class Jitted:
 
     def _report_untraced(self, args, names, function):
         """An array argument whose dtype is not traced (byte-swapped, float16, strings)
-        runs in NumPy: said once per argument and dtype, as a fallback, not silently."""
+        runs in NumPy: said once per argument and dtype, as a fallback, not silently.
+        Whether there was one."""
+        found = False
         for a, name in zip(args, names):
             if type(a) is np.ndarray and not is_traceable(a):
+                found = True
                 why = untraced_reason(a.dtype)
                 if why and (name, a.dtype) not in self._untraced_seen:
                     self._untraced_seen.add((name, a.dtype))
@@ -122,6 +125,7 @@ class Jitted:
                         "graph_id": -1, "function": function,
                         "reason": f"the argument {name} ({a.dtype}) is not traced: {why}; "
                                   f"what is computed from it runs in NumPy"})
+        return found
 
     def __reduce__(self):
         """Pickled by reference, like the function it wraps (multiprocessing sends it so):
@@ -297,7 +301,7 @@ class Jitted:
                          if i in floats.positions else n for i, n in enumerate(names)]
             wargs = [tracer.wrap_input(a, n) if is_traceable(a) and not loops_only else a
                      for a, n in zip(args, names)]
-            self._report_untraced(args, names, site.function)
+            tracer.untraced_arrays = self._report_untraced(args, names, site.function)
             for i in self.scalar_positions:
                 wargs[i]._scalar = True
             if self.loop_values is not None:

@@ -175,6 +175,10 @@ class Tracer:
         # the function's own code runs eagerly on its plain arguments, its loops compiled
         # on their own (api/jit.py's loops path): nothing outside them is recorded
         self.loops_only = False
+        # arrays NumPy writes as the code runs (arguments of a dtype not traced): an error
+        # NumPy raises by value is then checked where it is raised, not at the flush
+        # (trace/ufunc_rules._negative_powers)
+        self.untraced_arrays = False
 
     # ----- activation -------------------------------------------------------
     def __enter__(self):

@@ -18,14 +18,25 @@ def _freeze_kw(kw):
     return tuple(sorted((k, v if not isinstance(v, np.dtype) else v) for k, v in kw.items()))
 
 
-def _negative_powers(ops):
+def _negative_powers(tracer, ops):
     """An integer power with a known negative exponent: NumPy raises ValueError at the
     call, whether or not the result is used (a kernel checks exponents it computes, but
-    an unused result is never computed)."""
+    an unused result is never computed). One computed in the trace is checked by its
+    kernel at the flush; where arrays outside the trace change as the code runs (an
+    argument of a dtype not traced), its values are computed now, so that NumPy's error
+    comes before what the code does next to them (fuzzer seed 5915740: a float16
+    argument's masked write landed although NumPy raised at the power before it)."""
     e = ops.template[1]
     if type(e) is Ref:
         node = ops.inputs[e.i]
-        values = node.value if node.is_leaf else None
+        if node.is_leaf:
+            values = node.value
+        elif tracer.untraced_arrays:
+            raise Unsupported("untraced_order", "an integer power whose exponent may be "
+                                                "negative, beside arrays NumPy writes as the "
+                                                "code runs")
+        else:
+            values = None
     else:
         values = e
     refuse_negative_powers(values)
@@ -74,7 +85,7 @@ def call(tracer, ufunc, inputs, kwargs):
             _dtype_cache[key] = dtypes
     name = ufunc.__name__
     if ufunc is np.power and dtypes[0].kind in "iu":
-        _negative_powers(ops)
+        _negative_powers(tracer, ops)
     if out is not None:
         if shape != out.shape:
             raise Unsupported("error", f"non-broadcastable output operand with shape {out.shape}")
