@@ -1,8 +1,10 @@
 """Which arrays the tracer takes over: the one answer every layer asks (trace rules,
-replay keys, the GPU's host path). Depends on NumPy only; the GPU's array type
+replay keys, the GPU's host path). Depends on NumPy (and memo.py) only; the GPU's array type
 registers itself here (backends/device_array.py), so that the tracer knows it without
 importing the backends."""
 import numpy as np
+
+from .memo import Memo
 
 # NumPy 2's promotion (NEP 50: Python numbers are weak) or NumPy 1.x's value-based casting
 NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
@@ -16,10 +18,17 @@ _FLOAT_SIZES = {"f": (4, 8), "c": (8, 16)}
 def traced_dtype(dt):
     """Does the tracer take over arrays of this dtype? Its kind, in native byte order
     (a kernel reads memory in the machine's order: '>f8' data read as '<f8' gave wrong
-    numbers), and a float width the kernels have."""
-    kind = dt.kind
-    return kind in TRACED_KINDS and dt.isnative and \
-        (kind not in _FLOAT_SIZES or dt.itemsize in _FLOAT_SIZES[kind])
+    numbers), and a float width the kernels have. Asked for every argument of every
+    call (the path choice's key): answered once per dtype."""
+    got = _TRACED.get(dt)
+    if got is None:
+        kind = dt.kind
+        got = _TRACED[dt] = kind in TRACED_KINDS and dt.isnative and \
+            (kind not in _FLOAT_SIZES or dt.itemsize in _FLOAT_SIZES[kind])
+    return got
+
+
+_TRACED = Memo(1024)   # dtype -> traced_dtype's answer (structured dtypes: no end of them)
 
 
 def untraced_reason(dt):

@@ -155,6 +155,8 @@ def test_rechecks_back_off_while_the_choice_stays_clear():
         other = []
         for i in range(calls):
             path = chooser.next_path("k")
+            if path in path_choice.UNTIMED_OF:    # the choice between rechecks: untimed
+                continue
             st = chooser._states["k"]
             if st.choice is not None and path != st.choice:
                 other.append(i)
@@ -264,3 +266,35 @@ def test_cuda_without_a_gpu_chooses_a_path_and_returns_numpys_types(monkeypatch)
             assert type(got) is np.ndarray     # either path: no DeviceArray without a GPU
             np.testing.assert_array_equal(got, tiny(a, b))
     assert [c["choice"] for c in npcompile.report()["path_choices"]] == ["numpy"]
+
+
+def test_calls_between_rechecks_are_not_timed():
+    """After the choice, the chosen path runs untimed (UNTIMED) but for the SAMPLES calls
+    before each recheck, whose times the recheck compares: timing and recording cost
+    about a quarter of the jit's own time per call on the NumPy path."""
+    from npcompile.records import Session
+    chooser = path_choice.PathChooser(Session(), "f")
+    paths = []
+    for _ in range(3000):
+        path = chooser.next_path("k")
+        paths.append(path)
+        if path not in path_choice.UNTIMED_OF:
+            chooser.record("k", path, 0.003 if path == "compiled" else 0.001)
+    assert chooser._states["k"].choice == "numpy"
+    untimed = paths.count(path_choice.UNTIMED["numpy"])
+    assert untimed > 0.9 * len(paths)
+    rechecks = [i for i, p in enumerate(paths) if p == "compiled" and i > 10]
+    assert rechecks
+    for i in rechecks:      # the calls right before a recheck were timed, on NumPy
+        assert paths[i - path_choice.SAMPLES:i] == ["numpy"] * path_choice.SAMPLES
+    assert chooser._states["k"].calls == len(paths)
+
+
+def test_a_jitted_call_on_an_untimed_path_gives_numpys_values():
+    j = npcompile.jit(lambda a, b: np.sqrt(a) + b.sum(), choose=True)
+    a, b = np.arange(5.0), np.ones(3)
+    for _ in range(200):
+        got = j(a, b)
+    np.testing.assert_array_equal(got, np.sqrt(a) + b.sum())
+    (rec,) = [r for r in npcompile.report()["path_choices"]][-1:]
+    assert rec["choice"] in ("numpy", "compiled")

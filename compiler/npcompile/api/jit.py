@@ -166,14 +166,22 @@ class Jitted:
         path = self.chooser.next_path(key, generation, self._offers_loops)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
             return self._eager(*args, **kwargs)
+        untimed = path_choice.UNTIMED_OF.get(path)
+        if untimed is not None:   # the chosen path, far from the next recheck
+            return self._run_path(untimed, args, kwargs)
         t0 = time.perf_counter()
-        result = self._eager(*args, **kwargs) if path == "numpy" else \
-            self._loops_call(args, kwargs) if path == "loops" else \
-            self._returned(self._compiled_call(args, kwargs))
+        result = self._run_path(path, args, kwargs)
         if self._settle_device is not None and path == "compiled":
             self._settle_device()    # the kernels' time, not only their launches
         self.chooser.record(key, path, time.perf_counter() - t0, generation)
         return result
+
+    def _run_path(self, path, args, kwargs):
+        if path == "numpy":
+            return self._eager(*args, **kwargs)
+        if path == "loops":
+            return self._loops_call(args, kwargs)
+        return self._returned(self._compiled_call(args, kwargs))
 
     def _compiled_call(self, args, kwargs):
         watch = key = spec = None
