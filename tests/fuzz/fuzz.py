@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import time
+import types
 import warnings
 
 import numpy as np
@@ -112,7 +113,8 @@ def closer_to_wide(fn, args, exp, got):
 
 def within_conditioning(fn, args, exp, got):
     """Does NumPy's own result move as far as npcompile's differs from it, when the float
-    inputs move by a few units in the last place? Then the program is that ill-conditioned
+    inputs, or the float results of its functions, move by a few units in the last
+    place? Then the program is that ill-conditioned
     (fmod(2**40, arctan2(...)): a last-bit difference of arctan2, libm's against NumPy's,
     is the fourth digit; a complex power of exponent -6e84: the sign of its infinite
     parts is the sign of a cosine of 1e84 radians), and the difference is rounding."""
@@ -120,9 +122,13 @@ def within_conditioning(fn, args, exp, got):
     for toward in (np.inf, -np.inf):
         moved = [_ulps(a, toward, 4) if isinstance(a, np.ndarray) and a.dtype.kind == "f"
                  else a for a in args]
-        if all(m is a for m, a in zip(moved, args)):
-            return False
-        nudged.append(run(fn, moved)[0])
+        if any(m is not a for m, a in zip(moved, args)):
+            nudged.append(run(fn, copy.deepcopy(moved))[0])
+        # and each NumPy function's float result moved (exp's last bit, then the sine of
+        # 3.7e108 it made: a difference no input moves when the exp's argument is a
+        # floor division's whole number)
+        nudged.append(run(types.FunctionType(fn.__code__, dict(fn.__globals__, np=_Nudged(
+            1 if toward > 0 else -1))), copy.deepcopy(args))[0])
     for r in nudged:
         if _leaves(exp, got, r) is None:
             return False
@@ -145,6 +151,29 @@ def within_conditioning(fn, args, exp, got):
             if np.any(off > 4 * spread):
                 return False
     return True
+
+
+class _Nudged:
+    """numpy, but each function's float results are moved by 4 ulps of their dtype, up
+    (sign 1) or down (-1)."""
+
+    def __init__(self, sign):
+        self._npc_sign = sign   # not a NumPy name (np.sign must stay NumPy's)
+
+    def __getattr__(self, name):
+        got = getattr(np, name)
+        if isinstance(got, type) or not callable(got):
+            return got
+        sign = self._npc_sign
+
+        def nudged(*args, **kwargs):
+            r = got(*args, **kwargs)
+            if isinstance(r, (np.ndarray, np.generic)) and r.dtype.kind in "fc":
+                factor = r.dtype.type(1 + sign * 4 * np.finfo(r.dtype).eps)
+                with np.errstate(all="ignore"):
+                    return (r * factor).astype(r.dtype, copy=False)
+            return r
+        return nudged
 
 
 def _ulps(a, toward, n):
