@@ -129,14 +129,14 @@ def within_conditioning(fn, args, exp, got):
         # floor division's whole number)
         nudged.append(run(types.FunctionType(fn.__code__, dict(fn.__globals__, np=_Nudged(
             1 if toward > 0 else -1))), copy.deepcopy(args))[0])
-    for r in nudged:
-        if _leaves(exp, got, r) is None:
-            return False
-    for k, (e, g, _) in enumerate(_leaves(exp, got, nudged[0]) or ()):
+    runs = [_leaves(exp, got, r) for r in nudged]    # per run: (NumPy's, ours, moved)
+    if any(leaves is None for leaves in runs):
+        return False
+    for k, (e, g, _) in enumerate(runs[0]):
         e, g = np.asarray(e, np.complex128), np.asarray(g, np.complex128)
         spread = np.zeros(e.shape)
-        for r in nudged:
-            x = np.asarray(_leaves(exp, got, r)[k][2], np.complex128)
+        for leaves in runs:
+            x = np.asarray(leaves[k][2], np.complex128)
             if x.shape != e.shape:
                 return False
             with np.errstate(invalid="ignore"):

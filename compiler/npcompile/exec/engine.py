@@ -156,7 +156,7 @@ class Engine:
         t1 = time.perf_counter()
         with tracer.suspended():
             if entry.compiled is not None and not exact_layout:
-                kept = _before_numpy_steps(tracer, entry.compiled)
+                kept = _copies_for_a_rerun(tracer, entry.compiled)
                 try:
                     values = entry.compiled.run(nodes)
                     tracer.runs.append((entry, leaves, outputs, True))
@@ -169,8 +169,7 @@ class Engine:
                     # (a negative integer power): the reference path runs the graph in
                     # NumPy's order, raising where eager NumPy does, after the writes
                     # before it; from the caller's arrays as they were (the compiled
-                    # run may have written them already: a masked write landed although
-                    # NumPy raised at the power before it, fuzzer seed 5915740)
+                    # run may have written them already: they were written twice)
                     for target, copy in kept or ():
                         target[...] = copy
                     self.session.add("fallbacks", {
@@ -290,10 +289,11 @@ ENGINE = Engine()
 KEPT_BYTES = 32 << 20
 
 
-def _before_numpy_steps(tracer, program):
-    """Copies of the caller's arrays the graph writes, where a NumPy step of it may raise
-    (NumPy's error mid-run, after our kernels wrote some of those arrays, and in the
-    graph's order, not the program's); None where they are too large to copy."""
+def _copies_for_a_rerun(tracer, program):
+    """Copies of the caller's arrays the graph writes, where a run may stop midway
+    (ProgramBase.may_stop_midway: a NumPy step's error, or values a kernel flagged,
+    after our kernels wrote some of those arrays; the graph then runs again in NumPy's
+    order); None where they are too large to copy."""
     if not program.may_stop_midway():
         return []
     kept, total = [], 0

@@ -29,15 +29,20 @@ class GraphCache:
     def __init__(self):
         self.entries = {}
         self.sites = {}
-        # entry key -> the call sites (site_key[0]) that looked it up: an entry no live
-        # function uses is dropped, and with it its program and machine code
+        # entry key -> the call sites (site_key[0]) that looked it up, and the other way
+        # round: an entry no live function uses is dropped, and with it its program and
+        # machine code (found from the function, not by a walk over every entry)
         self.owners = {}
+        self.looked_up = {}
+        self.sites_of = {}   # site_key[0] -> its site keys (one per flush of a call)
         self.next_id = 1
 
     def clear(self):
         self.entries.clear()
         self.sites.clear()
         self.owners.clear()
+        self.looked_up.clear()
+        self.sites_of.clear()
 
     def lookup_graph(self, site_key, outputs, dynamic_option):
         """The graph computing outputs, looked up: -> (leaves, pending, entry or None, key,
@@ -69,6 +74,7 @@ class GraphCache:
         newly_dynamic = []
         if state is None:
             state = self.sites[site_key] = SiteState()
+            self.sites_of.setdefault(site_key[0], set()).add(site_key)
             if dynamic_option is True:
                 for i, m in enumerate(metas):
                     state.dynamic[i] = set(range(len(m[2])))
@@ -82,6 +88,7 @@ class GraphCache:
                             newly_dynamic.append((i, d))
         key = (ops, tuple(guarded_meta(m, state.dynamic.get(i)) for i, m in enumerate(metas)))
         self.owners.setdefault(key, set()).add(site_key[0])
+        self.looked_up.setdefault(site_key[0], set()).add(key)
         entry = self.entries.get(key)
         reasons = []
         if entry is not None:
@@ -99,14 +106,15 @@ class GraphCache:
     def forget(self, site_key):
         """Drop what a call site's graphs saw (its function was freed), and the compiled
         graphs no other site looked up."""
-        for k in list(self.sites):
-            if k[0] == site_key:
-                self.sites.pop(k, None)
-        for key, owners in list(self.owners.items()):
-            owners.discard(site_key)
-            if not owners:
-                self.owners.pop(key, None)
-                self.entries.pop(key, None)
+        for k in self.sites_of.pop(site_key, ()):
+            self.sites.pop(k, None)
+        for key in self.looked_up.pop(site_key, ()):
+            owners = self.owners.get(key)
+            if owners is not None:
+                owners.discard(site_key)
+                if not owners:
+                    del self.owners[key]
+                    self.entries.pop(key, None)
 
     def insert(self, key, compiled=None):
         entry = Entry(self.next_id, compiled)
