@@ -167,7 +167,7 @@ def test_powers_by_the_step_count():
     A, y = rng.random((60, 5)), rng.random(60)
     check(adam, A, y, 25)
     _, loops = _loops(adam, A, y, 25)
-    assert any("25 iterations, one compiled body" in s for s in loops), loops
+    assert any("25 iterations, one compiled body" in s for s in loops), "\n".join(loops)
 
 
 @CPU

@@ -4,6 +4,7 @@ anything else. Every test compares with eager NumPy, call after call."""
 import os
 import sys
 import time
+import weakref
 
 import numpy as np
 import pytest
@@ -199,6 +200,32 @@ def test_time_and_library_calls_refuse_replay():
     j = jit(f)
     j(np.ones(2))
     assert "time" in next(iter(j.replay_refusals.values()))
+
+
+class _Thing:
+    pass
+
+
+def _drops(things):
+    things.pop()    # the last reference: its weak callbacks run here, under the watch
+    return 1
+
+
+def test_weak_callbacks_are_not_calls_the_function_made():
+    # the collector runs a finalizer or a weak container's removal from whatever frame
+    # is running; taken for the user's call into library code, it refused replay at
+    # random (a jitted function freed while a loop body was traced)
+    from npcompile.api.purity import Watch
+    things, box, seen = [_Thing(), _Thing()], weakref.WeakValueDictionary(), weakref.WeakSet()
+    weakref.finalize(things[0], int)
+    box[0] = seen_thing = things[1]
+    seen.add(seen_thing)
+    del seen_thing
+    with Watch(_drops, []) as w:
+        _drops(things)
+        _drops(things)
+    assert not box and not seen
+    assert w.refusal is None and w.effect is None
 
 
 def test_returned_structures_are_rebuilt():

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import profile_hook
 from ..memo import CodeMemo
-from ..trace.code_zones import zone_of
+from ..trace.code_zones import WEAK_CALLBACKS, zone_of
 
 _PURE_BUILTINS = frozenset((
     "len", "isinstance", "issubclass", "abs", "min", "max", "round", "divmod", "pow",
@@ -170,7 +170,7 @@ class Watch:
             return
         if event == "call":
             code = frame.f_code
-            zone = zone_of(code.co_filename)
+            zone = "ours" if code in WEAK_CALLBACKS else zone_of(code.co_filename)
             parent = self.stack[-1] if self.stack else "user"
             if zone == "user":
                 self._user_code(frame, code)

@@ -4,6 +4,7 @@ only from the user's own code (creation.py), and replay scans only the user's co
 (api/purity.py)."""
 import os
 import sysconfig
+import weakref
 
 import numpy as np
 
@@ -20,6 +21,25 @@ _LIBRARY_DIRS = tuple({os.path.abspath(p) for p in (
     sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"],
     sysconfig.get_paths()["platlib"]) if p} | {os.path.dirname(os.__file__)})
 _LIBRARY_MARKERS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+
+
+
+def _weak_callbacks():
+    """The code of the standard library's weak-reference callbacks: a weak container's
+    entry removal, a finalizer's run. The garbage collector calls them whenever it runs,
+    from whatever frame is running then; seen as calls the user's code made into
+    library code, they refused the replay of a loop body at random (a jitted function
+    that died elsewhere: its finalizer ran during the trace)."""
+    codes = {weakref.finalize.__call__.__code__}
+    for box in (weakref.WeakValueDictionary(), weakref.WeakKeyDictionary(), weakref.WeakSet()):
+        remove = getattr(box, "_remove", None)
+        code = getattr(remove, "__code__", None)
+        if code is not None:
+            codes.add(code)
+    return frozenset(codes)
+
+
+WEAK_CALLBACKS = _weak_callbacks()  # run for the collector, not by the code it interrupts
 
 _zones = {}     # co_filename -> "ours" | "numpy" | "library" | "user"
 
