@@ -170,7 +170,12 @@ class Watch:
             return
         if event == "call":
             code = frame.f_code
-            zone = "ours" if code in WEAK_CALLBACKS else zone_of(code.co_filename)
+            zone = zone_of(code.co_filename)
+            if zone == "library" and (code in WEAK_CALLBACKS or code.co_name == "__del__"):
+                # what the collector runs (the standard library's weak callbacks, a
+                # library object's __del__) is not the call's doing: it runs wherever a
+                # collection starts. (A __del__ of the user's is scanned as theirs.)
+                zone = "ours"
             parent = self.stack[-1] if self.stack else "user"
             if zone == "user":
                 self._user_code(frame, code)
