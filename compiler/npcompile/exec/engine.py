@@ -105,8 +105,10 @@ class Engine:
             return self._run_uncompiled(tracer, outputs)
         t0 = time.perf_counter()
         site = tracer.site
+        # (integer keys as inputs, graph/index_inputs.py: host arrays, the CPU's steps)
         leaves, pending, entry, key, status, reasons = self.cache.lookup_graph(
-            (site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"))
+            (site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"),
+            tracer.options.get("device", "cpu") == "cpu")
         nodes = leaves + pending
         resized = entry is not None and entry.compiled is not None and \
             entry.compiled.signature != entry.compiled.shapes_of(nodes)

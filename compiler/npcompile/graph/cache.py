@@ -1,6 +1,7 @@
 """Captured graphs by structure and guards: hit, first compile, or recompile with the
 guard that failed, in words."""
 from ..trace_core import core
+from . import index_inputs
 from .signature import collect, guarded_meta, leaf_meta, ops_key
 
 
@@ -35,6 +36,9 @@ class GraphCache:
         self.owners = {}
         self.looked_up = {}
         self.sites_of = {}   # site_key[0] -> its site keys (one per flush of a call)
+        # site_key[0] -> {graph with its write keys' integers masked: the graph's ops
+        # when seen once, the positions of the writes whose keys are inputs after}
+        self.int_keys = {}
         self.next_id = 1
 
     def clear(self):
@@ -43,12 +47,15 @@ class GraphCache:
         self.owners.clear()
         self.looked_up.clear()
         self.sites_of.clear()
+        self.int_keys.clear()
 
-    def lookup_graph(self, site_key, outputs, dynamic_option):
+    def lookup_graph(self, site_key, outputs, dynamic_option, int_keys=False):
         """The graph computing outputs, looked up: -> (leaves, pending, entry or None, key,
         status, reasons). A graph whose C++ fingerprint equals its site's last hit is that
         hit again (its key and guards are equal by construction); anything else builds the
-        key in Python and goes through lookup()."""
+        key in Python and goes through lookup(). With int_keys, the integer keys of
+        writes that change from one graph of the site to the next are made inputs
+        (graph/index_inputs.py): the leaves returned then include theirs."""
         got = core.collect_graph(outputs) if core is not None else None
         if got is not None:
             leaves, pending, fp = got
@@ -61,11 +68,34 @@ class GraphCache:
         else:
             leaves, pending = collect(outputs)
             fp = None
-        metas = [leaf_meta(leaf) for leaf in leaves]
         ops = ops_key(leaves, pending, outputs)
+        made, why = None, None
+        shape = index_inputs.masked(ops) if int_keys else None
+        if shape is not None:
+            # the same graph but for the integers of its writes' keys, seen before by
+            # this function (at another flush: one per iteration of a loop as written)
+            seen = self.int_keys.setdefault(site_key[0], {})
+            at = seen.get(shape)
+            if at is None:
+                seen[shape] = ops
+            elif type(at) is not frozenset:
+                at = index_inputs.changed_keys(at, ops) if at != ops else None
+                why = "an integer index of a write changed: from now on it is an input " \
+                      "of the graph (one graph for every value)"
+            if at:
+                made = index_inputs.as_inputs(pending, at)
+                if made:
+                    seen[shape] = at
+                    leaves = leaves + made
+                    ops = ops_key(leaves, pending, outputs)
+        metas = [leaf_meta(leaf) for leaf in leaves]
         entry, key, status, reasons = self.lookup(site_key, metas, ops, dynamic_option)
-        # lookup() made the state; the fingerprint stands for these metas and ops
-        self.sites[site_key].last = (fp, entry) if fp is not None and entry is not None else None
+        if made and why:
+            reasons = [why]
+        # lookup() made the state; the fingerprint stands for these metas and ops (not
+        # for a graph whose keys were made inputs: that one is rewritten at every lookup)
+        self.sites[site_key].last = (fp, entry) if fp is not None and entry is not None \
+            and not made else None
         return leaves, pending, entry, key, status, reasons
 
     def lookup(self, site_key, metas, ops, dynamic_option):
@@ -106,6 +136,7 @@ class GraphCache:
     def forget(self, site_key):
         """Drop what a call site's graphs saw (its function was freed), and the compiled
         graphs no other site looked up."""
+        self.int_keys.pop(site_key, None)
         for k in self.sites_of.pop(site_key, ()):
             self.sites.pop(k, None)
         for key in self.looked_up.pop(site_key, ()):

@@ -1,0 +1,84 @@
+"""A loop that runs as written around an inner loop writes `out[p] = x` once per
+iteration: the graph of that write held p as a constant, and each p compiled again
+(graph/index_inputs.py). Checked against eager NumPy, and that the number of compiles
+does not grow with the number of iterations."""
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import check
+from test_trace_loops import COMPILED
+
+CPU = pytest.mark.skipif(not COMPILED, reason="the compiled CPU backend")
+
+
+def _step(x, dt):
+    return x + dt * np.sin(x)
+
+
+def rows(x, periods, steps):
+    out = np.empty((periods, x.size))
+    for p in range(periods):
+        for s in range(steps):
+            x = _step(x, 0.01)
+        x = np.mod(x + 1.0, 2.0) - 1.0
+        out[p] = x
+    return out, x
+
+
+def columns_backwards(x, periods, steps):
+    out = np.zeros((x.size, periods + 1))
+    for p in range(periods):
+        for s in range(steps):
+            x = _step(x, 0.02)
+        out[:, -1 - p] = x * 2.0
+    return out
+
+
+def past_the_end(x, periods, steps):
+    out = np.zeros((periods, x.size))
+    for p in range(periods):
+        for s in range(steps):
+            x = _step(x, 0.01)
+        out[p + 1] = x      # IndexError at the last period, as NumPy raises it
+    return out
+
+
+def _compiles(fn, *args):
+    npcompile.reset()
+    got = npcompile.jit(fn, choose=False)(*args)
+    rep = npcompile.report()
+    assert not rep["fallbacks"], rep["fallbacks"]
+    return got, rep
+
+
+@CPU
+@pytest.mark.parametrize("fn", [rows, columns_backwards])
+def test_the_write_compiles_once_whatever_the_number_of_iterations(fn):
+    x = np.linspace(-0.9, 0.9, 300)
+    check(fn, x, 6, 30)
+    _, short = _compiles(fn, x, 6, 30)
+    _, long = _compiles(fn, x, 24, 30)
+    assert len(long["compiles"]) == len(short["compiles"]), (
+        [c["ops"] for c in short["compiles"]], [c["ops"] for c in long["compiles"]])
+    assert len(short["compiles"]) <= 5     # before, the outer body and a write per p
+
+
+@CPU
+def test_the_values_and_the_caller_s_arrays_match_numpy():
+    x = np.linspace(-0.9, 0.9, 257)
+    for periods in (1, 2, 5):
+        check(rows, x, periods, 27)
+    exp_out, exp_x = rows(x.copy(), 9, 27)
+    got_out, got_x = npcompile.jit(rows, choose=False)(x, 9, 27)
+    np.testing.assert_allclose(got_out, exp_out, rtol=1e-12)
+    np.testing.assert_allclose(got_x, exp_x, rtol=1e-12)
+    assert np.array_equal(x, np.linspace(-0.9, 0.9, 257))     # the argument untouched
+
+
+@CPU
+def test_an_index_out_of_range_raises_numpy_s_error():
+    x = np.linspace(-0.9, 0.9, 300)
+    check(past_the_end, x, 5, 30)
+    with pytest.raises(IndexError, match="out of bounds"):
+        npcompile.jit(past_the_end, choose=False)(x, 5, 30)
