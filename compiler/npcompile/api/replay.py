@@ -17,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from ..graph import calls, index_inputs
+from ..graph import calls, number_inputs
 from ..trace.lazy_array import LazyArray
 from ..trace.overlap import overlaps
 from ..dtypes import traced_dtype
@@ -336,10 +336,10 @@ def make_plan(fn, tracer, result, watch, generation):
         i = by_value.get(id(leaf.value))
         if i is None:
             i = drawn.get(id(leaf.value))
-        if i is None and (leaf.label == index_inputs.LABEL or
+        if i is None and (leaf.label == number_inputs.LABEL or
                           _made_in_call(tracer, leaf.value, values)):
-            # made by the call from Python values (an integer key made an input,
-            # graph/index_inputs.py): the same for every call with this key, kept in the
+            # made by the call from Python values (a number made an input,
+            # graph/number_inputs.py): the same for every call with this key, kept in the
             # plan after the arguments (`values + consts`)
             i = len(values) + len(consts)
             consts.append(tracer.value_as_read(leaf))   # (not as Python left it)

@@ -105,7 +105,7 @@ class Engine:
             return self._run_uncompiled(tracer, outputs)
         t0 = time.perf_counter()
         site = tracer.site
-        # (integer keys as inputs, graph/index_inputs.py: host arrays, the CPU's steps)
+        # (numbers as inputs, graph/number_inputs.py: host arrays, the CPU's steps)
         leaves, pending, entry, key, status, reasons = self.cache.lookup_graph(
             (site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"),
             tracer.options.get("device", "cpu") == "cpu")

@@ -1,7 +1,7 @@
 """Captured graphs by structure and guards: hit, first compile, or recompile with the
 guard that failed, in words."""
 from ..trace_core import core
-from . import index_inputs
+from . import number_inputs
 from .signature import collect, guarded_meta, leaf_meta, ops_key
 
 
@@ -36,9 +36,9 @@ class GraphCache:
         self.owners = {}
         self.looked_up = {}
         self.sites_of = {}   # site_key[0] -> its site keys (one per flush of a call)
-        # site_key[0] -> {graph with its write keys' integers masked: the graph's ops
-        # when seen once, the positions of the writes whose keys are inputs after}
-        self.int_keys = {}
+        # site_key[0] -> {graph with its changing numbers masked: (its ops when first
+        # seen, the positions of the numbers made inputs since)}
+        self.numbers = {}
         self.next_id = 1
 
     def clear(self):
@@ -47,15 +47,15 @@ class GraphCache:
         self.owners.clear()
         self.looked_up.clear()
         self.sites_of.clear()
-        self.int_keys.clear()
+        self.numbers.clear()
 
-    def lookup_graph(self, site_key, outputs, dynamic_option, int_keys=False):
+    def lookup_graph(self, site_key, outputs, dynamic_option, numbers=False):
         """The graph computing outputs, looked up: -> (leaves, pending, entry or None, key,
         status, reasons). A graph whose C++ fingerprint equals its site's last hit is that
         hit again (its key and guards are equal by construction); anything else builds the
-        key in Python and goes through lookup(). With int_keys, the integer keys of
-        writes that change from one graph of the site to the next are made inputs
-        (graph/index_inputs.py): the leaves returned then include theirs."""
+        key in Python and goes through lookup(). With numbers, the numbers that change
+        from one of the function's graphs to the next are made inputs
+        (graph/number_inputs.py): the leaves returned then include theirs."""
         got = core.collect_graph(outputs) if core is not None else None
         if got is not None:
             leaves, pending, fp = got
@@ -70,22 +70,26 @@ class GraphCache:
             fp = None
         ops = ops_key(leaves, pending, outputs)
         made, why = None, None
-        shape = index_inputs.masked(ops) if int_keys else None
+        shape = number_inputs.masked(ops) if numbers else None
         if shape is not None:
-            # the same graph but for the integers of its writes' keys, seen before by
-            # this function (at another flush: one per iteration of a loop as written)
-            seen = self.int_keys.setdefault(site_key[0], {})
-            at = seen.get(shape)
-            if at is None:
-                seen[shape] = ops
-            elif type(at) is not frozenset:
-                at = index_inputs.changed_keys(at, ops) if at != ops else None
-                why = "an integer index of a write changed: from now on it is an input " \
-                      "of the graph (one graph for every value)"
-            if at:
-                made = index_inputs.as_inputs(pending, at)
+            # the same graph but for some numbers, flushed before by this function (at
+            # another flush: one per iteration of a loop as written)
+            seen = self.numbers.setdefault(site_key[0], {})
+            first = seen.get(shape)     # (its ops when first seen, the numbers made inputs)
+            where = ()
+            if first is None:
+                seen[shape] = (ops, ())
+            elif first[0] != ops:
+                now = number_inputs.changed(first[0], ops)
+                where = number_inputs.merged(first[1], now)
+                if where != first[1]:
+                    why = f"a number of the graph changed " \
+                          f"({number_inputs.described(first[0], ops, now)}): from now on " \
+                          f"it is an input of the graph, one graph for every value"
+            if where:
+                made = number_inputs.as_inputs(pending, where)
                 if made:
-                    seen[shape] = at
+                    seen[shape] = (first[0], where)
                     leaves = leaves + made
                     ops = ops_key(leaves, pending, outputs)
         metas = [leaf_meta(leaf) for leaf in leaves]
@@ -136,7 +140,7 @@ class GraphCache:
     def forget(self, site_key):
         """Drop what a call site's graphs saw (its function was freed), and the compiled
         graphs no other site looked up."""
-        self.int_keys.pop(site_key, None)
+        self.numbers.pop(site_key, None)
         for k in self.sites_of.pop(site_key, ()):
             self.sites.pop(k, None)
         for key in self.looked_up.pop(site_key, ()):

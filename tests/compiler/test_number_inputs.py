@@ -1,6 +1,6 @@
 """A loop that runs as written around an inner loop writes `out[p] = x` once per
 iteration: the graph of that write held p as a constant, and each p compiled again
-(graph/index_inputs.py). Checked against eager NumPy, and that the number of compiles
+(graph/number_inputs.py). Checked against eager NumPy, and that the number of compiles
 does not grow with the number of iterations."""
 import numpy as np
 import pytest
@@ -82,3 +82,74 @@ def test_an_index_out_of_range_raises_numpy_s_error():
     check(past_the_end, x, 5, 30)
     with pytest.raises(IndexError, match="out of bounds"):
         npcompile.jit(past_the_end, choose=False)(x, 5, 30)
+
+
+def two_writes(x, periods, steps):
+    out = np.zeros((periods, 3, x.size))
+    last = np.zeros(4)
+    for p in range(periods):
+        for s in range(steps):
+            x = _step(x, 0.01)
+        out[p, 1] = x           # a tuple key: its integers change
+        out[-1 - p, 2, 5:9] = x[:4] + 1.0
+        last[2] = p             # a 0-d write whose key stays
+    return out, last
+
+
+@CPU
+def test_tuple_keys_and_a_key_that_stays():
+    x = np.linspace(-0.9, 0.9, 64)
+    check(two_writes, x, 7, 26)
+    _, short = _compiles(two_writes, x, 4, 26)
+    _, long = _compiles(two_writes, x, 12, 26)
+    assert len(long["compiles"]) == len(short["compiles"])
+
+
+def into_argument(out, x, p):
+    out[p] = x * 2.0
+    return out
+
+
+@CPU
+def test_a_call_s_write_replays_with_its_own_index():
+    # one graph per call: its index, an input of the graph, is a constant of each call's
+    # replay plan, whose key holds the argument p
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(50)
+    npcompile.reset()
+    j = npcompile.jit(into_argument, choose=False)
+    exp, got = np.zeros((3, 50)), np.zeros((3, 50))
+    for p in (0, 1, 2, 1, 0, 2, -1, 1):
+        x = x + 1.0
+        into_argument(exp, x, p)
+        assert j(got, x, p) is got
+        assert np.array_equal(got, exp), p
+    assert not npcompile.report()["fallbacks"]
+
+
+def forced(x, periods, steps):
+    t = 0.0
+    out = np.empty((periods, x.size))
+    hits = np.zeros(x.size, np.int64)
+    x32 = x.astype(np.float32)
+    for p in range(periods):
+        for s in range(steps):
+            x = _step(x, 0.01)
+        t += 0.25
+        x = x * 0.99 + 0.01 * t             # a Python float of the iteration
+        x = x - np.cos(t) * 0.001           # a NumPy float64 of it
+        x32 = x32 * 0.5 + t                 # weak: stays float32 (NumPy 1.x and 2)
+        hits = hits + (x > 0.01 * p) + p    # a comparison's and an int's number
+        out[p] = x
+    return out, hits, x32
+
+
+@CPU
+def test_numbers_of_the_iteration_are_inputs_with_numpy_s_dtypes():
+    x = np.linspace(-0.9, 0.9, 300)
+    for periods in (1, 3, 8):
+        check(forced, x, periods, 25)
+    _, short = _compiles(forced, x, 4, 25)
+    _, long = _compiles(forced, x, 16, 25)
+    assert len(long["compiles"]) == len(short["compiles"]), (
+        [c["ops"] for c in short["compiles"]], [c["ops"] for c in long["compiles"]])
