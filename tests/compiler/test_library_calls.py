@@ -115,6 +115,25 @@ def test_count_nonzero():
     check(lambda x: np.count_nonzero(x, axis=3), A)
 
 
+def _counts_written(g, counts, fractions):
+    for t in range(counts.size):
+        g = g * 1.5 - 0.25
+        counts[t] = np.count_nonzero(g > 0)     # a lazy Python int into an int array
+        fractions[t] = np.count_nonzero(g > 1) / g.size
+    return counts, fractions
+
+
+def test_a_count_written_into_an_array():
+    # the count is a Python int that has no .dtype: asking for it raised AttributeError
+    # out of the user's program (forest_fire)
+    for dt in (np.int64, np.int8, np.uint16):
+        npcompile.reset()
+        check(_counts_written, A.ravel(), np.zeros(9, dt), np.zeros(9))
+        no_break()
+    # a Python float into an integer array: NumPy converts it as a number (a break)
+    check(_counts_written, A.ravel(), np.zeros(9, np.int64), np.zeros(9, np.int32))
+
+
 def test_edge_cases():
     empty = np.zeros((0, 3))
     check(lambda x: np.sort(x * 2, axis=0), empty)
