@@ -134,6 +134,31 @@ def test_a_count_written_into_an_array():
     check(_counts_written, A.ravel(), np.zeros(9, np.int64), np.zeros(9, np.int32))
 
 
+def _count_as_operand(x):
+    c = np.count_nonzero(x > 0)
+    return (np.full(3, c), np.where(x > 0, c, x), np.clip(x, 0, c), np.maximum(x, c) + abs(c),
+            np.array([c, c + 1]), np.array([[c], [2]], dtype=np.float32), x[c - 5], x[:c],
+            float(c), np.arange(c))
+
+
+def _count_into(x, out):
+    out[0] = np.count_nonzero(x > 0)
+    out[1:3] = np.count_nonzero(x)
+    out[x > 0.5] = np.count_nonzero(x > 0.2)
+    out += np.count_nonzero(x > 0.1)
+    return out
+
+
+def test_a_count_as_an_operand_of_the_rules():
+    # np.count_nonzero's Python int where the rules expect a 0-d array: they read its
+    # dtype and shape (lazy_array._asked_by_us) where they crashed (np.array([c, c + 1]),
+    # x[c - 5] of NumPy 1.x), and its element read is NumPy's scalar, not a 0-d array
+    x = np.linspace(-1, 1, 11)
+    check(_count_as_operand, x)
+    check(_count_into, x, np.zeros(11, np.int64))
+    check(lambda v: v[np.count_nonzero(v > 0) - 5] * 2, x)
+
+
 def test_edge_cases():
     empty = np.zeros((0, 3))
     check(lambda x: np.sort(x * 2, axis=0), empty)

@@ -376,7 +376,12 @@ def scalar_source(calls, p):
     same kernel, that value is never made ((x.sum() * 2).astype(np.int32) came back a
     0-d array, found by make fuzz)."""
     while p in calls:
-        fn, _, _, inputs = calls[p]
+        fn, args, _, inputs = calls[p]
+        if fn is operator.getitem and len(args) == 2:
+            # an element read by integers, index arrays of none (x[i] with i traced, a
+            # gather in a kernel): NumPy's scalar; with an Ellipsis, a 0-d view
+            items = args[1] if type(args[1]) is tuple else (args[1],)
+            return not any(k is Ellipsis for k in items), None
         got = scalar_result(fn)
         if got is not None:
             return got, None

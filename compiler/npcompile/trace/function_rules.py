@@ -13,6 +13,8 @@ from ..graph import calls
 from ..ops import REDUCTION_OF, REDUCTIONS, UFUNC_REDUCTIONS
 from ..graph.node import Ref
 from . import lazy_array as _la, library_rules, view_rules
+from . import python_numbers
+from .python_numbers import PyNumber
 from .library_rules import matmul
 from .operands import (NUMPY2, Operands, Unsupported, _quiet, as_lazy, broadcast, proto,
                        refuse_negative_powers,
@@ -562,7 +564,9 @@ def _stand_ins(seq, leaves, depth):
             out.append(_stand_ins(x, leaves, depth + 1))
             continue
         leaves.append(x)
-        if type(x) is _la.LazyArray:
+        if type(x) is _la.LazyArray and x._scalar.__class__ is PyNumber:
+            out.append(x._scalar.type(0))   # a lazy Python number (np.count_nonzero's)
+        elif type(x) is _la.LazyArray:
             # a 0-d item as a NumPy scalar: np.array discovers dtypes of scalars and
             # 0-d arrays alike, and keeps the item's own dtype
             out.append(_nb.zeros(x.shape, x.dtype) if x.ndim else x.dtype.type(0))
@@ -573,10 +577,23 @@ def _stand_ins(seq, leaves, depth):
     return out
 
 
+def _numpy_item(tracer, lz, dtype):
+    """A lazy Python number (np.count_nonzero's int) as an item of np.array's result of
+    `dtype`: the number as NumPy converts it, where every value it may take fits (the
+    stand-in that chose the dtype was 0: NumPy would raise, or wrap, on the value)."""
+    num = lz._scalar
+    if dtype.kind in "iub" and (num.type is not int or num.lo is None or dtype.kind == "b" or
+                                not np.iinfo(dtype).min <= num.lo <= num.hi <= np.iinfo(dtype).max):
+        raise Unsupported("unsupported", f"a Python number in np.array of {dtype}")
+    return python_numbers.as_numpy(tracer, lz, dtype)
+
+
 def _stacked(tracer, seq, dtype):
     items = []
     for x in seq:
         lz = _stacked(tracer, x, dtype) if type(x) in (list, tuple) else as_lazy(tracer, x)
+        if lz._scalar.__class__ is PyNumber:
+            lz = _numpy_item(tracer, lz, dtype)
         items.append(lz if lz.dtype == dtype else astype(tracer, lz, dtype))
     if not items:
         raise Unsupported("unsupported", "np.array of an empty sequence")

@@ -1,6 +1,7 @@
 """LazyArray: what NumPy code sees while it is traced. Every operation records a node;
 asking for a value (bool, int, print, ...) is a graph break that computes it."""
 import operator
+import sys
 
 import numpy as np
 
@@ -11,6 +12,7 @@ from ..graph.node import Node, Ref, substitute
 from . import native
 from . import python_numbers as _pn
 from . import rules as _rules
+from .code_zones import zone_of
 from .context import current
 from .native import core
 from .operand_types import NUMPY2, SCALAR_TYPES, Unsupported
@@ -163,7 +165,7 @@ class LazyArray(_LazyFields):
     # ----- static metadata: known while tracing, never a break ----------------------
     @property
     def shape(self):
-        if self._scalar.__class__ is _pn.PyNumber:   # (inline: read by every rule)
+        if self._scalar.__class__ is _pn.PyNumber and not _asked_by_us():  # (inline)
             _no_attribute(self, "shape")
         return self._n.shape
 
@@ -183,19 +185,19 @@ class LazyArray(_LazyFields):
 
     @property
     def dtype(self):
-        if self._scalar.__class__ is _pn.PyNumber:
+        if self._scalar.__class__ is _pn.PyNumber and not _asked_by_us():
             _no_attribute(self, "dtype")
         return self._n.dtype
 
     @property
     def ndim(self):
-        if self._scalar.__class__ is _pn.PyNumber:
+        if self._scalar.__class__ is _pn.PyNumber and not _asked_by_us():
             _no_attribute(self, "ndim")
         return len(self._n.shape)
 
     @property
     def size(self):
-        if self._scalar.__class__ is _pn.PyNumber:
+        if self._scalar.__class__ is _pn.PyNumber and not _asked_by_us():
             _no_attribute(self, "size")
         s = 1
         for d in self._n.shape:
@@ -656,6 +658,15 @@ for _name in ("sum", "prod", "mean", "std", "var", "min", "max", "argmin", "argm
         method.__name__ = fname
         return method
     setattr(LazyArray, _name, _make(_name))
+
+
+def _asked_by_us():
+    """Is the attribute read by npcompile's own code (a trace rule reading a lazy Python
+    number's dtype, shape, ndim or size, as it does of every operand), not the user's?
+    Those rules were written for 0-d values and get the number's: the user's `n.dtype`
+    of a count still raises Python's AttributeError, where a rule's crashed the program
+    (np.array([count, count + 1]), x[count - 5])."""
+    return zone_of(sys._getframe(2).f_code.co_filename) == "ours"
 
 
 def _no_attribute(lz, name):
