@@ -153,3 +153,20 @@ def test_numbers_of_the_iteration_are_inputs_with_numpy_s_dtypes():
     _, long = _compiles(forced, x, 16, 25)
     assert len(long["compiles"]) == len(short["compiles"]), (
         [c["ops"] for c in short["compiles"]], [c["ops"] for c in long["compiles"]])
+
+
+def compared(x, periods, steps, big):
+    out = np.zeros((periods, x.size), bool)
+    k = np.arange(x.size)
+    for p in range(periods):
+        for s in range(steps):
+            x = _step(x, 0.01)
+        out[p] = (k < big + p) & (x > 0.001 * p)     # big: past int64 for some calls
+    return out
+
+
+@CPU
+@pytest.mark.parametrize("big", [3, 2 ** 70, -2 ** 70])
+def test_a_number_no_dtype_of_the_kernels_holds_stays_numpy_s(big):
+    x = np.linspace(-0.9, 0.9, 40)
+    check(compared, x, 6, 25, big)

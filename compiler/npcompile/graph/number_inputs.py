@@ -25,6 +25,7 @@ import warnings
 
 import numpy as np
 
+from ..dtypes import traced_dtype
 from .calls import update
 from .node import Node, Ref
 
@@ -210,7 +211,10 @@ def _dtype_of(n, i, v):
     arr = n.inputs[other.i]
     if not arr.shape:
         return None     # two scalars: NumPy 1.x casts by both values
-    dt = np.result_type(arr.dtype, v)
-    if n.fn.__name__ in _ARITHMETIC and dt != n.dtype:
+    try:
+        dt = np.result_type(arr.dtype, v)
+    except Exception:
         return None
+    if not traced_dtype(dt) or (n.fn.__name__ in _ARITHMETIC and dt != n.dtype):
+        return None     # (NumPy 1.x: an int past int64 compares as an object)
     return dt
