@@ -162,7 +162,8 @@ def as_inputs(pending, where):
                 key = n.args[2]
                 if type(key) is not tuple or at[1] - 1 >= len(key):
                     return None
-                v, dt = key[at[1] - 1], np.dtype(np.int64)
+                v = key[at[1] - 1]
+                dt = _dtype_of(n, 2, v)
             else:
                 v = n.args[at - 1]
                 dt = _dtype_of(n, at - 1, v)

@@ -23,7 +23,6 @@ _LIBRARY_DIRS = tuple({os.path.abspath(p) for p in (
 _LIBRARY_MARKERS = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
 
 
-
 def _weak_callbacks():
     """The code of the standard library's weak-reference callbacks: a weak container's
     entry removal, a finalizer's run. The garbage collector calls them whenever it runs,

@@ -116,8 +116,7 @@ def _as_assigned(lz, value):
     if lz.dtype.kind not in "iub":
         return value
     if type(value) is _la.LazyArray:
-        # (the node's dtype: a lazy Python number, np.count_nonzero's int, has no .dtype)
-        if value._scalar and value._n.dtype.kind in "fc" and lz.dtype.kind != "b":
+        if value._scalar and value.dtype.kind in "fc" and lz.dtype.kind != "b":
             raise Unsupported("unsupported", "a float scalar written into an integer array "
                                              "(NumPy converts it as a Python number)")
         return value
