@@ -11,8 +11,9 @@ NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
 # dtype kinds traced: bool, signed, unsigned, float, complex. Others (object, strings,
 # datetimes) stay plain ndarrays and run in NumPy as usual.
 TRACED_KINDS = frozenset("biufc")
-# float widths the kernels compute in (float16 and long double run in NumPy)
-_FLOAT_SIZES = {"f": (4, 8), "c": (8, 16)}
+# float widths the kernels take (long double runs in NumPy); float16 is computed as NumPy
+# computes it, in float32 rounded after each operation (fusion/half.py)
+_FLOAT_SIZES = {"f": (2, 4, 8), "c": (8, 16)}
 
 
 def traced_dtype(dt):

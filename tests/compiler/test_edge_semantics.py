@@ -283,8 +283,8 @@ def test_an_error_a_kernel_flags_leaves_the_callers_arrays_as_numpy_does():
     fused kernels run both and flag the power, and the graph runs again in NumPy from
     the caller's arrays as they were (traced writes land only after a run succeeds, and
     copies are kept where a run may stop after writing: ProgramBase.may_stop_midway).
-    An array that is not traced (float16) is written by NumPy as the trace goes, before
-    the power's error surfaces at the end (fuzzer seed 5915740: issue 15's float16)."""
+    An array that is not traced (long double; float16 was, fuzzer seed 5915740) is written
+    by NumPy as the trace goes, before the power's error surfaces at the end."""
     def fn(a, b):
         t = a ** a
         b[b > 0] = 2.0
@@ -307,16 +307,17 @@ def test_an_error_a_kernel_flags_leaves_the_callers_arrays_as_numpy_does():
 
 
 def test_a_power_error_comes_before_writes_to_arrays_numpy_runs():
-    """A float16 argument is not traced: NumPy writes it as the code runs, while a power
-    computed in the trace was checked only at the flush, after the write (fuzzer seed
-    5915740). Beside such arrays the exponent is computed where NumPy raises."""
+    """A long double argument is not traced: NumPy writes it as the code runs, while a
+    power computed in the trace was checked only at the flush, after the write (fuzzer
+    seed 5915740, with float16, which is traced now). Beside such arrays the exponent is
+    computed where NumPy raises."""
     def fn(a, h):
         t = a ** (a.T - 5)
         h[h > 0] = 2
         return t
 
     a = np.array([3, 7, 9])
-    h = np.array([1.5, -3.0, 86.06], np.float16)
+    h = np.array([1.5, -3.0, 86.06], np.longdouble)
     mine = h.copy()
     with pytest.raises(ValueError):
         npcompile.jit(fn, choose=False)(a, mine)

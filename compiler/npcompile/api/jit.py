@@ -111,7 +111,7 @@ class Jitted:
         self._offers_loops = bool(self.loop_sites) and device == "cpu"
 
     def _report_untraced(self, args, names, function):
-        """An array argument whose dtype is not traced (byte-swapped, float16, strings)
+        """An array argument whose dtype is not traced (byte-swapped, long double, strings)
         runs in NumPy: said once per argument and dtype, as a fallback, not silently.
         Whether there was one."""
         found = False

@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from ..fusion.expr import top_reduces
-from . import cpp_columns, cpp_complex, cpp_extrema, cpp_ops, cpp_scan, cpp_sums
+from . import cpp_columns, cpp_complex, cpp_extrema, cpp_half, cpp_ops, cpp_scan, cpp_sums
 from .cpp_sums import counts as _counts, numpy_ordered
 from .numpy_sum_order import split_units
 from .cpp_ops import ctype, kahan_add, linear_index, literal
@@ -251,6 +251,8 @@ class Emitter:
         if e.kind == "cast":
             x = e.inputs[0]
             v = self.value(x, idx)
+            if cpp_half.F2 in (e.dtype, x.dtype):
+                return cpp_half.cast(v, x.dtype, e.dtype, self.k.need)
             if "c" in (e.dtype.kind, x.dtype.kind):
                 return cpp_complex.cast(v, x.dtype, e.dtype)
             if e.dtype.kind == "b":

@@ -2,17 +2,17 @@
 overflow wraps, NaN propagation of maximum vs fmax, floor division and modulo signs)."""
 import numpy as np
 
-from . import cpp_complex
+from . import cpp_complex, cpp_half
 
 CTYPE = {"b": {1: "bool"}, "i": {1: "i8", 2: "i16", 4: "i32", 8: "i64"},
-         "u": {1: "u8", 2: "u16", 4: "u32", 8: "u64"}, "f": {4: "float", 8: "double"},
+         "u": {1: "u8", 2: "u16", 4: "u32", 8: "u64"}, "f": {2: "npc_f16", 4: "float", 8: "double"},
          "c": cpp_complex.CTYPE}
 
 PRELUDE = """\
 typedef signed char i8; typedef short i16; typedef int i32; typedef long long i64;
 typedef unsigned char u8; typedef unsigned short u16; typedef unsigned int u32;
 typedef unsigned long long u64;
-"""
+""" + cpp_half.TYPE
 
 
 def ctype(dtype):
@@ -308,6 +308,9 @@ def declarations(need):
         if item[0] == "helper":
             name, T = item[1], item[2]
             U = item[3] if len(item) > 3 else None
+            if name in cpp_half.HELPERS:
+                out.append(cpp_half.HELPERS[name])
+                continue
             if name in cpp_complex.HELPERS:
                 out.append(cpp_complex.helper(name, T, U))
                 continue

@@ -21,7 +21,7 @@ from ..graph import calls
 from ..ops import (COMPLEX_PARTS, COMPLEX_UFUNCS, POINTWISE_UFUNCS, REDUCTIONS,
                    UFUNC_REDUCTIONS, VIEW_LABELS, scan_ufunc)
 from ..graph.node import Ref
-from . import paste
+from . import half, paste
 from .expr_nodes import Expr, view_map
 
 
@@ -116,8 +116,11 @@ class Lowering:
     def lower(self, node, ins):
         """Expr for `node` given Exprs of its inputs, or None if it runs in NumPy."""
         try:
-            return self._lower(node, ins)
-        except _NotLowered:
+            e = self._lower(node, ins)
+            if e is not None and half.involved(node.dtype, ins):
+                e = half.lowered(e, ins)
+            return e
+        except (_NotLowered, half.NotHalf):
             return None
 
     def _lower(self, node, ins):

@@ -66,7 +66,7 @@ HINTS = {
              "is NumPy's own.",
     "inplace_untraced": "An in-place update targets an array that is not traced (a plain "
                         "ndarray, e.g. a global). Pass it as an argument to trace it.",
-    "untraced_order": "An argument of a dtype the kernels do not compute (float16, "
+    "untraced_order": "An argument of a dtype the kernels do not compute (long double, "
                       "byte-swapped) is changed by NumPy as the code runs, so an error NumPy "
                       "raises by value (a negative integer power) is checked where it is "
                       "raised. Convert that argument (a.astype(np.float32)) to keep one graph.",

@@ -44,7 +44,7 @@ function_rules.TABLE.update(inplace.TABLE)
 
 
 def _refuse_untraced(dtype, label):
-    """float16 results (np.cos of int8), byte-swapped ones (astype('>f8')): the call runs
+    """long double results, byte-swapped ones (astype('>f8')): the call runs
     in NumPy (Unsupported), and what follows from its result is traced again."""
     dt = np.dtype(dtype)
     if not traced_dtype(dt):
