@@ -26,7 +26,7 @@ _EVENTS = {
     "transfers": ("transfer", ("direction", "bytes", "ms")),
     "eager_timings": ("eager_timing", ("graph_id", "ms")),
     "path_choices": ("path_choice", ("function", "choice", "compiled_ms", "numpy_ms", "reason",
-                                     "loops_ms")),
+                                     "loops_ms", "host_ms")),
     "loops": ("loop", ("summary", "graph_id", "function", "lineno", "text", "kernel",
                        "iterations")),
 }

@@ -9,6 +9,8 @@ void to_json(nlohmann::json& j, const PathChoice& v) {
                      {"reason", v.reason}};
   if (v.loops_ms > 0.0)
     j["loops_ms"] = v.loops_ms;
+  if (v.host_ms > 0.0)
+    j["host_ms"] = v.host_ms;
 }
 
 void from_json(const nlohmann::json& j, PathChoice& v) {
@@ -21,6 +23,7 @@ void from_json(const nlohmann::json& j, PathChoice& v) {
   detail::optional(j, ctx, "numpy_ms", r.numpy_ms);
   detail::optional(j, ctx, "reason", r.reason);
   detail::optional(j, ctx, "loops_ms", r.loops_ms);
+  detail::optional(j, ctx, "host_ms", r.host_ms);
   v = std::move(r);
 }
 std::string path_label(const std::string& choice) {
@@ -28,11 +31,19 @@ std::string path_label(const std::string& choice) {
     return "plain NumPy";
   if (choice == "loops")
     return "its loops compiled";
+  if (choice == "host")
+    return "compiled on the host";
   return choice;
 }
 bool any_loops_path(const std::vector<PathChoice>& choices) {
   for (const auto& c : choices)
     if (c.loops_ms > 0.0)
+      return true;
+  return false;
+}
+bool any_host_path(const std::vector<PathChoice>& choices) {
+  for (const auto& c : choices)
+    if (c.host_ms > 0.0)
       return true;
   return false;
 }

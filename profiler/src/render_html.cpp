@@ -402,11 +402,13 @@ void path_choices_section(std::string& o, const Report& r) {
   if (r.path_choices.empty())
     return;
   section_open(o, "Path chosen", r.path_choices.size(), true);
-  const bool loops = any_loops_path(r.path_choices);
+  const bool loops = any_loops_path(r.path_choices), host = any_host_path(r.path_choices);
   o += "<table class=\"npc-t\"><thead><tr><th>function</th><th>runs</th>"
        "<th class=\"npc-r\">compiled</th><th class=\"npc-r\">plain NumPy</th>";
   if (loops)
     o += "<th class=\"npc-r\">loops compiled</th>";
+  if (host)
+    o += "<th class=\"npc-r\">compiled on the host</th>";
   o += "<th>why</th></tr></thead><tbody>";
   for (const auto& c : r.path_choices) {
     o += "<tr><td>" + esc(c.function) + "</td><td>" + esc(path_label(c.choice)) +
@@ -414,6 +416,8 @@ void path_choices_section(std::string& o, const Report& r) {
          Units::timed_ms(c.numpy_ms) + "</td>";
     if (loops)
       o += "<td class=\"npc-r\">" + Units::timed_ms(c.loops_ms) + "</td>";
+    if (host)
+      o += "<td class=\"npc-r\">" + Units::timed_ms(c.host_ms) + "</td>";
     o += "<td>" + esc(c.reason) + "</td></tr>";
   }
   o += "</tbody></table></details>";

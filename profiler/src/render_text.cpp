@@ -48,21 +48,32 @@ std::string render_text(const Report& r) {
 
   if (!r.path_choices.empty()) {
     heading(o, "Path chosen");
-    if (any_loops_path(r.path_choices)) {
-      TextTable t({"function", "runs", "compiled", "plain NumPy", "loops compiled", "why"},
-                  {false, false, true, true, true, false});
-      for (const auto& c : r.path_choices)
-        t.add({c.function, path_label(c.choice), Units::timed_ms(c.compiled_ms),
-               Units::timed_ms(c.numpy_ms), Units::timed_ms(c.loops_ms), c.reason});
-      o += t.str();
-    } else {
-      TextTable t({"function", "runs", "compiled", "plain NumPy", "why"},
-                  {false, false, true, true, false});
-      for (const auto& c : r.path_choices)
-        t.add({c.function, path_label(c.choice), Units::timed_ms(c.compiled_ms),
-               Units::timed_ms(c.numpy_ms), c.reason});
-      o += t.str();
+    // the loops and host columns only where some function timed that path
+    const bool loops = any_loops_path(r.path_choices), host = any_host_path(r.path_choices);
+    std::vector<std::string> head{"function", "runs", "compiled", "plain NumPy"};
+    std::vector<bool> right{false, false, true, true};
+    if (loops) {
+      head.push_back("loops compiled");
+      right.push_back(true);
     }
+    if (host) {
+      head.push_back("compiled on the host");
+      right.push_back(true);
+    }
+    head.push_back("why");
+    right.push_back(false);
+    TextTable t(head, right);
+    for (const auto& c : r.path_choices) {
+      std::vector<std::string> row{c.function, path_label(c.choice), Units::timed_ms(c.compiled_ms),
+                                   Units::timed_ms(c.numpy_ms)};
+      if (loops)
+        row.push_back(Units::timed_ms(c.loops_ms));
+      if (host)
+        row.push_back(Units::timed_ms(c.host_ms));
+      row.push_back(c.reason);
+      t.add(row);
+    }
+    o += t.str();
   }
 
   if (!r.loops.empty()) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "npc/prof/code_highlighter.hpp"
@@ -161,6 +162,26 @@ TEST(RenderHtml, TheLoopsPathIsNamed) {
   EXPECT_FALSE(has(render_html(Report::from_session(plain)), "loops compiled"));
   EXPECT_EQ(path_label("numpy"), "plain NumPy");
   EXPECT_EQ(path_label("compiled"), "compiled");
+}
+
+// device="cuda"'s host path: the function compiled for the CPU, its own column, which
+// a session with a loops path keeps beside it.
+TEST(RenderHtml, TheHostPathIsNamed) {
+  Session s;
+  s.record(PathChoice{"stencil", "host", 3.0, 2.0, "compiled for the host's CPU is fastest", 0.0,
+                      0.25});
+  s.record(PathChoice{"solve", "loops", 2.0, 4.0, "its loops compiled", 0.5});
+  const Report r = Report::from_session(s);
+  const std::string h = render_html(r);
+  EXPECT_TRUE(has(h, "<td>compiled on the host</td>")) << h;
+  EXPECT_TRUE(has(h, "<th class=\"npc-r\">compiled on the host</th>")) << h;
+  EXPECT_TRUE(has(h, "<th class=\"npc-r\">loops compiled</th>")) << h;
+  const std::string t = render_text(r);
+  EXPECT_TRUE(has(t, "compiled on the host") && has(t, "loops compiled")) << t;
+  nlohmann::json j = PathChoice{"f", "host", 1.0, 2.0, "", 0.0, 0.5};
+  EXPECT_EQ(j.at("host_ms"), 0.5);
+  EXPECT_FALSE(j.contains("loops_ms"));
+  EXPECT_EQ(j.get<PathChoice>().host_ms, 0.5);
 }
 
 // A choice made by a budget timed neither side: a dash, not "0.00 ms" for both.

@@ -10,7 +10,7 @@ import types
 import numpy as np
 
 from ..exec.engine import ENGINE, SiteInfo, record_kernel_times
-from ..dtypes import untraced_reason
+from ..dtypes import DEVICE_TYPES, untraced_reason
 from ..records import SESSION
 from ..trace.breaks import user_frame
 from ..trace.budget import TraceBudgetExceeded
@@ -109,6 +109,12 @@ class Jitted:
         # the path choice's third path: the loops compiled, the rest plain NumPy (on
         # the host only: a GPU loop would copy its values there and back per call)
         self._offers_loops = bool(self.loop_sites) and device == "cpu"
+        # device="cuda": the function compiled for the CPU, where that backend is built
+        # and a GPU runs the compiled path (without one, that path is the CPU's already):
+        # api/path_choice.py's host path, asked at the first call, made at its own first
+        self._offers_host = None if device == "cuda" else False
+        self._host = None
+        self._host_results = _results_on_device(_same) if device == "cuda" else None
 
     def _report_untraced(self, args, names, function):
         """An array argument whose dtype is not traced (byte-swapped, long double, strings)
@@ -163,7 +169,7 @@ class Jitted:
             return self._returned(self._compiled_call(args, kwargs))
         key = self._floats.choice_key(choice_key(args, kwargs), args)
         generation = ENGINE.generation
-        path = self.chooser.next_path(key, generation, self._offers_loops)
+        path = self.chooser.next_path(key, generation, self._third_path(args, kwargs))
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
             return self._eager(*args, **kwargs)
         untimed = path_choice.UNTIMED_OF.get(path)
@@ -181,7 +187,33 @@ class Jitted:
             return self._eager(*args, **kwargs)
         if path == "loops":
             return self._loops_call(args, kwargs)
+        if path == "host":
+            return self._host_call(args, kwargs)
         return self._returned(self._compiled_call(args, kwargs))
+
+    def _third_path(self, args, kwargs):
+        """The path offered beside compiled and plain NumPy for this call: its loops
+        compiled (a function with loops, on the host), the function compiled for the
+        host's CPU (device="cuda" with host arrays, where the CPU backend is built: a
+        DeviceArray argument would be copied there and back, and written back in
+        place), or none."""
+        if self._offers_loops:
+            return "loops"
+        if self._offers_host is None:
+            self._offers_host = _host_backends()
+        if not self._offers_host or any(
+                type(a) in DEVICE_TYPES for a in (*args, *kwargs.values())):
+            return None
+        return "host"
+
+    def _host_call(self, args, kwargs):
+        """The host path: the same function jitted for the CPU (its own replay and
+        loops, no path choice of its own), its results handed to the GPU as the NumPy
+        path's are."""
+        if self._host is None:
+            _, _, dynamic, replay, _, loops = self._init_args
+            self._host = Jitted(self.original, "cpu", False, dynamic, replay, False, loops)
+        return self._host_results(self._host._compiled_call(args, kwargs))
 
     def _compiled_call(self, args, kwargs):
         watch = key = spec = None
@@ -433,6 +465,13 @@ def _results_on_device(fn):
 
 def _same(result):
     return result
+
+
+def _host_backends():
+    """A GPU, and the CPU backend beside it."""
+    from ..backends import cpu
+    from ..backends.cuda_runtime import available
+    return bool(cpu.AVAILABLE) and available()[0]
 
 
 def _compiled_on_device(result):

@@ -1,5 +1,6 @@
-"""The cheapest path per argument layout: compiled, the function as plain NumPy, or
-(for a function with loops) its loops compiled and the rest of it plain NumPy.
+"""The cheapest path per argument layout: compiled, the function as plain NumPy, (for a
+function with loops) its loops compiled and the rest of it plain NumPy, or (device="cuda",
+host arrays) the function compiled for the host's CPU.
 
 Compiling does not always pay: a loop over tiny arrays costs more in tracing and
 launches than NumPy spends computing, and a graph that is one BLAS call gains nothing.
@@ -20,7 +21,14 @@ plain NumPy on its arguments and each loop it has runs as its body compiled once
 C++ (api/loop_runner.py), as on the compiled path. A call that traces its code outside
 the loops at every call (a loop's exit test reads values, so the call as a whole never
 replays) paid 0.2 to 1.8 ms per call for tracing a few setup operations that NumPy
-runs in microseconds: a Cholesky by rows ran 9.7x NumPy compiled and 19x this way."""
+runs in microseconds: a Cholesky by rows ran 9.7x NumPy compiled and 19x this way.
+
+The other third path ("host", offered with device="cuda" where the arguments are host
+arrays and the CPU backend is built): the function compiled for the CPU, its results
+handed to the GPU as the NumPy path's are. Programs of a few milliseconds on small
+arrays are bound by launches and transfers on a GPU: on the H200 57 of 105 corpus
+programs chose plain NumPy, where the same programs compiled for the host's cores ran
+1.5-8x NumPy (cavity_flow's loop nest 7.7x)."""
 import os
 
 # calls timed on each side before choosing (the first compiled call, which compiles,
@@ -58,7 +66,7 @@ WARMUP_CALLS = 3 * SAMPLES + 1
 # The chosen path between rechecks, but for the SAMPLES calls before each (the samples a
 # recheck compares): counted, not timed. Timing and recording a call cost about 1.5 us
 # of the jit's 6 us per call, which a program of 0.1 ms on the NumPy path pays in full.
-UNTIMED = {p: p + ", untimed" for p in ("numpy", "compiled", "loops")}
+UNTIMED = {p: p + ", untimed" for p in ("numpy", "compiled", "loops", "host")}
 UNTIMED_OF = {v: p for p, v in UNTIMED.items()}
 
 
@@ -67,15 +75,16 @@ def enabled_default():
 
 
 class _State:
-    __slots__ = ("calls", "compiled", "numpy", "loops", "choice", "generation", "settled",
-                 "interval", "recheck_at", "turn")
+    __slots__ = ("calls", "compiled", "numpy", "third", "third_name", "choice", "generation",
+                 "settled", "interval", "recheck_at", "turn")
 
     def __init__(self, generation):
         self.generation = generation
         self.calls = 0
         self.compiled = []
         self.numpy = []
-        self.loops = None       # the loops path's samples, where it is offered
+        self.third = None       # the third path's samples, where one is offered
+        self.third_name = None  # which: "loops" or "host"
         self.turn = 0           # rechecks take the other paths in turns
         self.choice = None
         self.settled = False    # NumPy for good, never timed again (settle())
@@ -106,15 +115,15 @@ class PathChooser:
             st = self._states[key] = _State(generation)
         return st
 
-    def next_path(self, key, generation=0, loops=False):
-        """'numpy', 'compiled' or (where `loops` offers it) 'loops' for the call about to
-        run with this argument key; 'settled' once it runs as plain NumPy for good
-        (settle()), untimed."""
+    def next_path(self, key, generation=0, third=None):
+        """'numpy', 'compiled' or the `third` path offered ('loops', True for it, or
+        'host') for the call about to run with this argument key; 'settled' once it runs
+        as plain NumPy for good (settle()), untimed."""
         st = self._state(key, generation)
         if st.settled:
             return "settled"
-        if loops and st.loops is None:
-            st.loops = []
+        if third and st.third is None:
+            st.third, st.third_name = [], "loops" if third is True else third
         if st.choice is not None:
             if st.calls >= st.recheck_at:
                 others = [p for p in _paths(st) if p != st.choice]
@@ -154,21 +163,28 @@ class PathChooser:
 
     def _choose(self, st, again=False):
         compiled, numpy = _middle(st.compiled), _middle(st.numpy)
-        loops = _middle(st.loops) if st.loops else None
+        other, name = (_middle(st.third), st.third_name) if st.third else (None, None)
         before = st.choice
-        fastest = "loops" if loops is not None and loops < compiled else "compiled"
-        best = loops if fastest == "loops" else compiled
+        fastest = name if other is not None and other < compiled else "compiled"
+        best = other if fastest == name else compiled
+        on = " on the GPU" if name == "host" else ""
         if numpy < MARGIN * best:
             st.choice = "numpy"
             reason = (f"plain NumPy is faster for these arguments "
-                      f"({numpy * 1e3:.3f} ms against {compiled * 1e3:.3f} ms compiled" +
-                      (f", {loops * 1e3:.3f} ms with its loops alone compiled"
-                       if loops is not None else "") + "): compiling does not pay here")
+                      f"({numpy * 1e3:.3f} ms against {compiled * 1e3:.3f} ms compiled{on}" +
+                      (f", {other * 1e3:.3f} ms with its loops alone compiled"
+                       if name == "loops" else f", {other * 1e3:.3f} ms compiled on the host"
+                       if name == "host" else "") + "): compiling does not pay here")
         elif fastest == "loops":
             st.choice = "loops"
             reason = (f"its loops compiled and the rest plain NumPy is fastest "
-                      f"({loops * 1e3:.3f} ms against {compiled * 1e3:.3f} ms all compiled "
+                      f"({other * 1e3:.3f} ms against {compiled * 1e3:.3f} ms all compiled "
                       f"and {numpy * 1e3:.3f} ms in plain NumPy)")
+        elif fastest == "host":
+            st.choice = "host"
+            reason = (f"compiled for the host's CPU, its results handed to the GPU, is "
+                      f"fastest ({other * 1e3:.3f} ms against {compiled * 1e3:.3f} ms "
+                      f"compiled on the GPU and {numpy * 1e3:.3f} ms in plain NumPy)")
         else:
             st.choice = "compiled"
             reason = (f"compiled is faster ({compiled * 1e3:.3f} ms against "
@@ -189,17 +205,17 @@ class PathChooser:
             return                   # unchanged: nothing new to report
         record = {"function": self.function, "choice": st.choice, "compiled_ms": compiled * 1e3,
                   "numpy_ms": numpy * 1e3, "reason": reason}
-        if loops is not None:
-            record["loops_ms"] = loops * 1e3
+        if other is not None:
+            record[f"{name}_ms"] = other * 1e3
         self.session.add("path_choices", record)
 
 
 def _paths(st):
-    return ("compiled", "numpy") if st.loops is None else ("compiled", "numpy", "loops")
+    return ("compiled", "numpy") if st.third is None else ("compiled", "numpy", st.third_name)
 
 
 def _samples(st, path):
-    return st.compiled if path == "compiled" else st.numpy if path == "numpy" else st.loops
+    return st.compiled if path == "compiled" else st.numpy if path == "numpy" else st.third
 
 
 def _middle(times):
