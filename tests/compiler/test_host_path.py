@@ -4,6 +4,7 @@ programs are launch-bound on a GPU: on the H200 most corpus programs chose plain
 where the same code compiled for the host ran faster than both."""
 import os
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -100,5 +101,30 @@ def test_on_a_gpu_the_host_path_is_timed_and_its_results_are_device_arrays():
         assert type(got[1]).__name__ == "DeviceArray"
         same(tuple(host_value(g) for g in got), stencil(theirs, 20))
         same(mine, theirs)
-    (rec,) = npcompile.report()["path_choices"]
+    rep = npcompile.report()
+    (rec,) = rep["path_choices"]
     assert rec["host_ms"] > 0 and rec["choice"] in ("compiled", "numpy", "host")
+    # the host path compiled for the CPU (the GPU's programs are not the CPU's)
+    assert {c["target"] for c in rep["compiles"]} >= {"cuda", "cpu"}, rep["compiles"]
+
+
+def sine(a):
+    return np.sin(a) * 2 + 1
+
+
+@needs_cpu
+def test_the_same_function_jitted_for_each_device_has_a_program_for_each():
+    """The graph cache keys a program by its device too: the host path's function is the
+    CUDA jit's own, and its graphs the same; the CPU jit found the CUDA program and ran
+    it, so the host path timed the GPU again (the H200's first run: equal times)."""
+    npcompile.reset()
+    a = np.linspace(0, 1, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # without a GPU: "runs on the CPU here"
+        same(host_value(npcompile.jit(sine, device="cuda", choose=False)(a)), sine(a))
+    same(npcompile.jit(sine, choose=False)(a), sine(a))
+    compiles = npcompile.report()["compiles"]
+    assert len(compiles) == 2, compiles
+    assert compiles[1]["target"] == "cpu"
+    if npcompile.cuda_available()[0]:
+        assert compiles[0]["target"] == "cuda"

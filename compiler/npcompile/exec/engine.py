@@ -106,9 +106,10 @@ class Engine:
         t0 = time.perf_counter()
         site = tracer.site
         # (numbers as inputs, graph/number_inputs.py: host arrays, the CPU's steps)
+        device = tracer.options.get("device", "cpu")
         leaves, pending, entry, key, status, reasons = self.cache.lookup_graph(
-            (site.key, tracer.flush_index), outputs, tracer.options.get("dynamic"),
-            tracer.options.get("device", "cpu") == "cpu")
+            (site.key, tracer.flush_index, device), outputs, tracer.options.get("dynamic"),
+            device == "cpu")
         nodes = leaves + pending
         resized = entry is not None and entry.compiled is not None and \
             entry.compiled.signature != entry.compiled.shapes_of(nodes)

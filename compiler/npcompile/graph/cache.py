@@ -103,7 +103,10 @@ class GraphCache:
         return leaves, pending, entry, key, status, reasons
 
     def lookup(self, site_key, metas, ops, dynamic_option):
-        """-> (entry or None, key, status, reasons). status: hit | compile | recompile."""
+        """-> (entry or None, key, status, reasons). status: hit | compile | recompile.
+        A site key's third part, where it has one, is the device the graph is compiled
+        for: the same function jitted for the CPU and for CUDA (device="cuda"'s host
+        path, api/path_choice.py) has the same graphs, and each its own programs."""
         state = self.sites.get(site_key)
         newly_dynamic = []
         if state is None:
@@ -120,7 +123,8 @@ class GraphCache:
                         if a != b and d not in dyn and b >= 2:
                             dyn.add(d)
                             newly_dynamic.append((i, d))
-        key = (ops, tuple(guarded_meta(m, state.dynamic.get(i)) for i, m in enumerate(metas)))
+        key = (ops, tuple(guarded_meta(m, state.dynamic.get(i)) for i, m in enumerate(metas)),
+               site_key[2:])
         self.owners.setdefault(key, set()).add(site_key[0])
         self.looked_up.setdefault(site_key[0], set()).add(key)
         entry = self.entries.get(key)
