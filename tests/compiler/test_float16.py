@@ -52,6 +52,15 @@ def _float_patterns(width, seed=0):
     return np.concatenate([bits, h, up, ties, -ties, edges])
 
 
+@pytest.fixture(params=["hardware", "software"])
+def conversions(request, monkeypatch):
+    """Both C++ forms of the conversions: the CPU's F16C instructions and the integer
+    code CUDA runs (and a CPU without F16C)."""
+    from npcompile.codegen import cpp_half
+    monkeypatch.setattr(cpp_half, "SOFTWARE", request.param == "software")
+    return request.param
+
+
 def widen(h):
     return h.astype(np.float32), h.astype(np.float64)
 
@@ -60,7 +69,7 @@ def narrow(x):
     return x.astype(F2)
 
 
-def test_every_float16_widens_as_numpys():
+def test_every_float16_widens_as_numpys(conversions):
     got, exp = _run(widen, ALL_HALVES)
     for g, e in zip(got, exp):
         _bits_equal(g, e)
@@ -68,14 +77,14 @@ def test_every_float16_widens_as_numpys():
 
 
 @pytest.mark.parametrize("width", [4, 8])
-def test_floats_round_to_float16_as_numpys(width):
+def test_floats_round_to_float16_as_numpys(width, conversions):
     got, exp = _run(narrow, _float_patterns(width))
     _bits_equal(got, exp)
     compiled_without_fallback()
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint8, np.uint16, np.bool_])
-def test_integers_and_booleans_round_to_float16(dtype):
+def test_integers_and_booleans_round_to_float16(dtype, conversions):
     if dtype is np.bool_:
         x = np.array([True, False, True])
     else:
@@ -93,7 +102,7 @@ def arithmetic(a, b):
             np.abs(a), np.sqrt(np.abs(a)), np.floor(a), a * a, a < b, a == b)
 
 
-def test_arithmetic_rounds_after_each_operation():
+def test_arithmetic_rounds_after_each_operation(conversions):
     """Correctly rounded float32 operations rounded to float16 are NumPy's float16 loops,
     bit for bit (a chain rounds between its operations: no float32 carries on)."""
     rng = np.random.default_rng(3)

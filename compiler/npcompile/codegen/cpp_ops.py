@@ -309,7 +309,7 @@ def declarations(need):
             name, T = item[1], item[2]
             U = item[3] if len(item) > 3 else None
             if name in cpp_half.HELPERS:
-                out.append(cpp_half.HELPERS[name])
+                out.append(cpp_half.helper(name))
                 continue
             if name in cpp_complex.HELPERS:
                 out.append(cpp_complex.helper(name, T, U))
