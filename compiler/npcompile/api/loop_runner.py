@@ -335,12 +335,12 @@ class LoopRunner:
                 n += 1
                 if _exit_held(site, values, last):
                     self._exited[index] = True
-                    return _bound(site, values, last, n, tracer, {}, fed)
+                    return _bound(site, values, last, n, tracer, loop_sinks.ByIdentity(), fed)
                 if not _numbers_read(site, values):
                     site.numbers_settle = n == 1
                     break
             else:
-                return _bound(site, values, last, n, tracer, {}, fed)
+                return _bound(site, values, last, n, tracer, loop_sinks.ByIdentity(), fed)
         state, lazies = _take_over(tracer, site, values, fed)
         ran, out, graphs, native = _on_its_own(
             lambda: self._while_iterations(site, state, fed))
@@ -717,7 +717,7 @@ def _take_over(tracer, site, args, fed):
     # only the lazy arrays themselves become their values: a list the body appends to
     # must stay the caller's list
     state = [concretize(a) if type(a) is LazyArray else a for a in args]
-    lazies = {id(v): a for a, v in zip(args, state) if type(a) is LazyArray}
+    lazies = loop_sinks.ByIdentity((v, a) for a, v in zip(args, state) if type(a) is LazyArray)
     fed.lazies = lazies
     fed.targets = [concretize(t) if type(t) is LazyArray else t for t in fed.targets]
     return state, lazies
@@ -1179,7 +1179,7 @@ def _is_array(v):
 
 
 def _rejoin(tracer, v, lazies, name):
-    lz = lazies.get(id(v))
+    lz = lazies.get(v)
     if lz is not None:
         return lz
     if type(v).__name__ == "ndarray" and is_traceable(v) and not tracer.loops_only:
