@@ -170,3 +170,15 @@ def compared(x, periods, steps, big):
 def test_a_number_no_dtype_of_the_kernels_holds_stays_numpy_s(big):
     x = np.linspace(-0.9, 0.9, 40)
     check(compared, x, 6, 25, big)
+
+
+def count_squared(a):
+    t0 = abs(np.count_nonzero(a) - a.size)
+    return np.multiply(t0, t0) + a, np.mean(np.multiply(t0, t0), axis=0)
+
+
+def test_an_op_of_two_numbers_is_not_taken_for_one_of_them():
+    """np.multiply of a count by itself has no array operand: a constant op, where the
+    module sliced the other number as if it were an array's reference (fuzzer seed
+    5932894, NumPy 1.x: TypeError instead of NumPy's AxisError)."""
+    check(count_squared, np.arange(5, dtype=np.int32))

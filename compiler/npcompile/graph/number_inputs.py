@@ -59,7 +59,11 @@ def _ufunc_operands(op):
     args = op[3]
     if len(args) != 3:      # ('tuple', a, b)
         return ()
-    return tuple(i for i in (1, 2) if _number(args[i]) and args[3 - i][:1] == ("r",))
+    # the other operand an array of the graph (a Ref): two numbers (np.multiply(n, n)
+    # of a count) are a constant op, not this module's (fuzzer seed 5932894: a frozen
+    # int was sliced)
+    return tuple(i for i in (1, 2) if _number(args[i]) and type(args[3 - i]) is tuple and
+                 args[3 - i][:1] == ("r",))
 
 
 def _write_numbers(op):
