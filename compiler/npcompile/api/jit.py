@@ -114,7 +114,6 @@ class Jitted:
         # api/path_choice.py's host path, asked at the first call, made at its own first
         self._offers_host = None if device == "cuda" else False
         self._host = None
-        self._host_results = _results_on_device(_same) if device == "cuda" else None
 
     def _report_untraced(self, args, names, function):
         """An array argument whose dtype is not traced (byte-swapped, long double, strings)
@@ -209,11 +208,12 @@ class Jitted:
     def _host_call(self, args, kwargs):
         """The host path: the same function jitted for the CPU (its own replay and
         loops, no path choice of its own), its results handed to the GPU as the NumPy
-        path's are."""
+        path's are (the compiled path's own hand-over: a result nothing else holds is not
+        copied)."""
         if self._host is None:
             _, _, dynamic, replay, _, loops = self._init_args
             self._host = Jitted(self.original, "cpu", False, dynamic, replay, False, loops)
-        return self._host_results(self._host._compiled_call(args, kwargs))
+        return self._returned(self._host._compiled_call(args, kwargs))
 
     def _compiled_call(self, args, kwargs):
         watch = key = spec = None
