@@ -128,3 +128,26 @@ def test_the_same_function_jitted_for_each_device_has_a_program_for_each():
     assert compiles[1]["target"] == "cpu"
     if npcompile.cuda_available()[0]:
         assert compiles[0]["target"] == "cuda"
+
+
+def inverse_or_element(a, k):
+    return np.linalg.inv(a) if k else a[5]
+
+
+def scaled(a, *, scale=2.0):
+    return a * scale
+
+
+@needs_cpu
+def test_the_host_path_raises_numpys_errors_and_takes_keywords(monkeypatch):
+    j = _host(monkeypatch, inverse_or_element)
+    for args, error in (((np.zeros((2, 2)), 1), np.linalg.LinAlgError),
+                        ((np.ones(3), 0), IndexError)):
+        with pytest.raises(error):
+            inverse_or_element(*args)
+        with pytest.raises(error):
+            j(*args)
+    k = npcompile.jit(scaled, device="cuda", choose=True)
+    monkeypatch.setattr(k, "_offers_host", True)
+    assert k._third_path((np.ones(3),), {"scale": 3.0}) == "host"
+    same(host_value(k._run_path("host", (np.ones(3),), {"scale": 3.0})), scaled(np.ones(3), scale=3.0))
