@@ -11,35 +11,24 @@ import pytest
 
 import npcompile
 from npcompile.api import path_choice
-from npcompile.api.path_choice import PathChooser
 from npcompile.backends import cpu
-from npcompile.records import Session
 from conftest import host_value, same
+from test_loops_path import _choose
 
 needs_cpu = pytest.mark.skipif(not cpu.AVAILABLE or os.environ.get("NPC_BACKEND") == "reference",
                                reason="the host path is the CPU backend's")
 
 
-def _choose(times, third="host"):
-    session = Session()
-    c = PathChooser(session, "f")
-    for _ in range(path_choice.WARMUP_CALLS):
-        path = c.next_path("k", 0, third)
-        if path not in path_choice.UNTIMED_OF:
-            c.record("k", path, times[path], 0)
-    return c, session.path_choices
-
-
 def test_the_host_path_is_chosen_where_it_is_fastest():
-    _, rec = _choose({"compiled": 3e-3, "numpy": 2e-3, "host": 0.5e-3})
+    _, rec = _choose({"compiled": 3e-3, "numpy": 2e-3, "host": 0.5e-3}, "host")
     assert [r["choice"] for r in rec] == ["host"] and rec[0]["host_ms"] == 0.5
     assert "compiled for the host's CPU" in rec[0]["reason"]
     assert "loops_ms" not in rec[0]
-    _, rec = _choose({"compiled": 3e-3, "numpy": 2e-3, "host": 2.05e-3})
+    _, rec = _choose({"compiled": 3e-3, "numpy": 2e-3, "host": 2.05e-3}, "host")
     assert [r["choice"] for r in rec] == ["numpy"]          # within the margin: NumPy
     assert "2.050 ms compiled on the host" in rec[0]["reason"]
     assert "3.000 ms compiled on the GPU" in rec[0]["reason"]
-    _, rec = _choose({"compiled": 1e-3, "numpy": 2e-3, "host": 1.5e-3})
+    _, rec = _choose({"compiled": 1e-3, "numpy": 2e-3, "host": 1.5e-3}, "host")
     assert [r["choice"] for r in rec] == ["compiled"]
 
 

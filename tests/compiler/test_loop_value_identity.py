@@ -3,11 +3,11 @@ lazy array stands in for a value only where that value is the very object the lo
 given (api/loop_sinks.ByIdentity). Keyed by id alone, a carried count the body replaced
 was freed, the loop's final count could take its address, and the first iteration's
 lazy count came back for it: monte_carlo_pi returned pi / 20 on some calls."""
-import numpy as np
 
 import npcompile
 from npcompile.api.loop_sinks import ByIdentity
 from conftest import check
+from test_native_loop import corpus_module
 from test_trace_loops import compiled_without_fallback
 
 
@@ -20,13 +20,8 @@ def test_a_value_found_by_identity_is_held():
     assert by.get(other) is None and by.get(other, other) is other
 
 
-def batches(seed, n, steps):
-    rng = np.random.default_rng(seed)
-    hits = 0
-    for _ in range(steps):
-        xy = rng.random((n, 2))
-        hits += np.count_nonzero((xy ** 2).sum(axis=1) <= 1.0)
-    return 4.0 * hits / (n * steps)
+# the corpus's Monte Carlo pi: a count carried over batches drawn from a seeded generator
+batches = corpus_module("monte_carlo_pi").run
 
 
 def test_a_carried_count_is_the_loops_last_at_every_call():

@@ -66,12 +66,13 @@ def test_a_corpus_program_on_the_loops_path(name):
         assert reports[1]["graph_breaks"] == [] and reports[1]["fallbacks"] == []
 
 
-def _choose(times, loops=True):
-    """A PathChooser fed the given time per path: the choice and its record."""
+def _choose(times, third=True):
+    """A PathChooser fed the given time per path, with `third` offered (True: the loops
+    path; "host"; False: none): the choice and its record."""
     session = Session()
     c = PathChooser(session, "f")
     for _ in range(path_choice.WARMUP_CALLS):
-        path = c.next_path("k", 0, loops)
+        path = c.next_path("k", 0, third)
         if path not in path_choice.UNTIMED_OF:     # the choice between rechecks: untimed
             c.record("k", path, times[path], 0)
     return c, session.path_choices
@@ -85,7 +86,7 @@ def test_the_fastest_of_three_paths_is_chosen():
     assert [r["choice"] for r in rec] == ["numpy"]      # within the margin: NumPy
     _, rec = _choose({"compiled": 1e-3, "numpy": 2e-3, "loops": 1.5e-3})
     assert [r["choice"] for r in rec] == ["compiled"]
-    _, rec = _choose({"compiled": 1e-3, "numpy": 2e-3}, loops=False)
+    _, rec = _choose({"compiled": 1e-3, "numpy": 2e-3}, third=False)
     assert [r["choice"] for r in rec] == ["compiled"] and "loops_ms" not in rec[0]
 
 

@@ -68,6 +68,8 @@ WARMUP_CALLS = 3 * SAMPLES + 1
 # of the jit's 6 us per call, which a program of 0.1 ms on the NumPy path pays in full.
 UNTIMED = {p: p + ", untimed" for p in ("numpy", "compiled", "loops", "host")}
 UNTIMED_OF = {v: p for p, v in UNTIMED.items()}
+# how a reason names the third path's time
+_THIRD_TIME = {"loops": "with its loops alone compiled", "host": "compiled on the host"}
 
 
 def enabled_default():
@@ -172,9 +174,8 @@ class PathChooser:
             st.choice = "numpy"
             reason = (f"plain NumPy is faster for these arguments "
                       f"({numpy * 1e3:.3f} ms against {compiled * 1e3:.3f} ms compiled{on}" +
-                      (f", {other * 1e3:.3f} ms with its loops alone compiled"
-                       if name == "loops" else f", {other * 1e3:.3f} ms compiled on the host"
-                       if name == "host" else "") + "): compiling does not pay here")
+                      (f", {other * 1e3:.3f} ms {_THIRD_TIME[name]}" if other is not None
+                       else "") + "): compiling does not pay here")
         elif fastest == "loops":
             st.choice = "loops"
             reason = (f"its loops compiled and the rest plain NumPy is fastest "
