@@ -17,12 +17,14 @@ from ..trace.budget import TraceBudgetExceeded
 from ..trace.lazy_array import LazyArray
 from ..trace.loop_values import LoopValueRefused
 from .dynamic_args import DynamicFloats
+from ..trace.masked_select import materialize_all
 from ..trace.tracer import Tracer, concretize, current, is_traceable
 from . import loop_rewrite, path_choice
 from .loop_runner import LoopRunner
 from .path_choice import PathChooser
 from .purity import Watch, closure_guards
-from .replay import arg_key, choice_key, make_plan
+from .replay import Plan, arg_key, choice_key, make_plan
+from .step_plan import make_step_plan
 
 DEVICES = ("cpu", "cuda")
 
@@ -234,6 +236,10 @@ class Jitted:
                 if done:
                     self.last_graph_ids = [getattr(plan.program, "graph_id", -1)]
                     return result
+                if type(plan) is not Plan and key not in self.replay_refusals:
+                    # a plan of steps whose checks failed (another branch, another
+                    # count): this call's trace makes the plan for the next one
+                    watch = Watch(self.fn, values)
             elif key not in self.replay_refusals:
                 watch = Watch(self.fn, values)
         try:
@@ -376,9 +382,14 @@ class Jitted:
             del wargs, wkwargs
             if tracer.loop_values is not None:
                 tracer.check_loop_values(result)
+            # a returned x[mask] is its compact array now, before the last flush, as the
+            # plan of steps that replays this call makes it (api/step_plan.py)
+            result = materialize_all(result)
             tracer.flush()
             tracer.plan = None if watch is None else make_plan(
-                self.fn, tracer, result, watch, ENGINE.generation)
+                self.fn, tracer, result, watch, ENGINE.generation,
+                steps=make_step_plan if not self.loop_body and
+                self.options["device"] == "cpu" else None)
             result = concretize(result)  # plain NumPy values leave the trace
         return result, tracer
 

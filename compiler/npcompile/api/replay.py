@@ -301,21 +301,28 @@ def build(t, outs, values):
     return dict(zip(t[2], items))
 
 
-def make_plan(fn, tracer, result, watch, generation):
-    """A Plan from one watched, traced call, or a refusal in words."""
+def make_plan(fn, tracer, result, watch, generation, steps=None):
+    """A Plan from one watched, traced call, or a refusal in words. steps: where a call
+    with graph breaks or several graphs may make a plan of steps, what makes it
+    (api/step_plan.make_step_plan)."""
     values = watch.values
     if watch.refusal:
         return None if watch.transient else watch.refusal
-    if tracer.value_reads:
+    read = tracer.value_reads
+    if read and not (steps is not None and read == tracer.recorded_reads):
         return f"it reads array values in Python ({tracer.value_read_reason})"
-    if tracer.breaks:
-        return f"the call had {len(tracer.breaks)} graph break(s)"
-    if len(tracer.runs) != 1:
-        return "the call computed nothing" if not tracer.runs else \
-            f"the call ran {len(tracer.runs)} graphs"
-    entry, leaves, outputs, compiled = tracer.runs[0]
-    if not compiled:
-        return "its graph did not run compiled"
+    several = bool(tracer.breaks) or len(tracer.runs) != 1 or bool(read)
+    if several:
+        if not tracer.runs:
+            return "the call computed nothing"
+        if steps is None or tracer.unrecorded is not None:
+            return f"the call had {len(tracer.breaks)} graph break(s)" + (
+                f" ({tracer.unrecorded})" if tracer.unrecorded else "") if tracer.breaks \
+                else f"the call ran {len(tracer.runs)} graphs"
+    else:
+        entry, leaves, outputs, compiled = tracer.runs[0]
+        if not compiled:
+            return "its graph did not run compiled"
     cells = closure_guards(fn)
     if isinstance(cells, str):
         return cells
@@ -327,6 +334,9 @@ def make_plan(fn, tracer, result, watch, generation):
         if id(v) in by_value and not isinstance(v, _EXACT + (float, tuple)):
             return None  # one array passed twice: which leaf is which is ambiguous
         by_value[id(v)] = i
+    if several:
+        plan = steps(tracer, result, values, by_value)
+        return plan if isinstance(plan, str) else guarded(plan, fn, watch, cells, generation)
     draws = _draws(tracer, by_value)
     if isinstance(draws, str):
         return draws
@@ -336,13 +346,8 @@ def make_plan(fn, tracer, result, watch, generation):
         i = by_value.get(id(leaf.value))
         if i is None:
             i = drawn.get(id(leaf.value))
-        if i is None and (leaf.label == number_inputs.LABEL or
-                          _made_in_call(tracer, leaf.value, values)):
-            # made by the call from Python values (a number made an input,
-            # graph/number_inputs.py): the same for every call with this key, kept in the
-            # plan after the arguments (`values + consts`)
-            i = len(values) + len(consts)
-            consts.append(tracer.value_as_read(leaf))   # (not as Python left it)
+        if i is None:
+            i = const_source(tracer, leaf, values, consts)
         if i is None:
             return "it reads an array that is not one of its arguments"
         leaf_src.append(i)
@@ -361,18 +366,11 @@ def make_plan(fn, tracer, result, watch, generation):
     if isinstance(template, str):
         return template
     plan = Plan()
-    _PLANS.add(plan)
     plan.program = entry.compiled
     plan.leaf_src = leaf_src
     plan.writebacks = writebacks
     plan.template = template
-    plan.globals = watch.guards()
-    plan.cells = cells
-    plan.code = fn.__code__
-    plan.defaults = fn.__defaults__
-    kw = fn.__kwdefaults__
-    plan.kwdefaults = tuple(kw.items()) if kw else None
-    plan.generation = generation
+    guarded(plan, fn, watch, cells, generation)
     plan.arrays = arrays
     plan.written = written
     plan.overlap_positions = sorted(set(arrays) | set(written))
@@ -380,6 +378,29 @@ def make_plan(fn, tracer, result, watch, generation):
     plan.consts = consts
     plan.n_values = len(values)
     return plan
+
+
+def guarded(plan, fn, watch, cells, generation):
+    """The plan with the guards on what the body read besides its arguments."""
+    _PLANS.add(plan)
+    plan.globals = watch.guards()
+    plan.cells = cells
+    plan.code = fn.__code__
+    plan.defaults = fn.__defaults__
+    kw = fn.__kwdefaults__
+    plan.kwdefaults = tuple(kw.items()) if kw else None
+    plan.generation = generation
+    return plan
+
+
+def const_source(tracer, leaf, values, consts):
+    """A leaf made by the call from Python values (a number made an input,
+    graph/number_inputs.py): the same for every call with this key, kept in the plan
+    after the arguments (`values + consts`): its position there; None for another."""
+    if leaf.label == number_inputs.LABEL or _made_in_call(tracer, leaf.value, values):
+        consts.append(tracer.value_as_read(leaf))   # (not as Python left it)
+        return len(values) + len(consts) - 1
+    return None
 
 
 # the largest array a plan keeps as a constant: a literal matrix or a mask is small;

@@ -271,12 +271,13 @@ class Engine:
 def record_kernel_times(session, program):
     """The kernel times of the run that just ended (CPU programs time their kernels as
     they run; CUDA programs have none here: cuda_runtime records them as they finish)."""
-    if program.last_timings:
-        target = getattr(program, "target", "cpu")
-        for name, ms in program.last_timings:
-            session.add("kernels", {"name": name, "graph_id": program.graph_id,
-                                    "target": target, "function": program.function,
-                                    "wall_ms": ms})
+    for program in getattr(program, "programs", (program,)):   # a StepPlan's, each
+        if program.last_timings:
+            target = getattr(program, "target", "cpu")
+            for name, ms in program.last_timings:
+                session.add("kernels", {"name": name, "graph_id": program.graph_id,
+                                        "target": target, "function": program.function,
+                                        "wall_ms": ms})
 
 
 def cpu_worthy(node):

@@ -125,10 +125,20 @@ class LazyArray(_LazyFields):
             # break there refuses the body, trace/loop_values.py)
             if self._n.is_leaf or (tracer.loop_values is None and
                                    self._read_directly(tracer)):
-                # no graph to run, but Python now depends on the values (no replay)
-                tracer.read_value(reason)
+                # no graph to run, but Python now depends on the values: no replay, but
+                # for a plan of steps that finds them again (trace/steps.py)
+                value = self._value()
+                tracer.read_value(reason, self, value)
+                return value
             else:
-                tracer.graph_break(kind, reason)
+                # a number or truth value read at a break: a replay reads it again and
+                # must find it the same (trace/steps.py)
+                recorded = kind == "bool" or kind == "number"
+                tracer.graph_break(kind, reason, recorded)
+                value = self._value()
+                if recorded:
+                    tracer.read_at_break(self, value)
+                return value
         return self._value()
 
     def _read_directly(self, tracer):
@@ -157,6 +167,7 @@ class LazyArray(_LazyFields):
                 value = _evaluate(order)
         except Exception:  # NumPy's error, where the graph would raise it: break there
             return False
+        tracer.note_direct(node, order)
         node.make_concrete(value)
         st.settle()
         self._settle()
@@ -510,14 +521,18 @@ def _evaluate(order):
     vals = {}
     for n in order:
         ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
-        fn = n.fn
-        if fn in _VIEW_FNS or type(fn) is np.ufunc:  # Refs only at the top level
-            args = [ins[a.i] if type(a) is Ref else a for a in n.args]
-        else:
-            args = substitute(n.args, ins)
-        kwargs = substitute(n.kwargs, ins) if n.kwargs else {}
-        vals[id(n)] = fn(*args, **kwargs)
+        vals[id(n)] = call_recorded(n.fn, n.args, n.kwargs, ins)
     return vals[id(order[-1])]
+
+
+def call_recorded(fn, args, kwargs, ins):
+    """One recorded NumPy call of a node on its inputs' values `ins`."""
+    if fn in _VIEW_FNS or type(fn) is np.ufunc:  # Refs only at the top level
+        args = [ins[a.i] if type(a) is Ref else a for a in args]
+    else:
+        args = substitute(args, ins)
+    kwargs = substitute(kwargs, ins) if kwargs else {}
+    return fn(*args, **kwargs)
 
 
 def _items(lz, n):

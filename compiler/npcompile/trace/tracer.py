@@ -19,7 +19,7 @@ from ..graph.node import Node, Ref
 from . import (budget, complex_parts, composite_rules, creation, function_rules, index_library,
                inplace, library_rules, linalg_library, numeric_library, piecewise, rules,
                ufunc_rules, view_compositions, view_rules)
-from . import loop_values
+from . import loop_values, steps as _steps
 from .breaks import BreakRecord, user_frame, user_site
 from .operand_types import Unsupported
 from .context import _set_current, current  # noqa: F401 (current: re-exported)
@@ -130,6 +130,12 @@ class Tracer:
         self.value_read_reason = None   # the first such read, in words (replay refuses)
         self.flush_index = 0      # graphs flushed so far in this call: part of the site key
         self.breaks = []
+        # the graphs, eager calls and value reads of the call, in order (trace/steps.py),
+        # and why a break could not be recorded so (None: every one was)
+        self.steps = []
+        self.unrecorded = None
+        self.recorded_reads = 0   # value_reads that are steps
+        self._direct = None       # (node, expression) of the last direct read (note_direct)
         self.small_breaks = 0     # breaks whose graph held small arrays (budget.BREAK_LIMIT)
         self.break_weight = 0     # and their weight against that budget
         self.flushed_elements = 0  # the largest array the last flush computed
@@ -416,9 +422,12 @@ class Tracer:
             self.irreversible = what
 
     # ----- graph breaks ------------------------------------------------------------
-    def graph_break(self, kind, reason):
-        """Record a break at the user's line; under fullgraph raise instead. Then flush."""
+    def graph_break(self, kind, reason, recorded=False):
+        """Record a break at the user's line; under fullgraph raise instead. Then flush.
+        recorded: the caller records what happens at the break as a step (trace/steps.py)"""
         rec = BreakRecord(kind, reason, user_frame(2))
+        if not recorded and self.unrecorded is None:
+            self.unrecorded = reason
         if self.options.get("fullgraph"):
             raise GraphBreakError(rec)
         if self.loop_values is not None:
@@ -447,14 +456,29 @@ class Tracer:
                     f"that small cannot win it back")
         return rec
 
+    def note_direct(self, node, order):
+        """`node` is about to be computed straight from concrete arrays (lazy_array
+        _read_directly): what it computes, for the read that follows (a step)."""
+        self._direct = (node, _steps.expression(order))
+
+    def read_at_break(self, lz, value):
+        """Python read `value` out of `lz` at a break (a step, trace/steps.py)."""
+        self.steps.append(_steps.read_step(lz, value))
+
     def eager(self, fn, args, kwargs, kind, reason):
         """Run one NumPy call eagerly on concrete values (a graph break), and trace on
         from its results."""
-        self.graph_break(kind, reason)
+        self.graph_break(kind, reason, recorded=True)
         cargs = concretize(args)
         ckwargs = concretize(kwargs) if kwargs else {}
         with self.suspended():
             result = fn(*cargs, **ckwargs)
+        step = _steps.eager_step(fn, args, kwargs, cargs, ckwargs, result)
+        if type(step) is str:
+            if self.unrecorded is None:
+                self.unrecorded = f"{reason}: {step}"
+        else:
+            self.steps.append(step)
         pairs = []
         _pairs(args, cargs, pairs)
         if kwargs:
@@ -562,10 +586,17 @@ class Tracer:
         computes it (and writes it back into st.target) even if no lazy array is left."""
         self._dirty[id(st)] = st
 
-    def read_value(self, reason):
+    def read_value(self, reason, lz=None, value=None):
         """Python read the values of an array that was concrete already (an argument):
         no graph break, but what the call does now depends on those values, so a later
-        call must not replay this one's graph (api/replay.py)."""
+        call must not replay this one's graph (api/replay.py), unless it reads them
+        again: `lz`, read as `value`, is a step (trace/steps.py)."""
+        if lz is not None:
+            direct = self._direct
+            self._direct = None
+            self.steps.append(_steps.read_step(lz, value, direct[1] if direct is not None
+                                               and direct[0] is lz._n else None))
+            self.recorded_reads += 1
         self.value_reads += 1
         if self.value_read_reason is None:
             self.value_read_reason = reason
@@ -635,6 +666,7 @@ class Tracer:
             # A view decided on an assumed layout needs NumPy's own layouts to settle:
             # those graphs run on the reference path (see storage.guessed).
             exact = any(st.guessed for st in pending)
+            n_runs = len(self.runs)
             try:
                 with self._values_when_read():
                     values = self.engine.run(self, outputs, exact_layout=exact)
@@ -651,6 +683,7 @@ class Tracer:
                             node.make_concrete(value)
                 self._abandon(pending)
                 raise
+            ran = len(self.runs) > n_runs
             for node, value in zip(outputs, values):
                 node.make_concrete(value)
                 size = getattr(value, "size", 0)
@@ -664,6 +697,7 @@ class Tracer:
             self._dirty = {}
             for sid in dirty:
                 settled.pop(sid, None)
+        written = len(self.writebacks)
         for st in pending:
             if st.target is not None:
                 if self.irreversible is None:
@@ -674,6 +708,9 @@ class Tracer:
                     np.copyto(st.target, value, casting="unsafe")
                 st.base = Node.leaf(st.target, st.name or "input")
             st.settle()
+        if pending:
+            self.steps.append((_steps.GRAPH, len(self.runs) - 1 if ran else None, written,
+                               len(self.writebacks)))
         if len(pending) != len(storages):
             for st in storages.values():
                 # a layout is guessed only on a pending base: the others keep their own

@@ -1,0 +1,160 @@
+"""What a traced call did between its graphs, in order: the graphs it ran, the NumPy
+calls it made eagerly at a graph break (`np.unique`, `x[mask]`, `np.linalg.eig`), and
+the array values Python read at a break (`if err > tol`, `int(k)`). A call whose breaks
+are all of these can be replayed (api/step_plan.py): its graphs run again, the eager
+calls are made again on the new values, and each value Python read is read again and
+must be what it was, since Python's path through the function, and so the graphs it
+made, followed from it. A break of any other kind (a write into an array NumPy made, an
+alias) leaves the call unreplayable, as before.
+
+Each record holds the objects it names (the lazy arrays' storages, the eager results),
+so identities stay unique while the tracer lives."""
+import numpy as np
+
+from ..dtypes import traced_dtype
+from .lazy_array import LazyArray
+
+GRAPH, EAGER, READ = 0, 1, 2
+
+# NumPy calls that write into an argument (a replay would write again, and a replay that
+# stops half-way could not take it back), or draw from a generator's stream
+_WRITERS = frozenset(("copyto", "place", "put", "putmask", "fill_diagonal", "put_along_axis",
+                      "shuffle", "at", "fill", "sort", "partition", "resize", "setflags",
+                      "itemset", "byteswap"))
+_RANDOM = (np.random.Generator, np.random.BitGenerator, np.random.RandomState)
+# what a step may take as a constant argument: what Python values cannot change unseen
+_CONSTANTS = (int, float, complex, bool, str, bytes, slice, type(None), type(Ellipsis),
+              np.dtype, np.generic, type)
+
+
+class Seen:
+    """A lazy array as a step read it: its storage's user array (an argument, an eager
+    result) or concrete base, the views from there, and what kind of value it is."""
+
+    __slots__ = ("target", "base", "chain", "scalar")
+
+    def __init__(self, lz):
+        st = lz._st
+        self.target = st.target
+        self.base = st.base.value if st.target is None else None
+        self.chain = tuple(lz._chain)
+        self.scalar = lz._scalar
+
+    def array(self):
+        """The array the step found (target or base): what a plan looks up by identity."""
+        return self.target if self.target is not None else self.base
+
+
+def read_step(lz, value, expr=None):
+    """Python read `value` out of lazy array `lz` at a break; `expr`: what computed it
+    straight from concrete arrays (expression()), where nothing else holds it."""
+    return (READ, Seen(lz) if expr is None else expr, value, lz._scalar)
+
+
+def expression(order):
+    """Nodes computed in order from concrete arrays (0-d arithmetic on elements, `err >
+    tol` on a graph's result) as a replay computes them again: (fn, args, kwargs,
+    inputs) each, an input ('leaf', its array) or ('node', its position in order)."""
+    pos = {id(n): k for k, n in enumerate(order)}
+    return [(n.fn, n.args, n.kwargs,
+             [("node", pos[id(i)]) if id(i) in pos else ("leaf", i.value) for i in n.inputs])
+            for n in order]
+
+
+def eager_step(fn, args, kwargs, cargs, ckwargs, result):
+    """The record of one eager NumPy call, or why it cannot be made again in words."""
+    name = getattr(fn, "__name__", "")
+    if name in _WRITERS or (ckwargs and "out" in ckwargs):
+        return f"{name} writes into an array"
+    mod = getattr(fn, "__module__", "") or ""
+    if mod.startswith("numpy.random") or isinstance(getattr(fn, "__self__", None), _RANDOM):
+        return "a random draw"
+    try:
+        frozen_args = _freeze(args, cargs)
+        frozen_kwargs = _freeze(kwargs or {}, ckwargs or {})
+    except _Refused as e:
+        return str(e)
+    inputs = []
+    _arrays(cargs, inputs)
+    _arrays(ckwargs, inputs)
+    got = _result(result, inputs)
+    if isinstance(got, str):
+        return got
+    return (EAGER, fn, frozen_args, frozen_kwargs, got)
+
+
+class _Refused(Exception):
+    pass
+
+
+def _freeze(orig, conc, depth=0):
+    """An argument structure with each lazy array as a Seen ('ref'), each concrete array
+    as itself ('array': it must be one the plan knows), constants as they are."""
+    t = type(orig)
+    if t is LazyArray:
+        return ("ref", Seen(orig))
+    if t is np.ndarray:
+        return ("array", orig)
+    if depth > 4:
+        raise _Refused("a deeply nested argument")
+    if t is tuple or t is list:
+        return (t.__name__, [_freeze(o, c, depth + 1) for o, c in zip(orig, conc)])
+    if t is dict:
+        return ("dict", [(k, _freeze(o, conc[k], depth + 1)) for k, o in orig.items()])
+    if isinstance(orig, _RANDOM):
+        raise _Refused("a random generator as an argument")
+    if isinstance(orig, _CONSTANTS) or callable(orig):
+        return ("const", orig)
+    raise _Refused(f"an argument of type {t.__name__}")
+
+
+def _arrays(obj, out):
+    t = type(obj)
+    if t is np.ndarray:
+        out.append(obj)
+    elif t is tuple or t is list:
+        for x in obj:
+            _arrays(x, out)
+    elif t is dict:
+        for x in obj.values():
+            _arrays(x, out)
+
+
+def _result(r, inputs, depth=0):
+    """How a replay takes the call's result apart: ('array', the array: a new pool
+    entry, its shape and dtype checked), ('value', v: it must come out the same), or a
+    tuple/list of those; or why it cannot be taken, in words."""
+    t = type(r)
+    if t is np.ndarray:
+        if not traced_dtype(r.dtype):
+            return f"a result of dtype {r.dtype}"
+        if any(np.may_share_memory(r, a) for a in inputs):
+            return "a result that shares memory with an argument"
+        return ("array", r)
+    if t is tuple or t is list:
+        if depth > 2:
+            return "a deeply nested result"
+        items = []
+        for x in r:
+            got = _result(x, inputs, depth + 1)
+            if isinstance(got, str):
+                return got
+            items.append(got)
+        return ("seq", t, items)
+    if isinstance(r, (int, float, complex, bool, np.generic)) or r is None:
+        return ("value", r)
+    return f"a result of type {t.__name__}"
+
+
+def same_value(a, b):
+    """Is a read or returned value the very one recorded (type, shape, dtype and bits;
+    NaN is NaN)?"""
+    if type(a) is not type(b):
+        return False
+    if type(a) is np.ndarray:
+        return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    if isinstance(a, np.generic):
+        return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    if type(a) is float or type(a) is complex:
+        return np.asarray(a).tobytes() == np.asarray(b).tobytes()
+    return a == b

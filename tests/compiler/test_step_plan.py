@@ -1,0 +1,165 @@
+"""Replay of calls with graph breaks (api/step_plan.py): the graphs, the eager NumPy calls
+at the breaks and the values Python read run again without the Python body, and a call
+whose reads or shapes come out otherwise is traced as written. Every call is compared
+with eager NumPy: values, dtypes, types, and the arguments written in place."""
+import os
+
+import numpy as np
+import pytest
+
+import npcompile
+from npcompile.api.step_plan import StepPlan
+from npcompile.backends import cpu
+from npcompile.records import SESSION
+
+pytestmark = pytest.mark.skipif(not cpu.AVAILABLE or os.environ.get(
+    "NPC_BACKEND") == "reference", reason="replay needs the compiled CPU backend")
+
+
+def _replayed():
+    return bool(SESSION.traces) and bool(SESSION.traces[-1].get("replay"))
+
+
+def _same(got, want):
+    if isinstance(want, tuple):
+        assert type(got) is tuple and len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+        return
+    assert type(got) is type(want)
+    if isinstance(want, np.ndarray):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    else:
+        assert got == want
+
+
+def _step_plans(j):
+    return [p for p in j._plans.values() if isinstance(p, StepPlan)]
+
+
+def _check(fn, make_args, calls):
+    """Call the jit and NumPy on fresh copies of each call's arguments: the same results
+    and the same writes; returns the jit and whether each call replayed."""
+    j = npcompile.jit(fn, choose=False)
+    replayed = []
+    for c in calls:
+        args = make_args(c)
+        mine = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        want = fn(*args)
+        got = j(*mine)
+        replayed.append(_replayed())
+        _same(got, want)
+        for a, m in zip(args, mine):
+            if isinstance(a, np.ndarray):
+                np.testing.assert_array_equal(m, a)
+    return j, replayed
+
+
+def unique_then_graph(x):
+    u = np.unique(x // 4)            # no trace rule: an eager NumPy call
+    return x * 2 + u.size, u + 1
+
+
+def test_an_eager_call_between_graphs_replays():
+    x = np.arange(40) % 13
+    j, replayed = _check(unique_then_graph, lambda c: (x,), range(4))
+    assert replayed == [False, True, True, True]
+    plan, = _step_plans(j)
+    assert len([s for s in plan.steps if s[0] == 0]) >= 1
+    assert SESSION.kernels, "no compiled kernel ran"
+
+
+def test_a_result_of_another_shape_traces_again():
+    """np.unique's length changes with the data: the graphs after it were made for the
+    old length, so the call is traced as written, and makes the plan the next call
+    replays (one plan per argument layout: the latest)."""
+    j, replayed = _check(unique_then_graph, lambda c: (np.arange(40) % c,), [13, 13, 7, 7, 13])
+    assert replayed == [False, True, False, True, False]
+
+
+def branchy(a, tol):
+    s = (a * a).sum()
+    if s > tol:                     # a truth value read at a break
+        a *= 0.5
+        out = a + 1
+    else:
+        out = a - 1
+    k = int(np.argmax(a))           # a number read at a break
+    return out[:k + 1] * 3, k
+
+
+def test_reads_decide_the_path_and_a_wrong_guess_undoes_its_writes():
+    """The plan written for the `s > tol` branch halves `a` in place before its next
+    read; where the read comes out otherwise, `a` gets its values back and the call
+    runs as written: `a` is halved exactly as often as NumPy halves it."""
+    base = np.linspace(-1, 2, 64)
+    scales = [1.0, 1.0, 1.0, 0.01, 0.01, 1.0]
+    j, replayed = _check(branchy, lambda c: (base * c, 5.0), scales)
+    assert replayed[1] and replayed[2] and replayed[4]
+    assert not replayed[3]
+
+
+def masked_stats(x, m_lo):
+    sel = x[x > m_lo]                # x[mask], compact: its length depends on the data
+    c = sel - sel.mean()
+    return c * 2, sel.size
+
+
+def test_a_compaction_replays_and_a_new_count_traces_again():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(200)
+    y = rng.standard_normal(200)
+    j, replayed = _check(masked_stats, lambda c: ((x, y)[c], 0.25), [0, 0, 0, 1, 1])
+    assert replayed == [False, True, True, False, True]
+
+
+def eigen_then(a, b):
+    b += 1.0
+    w = np.linalg.eigvals(a)        # an eager call (its dtype hangs on the values) that
+    return b * np.abs(w).max()      # raises NumPy's LinAlgError on a NaN
+
+
+def test_numpy_error_at_replay_is_numpys_and_arguments_are_left_as_numpy_leaves_them():
+    good = np.array([[2.0, 1.0], [1.0, 3.0]])
+    bad = np.array([[1.0, np.nan], [2.0, 4.0]])
+    j = npcompile.jit(eigen_then, choose=False)
+    b = np.ones(2)
+    for _ in range(3):
+        j(good, b)
+    assert _step_plans(j) and _replayed()
+    b_np = b.copy()
+    with pytest.raises(np.linalg.LinAlgError) as want:
+        eigen_then(bad, b_np)
+    with pytest.raises(np.linalg.LinAlgError) as got:
+        j(bad, b)
+    assert str(got.value) == str(want.value)
+    np.testing.assert_array_equal(b, b_np)
+
+
+def printer(x):
+    y = x + 1
+    print(int(y[0]))                 # an effect: not replayed
+    return y * 2
+
+
+def test_a_call_with_effects_makes_no_plan(capsys):
+    j = npcompile.jit(printer, choose=False)
+    x = np.arange(5.0)
+    for _ in range(3):
+        j(x)
+    assert capsys.readouterr().out.count("1\n") == 3
+    assert not _step_plans(j)
+
+
+def sorts_in_place(x):
+    y = x * 2
+    y.sort()                         # a write into an array NumPy made: not a step
+    return y + 1
+
+
+def test_an_eager_write_into_an_array_makes_no_plan():
+    x = np.array([3.0, 1.0, 2.0])
+    j, replayed = _check(sorts_in_place, lambda c: (x,), range(3))
+    assert not any(replayed)
+    assert not _step_plans(j)
