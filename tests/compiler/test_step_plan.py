@@ -163,3 +163,29 @@ def test_an_eager_write_into_an_array_makes_no_plan():
     j, replayed = _check(sorts_in_place, lambda c: (x,), range(3))
     assert not any(replayed)
     assert not _step_plans(j)
+
+
+def returns_and_writes_an_eager_result(x):
+    u = np.unique(x)
+    u[0] = -1                        # a write into the array np.unique made
+    idx = np.nonzero(x > 2)[0]       # a tuple of arrays
+    return u * 2, x[idx] + 0.5, u
+
+
+def test_eager_results_returned_written_and_taken_apart():
+    x = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0])
+    j, replayed = _check(returns_and_writes_an_eager_result, lambda c: (x * c,), [1, 1, 1, 2, 2])
+    assert replayed == [False, True, True, False, True]
+
+
+def reads_an_argument(x, y):
+    if x[0] > 0:                     # an argument's own element, read in Python
+        return y * 2
+    return y - 1
+
+
+def test_a_read_of_an_argument_is_checked_at_every_replay():
+    y = np.arange(6.0)
+    signs = [1, 1, -1, -1, 1]
+    j, replayed = _check(reads_an_argument, lambda c: (np.array([c, 0.0]), y), signs)
+    assert replayed == [False, True, False, True, False]
