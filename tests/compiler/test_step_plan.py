@@ -189,3 +189,23 @@ def test_a_read_of_an_argument_is_checked_at_every_replay():
     signs = [1, 1, -1, -1, 1]
     j, replayed = _check(reads_an_argument, lambda c: (np.array([c, 0.0]), y), signs)
     assert replayed == [False, True, False, True, False]
+
+
+def clip_count(x):
+    y = x * 2.0
+    n_big = 0
+    for i in range(y.shape[0]):      # a scalar loop nest, run compiled on its own
+        if y[i] > 1.0:
+            y[i] = 1.0
+            n_big += 1
+    return y + 1, n_big
+
+
+def test_a_loop_nest_run_on_its_own_is_a_step():
+    """The nest writes into an array the graph made and binds a count: a replay runs it
+    again on the new values (its writes land in the new array) and checks the count."""
+    base = np.linspace(0.0, 1.0, 50)
+    other = base[::-1].copy()        # the same count of elements above 0.5, elsewhere
+    j, replayed = _check(clip_count, lambda c: ((base, other, base * 0.2)[c],), [0, 0, 1, 2, 2])
+    assert replayed == [False, True, True, False, True]
+    assert any("runs as one compiled function" in r["summary"] for r in SESSION.loops)

@@ -25,6 +25,7 @@ report says why once per loop."""
 import ast
 import builtins
 import copy
+import functools
 import math
 import os
 
@@ -34,6 +35,7 @@ from ..backends.device_array import DeviceArray
 from ..backends.jit_code import JitCode
 from ..codegen import scalar_nest as sn
 from ..records import SESSION
+from ..trace import steps as _steps
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current
 
@@ -491,11 +493,41 @@ def run(site, args, owner_name, small=None, short=0):
         dev.set(host)
     if tracer is not None:
         tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled natively")
-        tracer.read_value(f"its loop nest at line {site.lineno} runs compiled natively")
+        got = _as_step(tracer, site, args, values, got, targets, owner_name)
     where = " on the host (its arrays on the GPU copied there and back)" if moved else ""
     _report(site, sig, f"line {site.lineno}: the loop nest runs as one compiled function"
                        f"{where} ({rendered.symbol})", owner_name)
     return got
+
+
+def _as_step(tracer, site, args, values, got, targets, owner_name):
+    """The nest's run as a step of the call (trace/steps.py): a replay of the call runs
+    the nest again on the values it reads then (api/step_plan.py), checks the numbers it
+    binds, and takes the arrays it binds as new values. The arrays it binds enter the
+    trace as arrays NumPy made, so that Python's reads of them are steps too. Where the
+    step cannot be made again, the call does not replay, as before."""
+    names = tuple(sorted(got))
+    result = tuple(got[n] for n in names)
+    cargs = tuple(values[n] for n in site.nest.params)
+    step = _steps.eager_step(functools.partial(_again, site, owner_name, names), tuple(args),
+                             None, cargs, {}, result, writes=targets)
+    if type(step) is str:
+        tracer.read_value(f"its loop nest at line {site.lineno} runs compiled natively "
+                          f"({step})")
+        return got
+    tracer.steps.append(step)
+    return dict(zip(names, tracer.rewrap(result)))
+
+
+class _Stopped(Exception):
+    """A nest replayed as a step declined or stopped: the call is traced instead."""
+
+
+def _again(site, owner_name, names, *args):
+    got = run(site, args, owner_name)
+    if got is None or tuple(sorted(got)) != names:
+        raise _Stopped()
+    return tuple(got[n] for n in names)
 
 
 def _trip_count(loop, values):

@@ -20,6 +20,7 @@ import numpy as np
 from ..graph import calls, number_inputs
 from ..trace.lazy_array import LazyArray
 from ..trace.overlap import overlaps
+from ..trace.steps import GRAPH
 from ..dtypes import traced_dtype
 from .purity import MISSING, closure_guards, defaults_refusal, stable_value
 
@@ -311,14 +312,18 @@ def make_plan(fn, tracer, result, watch, generation, steps=None):
     read = tracer.value_reads
     if read and not (steps is not None and read == tracer.recorded_reads):
         return f"it reads array values in Python ({tracer.value_read_reason})"
-    several = bool(tracer.breaks) or len(tracer.runs) != 1 or bool(read)
+    # (a step other than a graph: an eager call, a read, a loop run on its own)
+    several = bool(tracer.breaks) or len(tracer.runs) != 1 or bool(read) or \
+        any(s[0] != GRAPH for s in tracer.steps)
     if several:
         if not tracer.runs:
             return "the call computed nothing"
         if steps is None or tracer.unrecorded is not None:
-            return f"the call had {len(tracer.breaks)} graph break(s)" + (
-                f" ({tracer.unrecorded})" if tracer.unrecorded else "") if tracer.breaks \
-                else f"the call ran {len(tracer.runs)} graphs"
+            if tracer.breaks:
+                return f"the call had {len(tracer.breaks)} graph break(s)" + (
+                    f" ({tracer.unrecorded})" if tracer.unrecorded else "")
+            return f"the call ran {len(tracer.runs)} graphs" if len(tracer.runs) != 1 else \
+                "it ran code outside its graph"
     else:
         entry, leaves, outputs, compiled = tracer.runs[0]
         if not compiled:

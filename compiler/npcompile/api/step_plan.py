@@ -151,6 +151,14 @@ def make_step_plan(tracer, result, values, by_value):
             args, kwargs = _sources(step[2], source), _sources(step[3], source)
             if args is None or kwargs is None:
                 return "a NumPy call at a break reads an array that is not one of its arguments"
+            for target in step[5]:
+                ti = source(target)
+                if ti is None:
+                    return "a loop run on its own writes into an array it cannot find again"
+                if ti >= 0:
+                    written.add(ti)
+                    if first_write is None:
+                        first_write = len(steps)
             steps.append([EAGER, step[1], args, dict(kwargs[1]), _assigned(step[4], new)])
         elif type(step[1]) is list:     # computed from concrete arrays where read
             expr = []

@@ -61,8 +61,10 @@ def expression(order):
             for n in order]
 
 
-def eager_step(fn, args, kwargs, cargs, ckwargs, result):
-    """The record of one eager NumPy call, or why it cannot be made again in words."""
+def eager_step(fn, args, kwargs, cargs, ckwargs, result, writes=()):
+    """The record of one eager NumPy call, or why it cannot be made again in words.
+    writes: the arrays among its arguments it writes into, for a call that says so (a
+    loop nest run compiled, api/native_loop.py); a NumPy function that writes is refused."""
     name = getattr(fn, "__name__", "")
     if name in _WRITERS or (ckwargs and "out" in ckwargs):
         return f"{name} writes into an array"
@@ -80,7 +82,7 @@ def eager_step(fn, args, kwargs, cargs, ckwargs, result):
     got = _result(result, inputs)
     if isinstance(got, str):
         return got
-    return (EAGER, fn, frozen_args, frozen_kwargs, got)
+    return (EAGER, fn, frozen_args, frozen_kwargs, got, tuple(writes))
 
 
 class _Refused(Exception):
