@@ -209,3 +209,38 @@ def test_a_loop_nest_run_on_its_own_is_a_step():
     j, replayed = _check(clip_count, lambda c: ((base, other, base * 0.2)[c],), [0, 0, 1, 2, 2])
     assert replayed == [False, True, True, False, True]
     assert any("runs as one compiled function" in r["summary"] for r in SESSION.loops)
+
+
+def heat_steps(u, k):
+    u = u.copy()
+    for _ in range(k):               # a body compiled once, run on its own
+        u[1:-1] = u[1:-1] + 0.1 * (u[:-2] - 2 * u[1:-1] + u[2:])
+    return u * 2, u[0] + u[-1]
+
+
+def test_a_loop_run_on_its_own_is_a_step_and_the_call_replays():
+    rng = np.random.default_rng(2)
+    # (above loop_runner.NEST_PREFERRED_ELEMENTS: a body compiled once, not a nest)
+    u0, u1 = rng.random(6000), rng.random(6000)
+    j, replayed = _check(heat_steps, lambda c: ((u0, u1)[c], 12), [0, 0, 1, 1])
+    assert replayed == [False, True, True, True]
+    assert any("one compiled body" in r["summary"] for r in SESSION.loops)
+
+
+def relax_then_test(u, tol):
+    for _ in range(16):              # writes the caller's array in place
+        u[1:-1] = 0.5 * (u[:-2] + u[2:])
+    if np.abs(u).max() > tol:        # read after the writes: may come out otherwise
+        return u * 2
+    return u - 1
+
+
+def test_a_failed_read_after_a_loop_gives_the_callers_array_back_before_tracing():
+    """The replay's loop has written `u` when the read comes out otherwise: `u` gets its
+    values of before the call back, and the traced call writes it once, as NumPy does."""
+    base = np.linspace(0.0, 1.0, 6000)
+    j, replayed = _check(relax_then_test, lambda c: (base * c, 0.5), [1.0, 1.0, 0.1, 0.1, 1.0])
+    assert replayed == [False, True, False, True, False]
+    assert any("one compiled body" in r["summary"] for r in SESSION.loops)
+    plan, = _step_plans(j)
+    assert plan.saved == [0]

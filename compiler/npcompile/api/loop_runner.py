@@ -29,7 +29,7 @@ from ..trace.loop_values import LoopValueRefused, Spec
 from ..trace.overlap import overlaps as overlaps_exactly
 from ..dtypes import traced_dtype
 from ..trace.tracer import concretize, current, is_traceable
-from . import loop_picks, loop_sinks, native_loop
+from . import loop_picks, loop_sinks, loop_step, native_loop
 from .loop_rewrite import IndexedSite
 from .purity import Watch
 from .replay import _NotNow, _overlap, arg_key, build, loop_feeds, loop_until
@@ -138,11 +138,17 @@ class LoopRunner:
             # (the next entry skips the peel: pendulum_rk2's inner time loop, entered
             # 30 times a call with `t += dt` carried, traced an iteration at each entry)
             site.numbers_stay |= {(j, t) for j, t in numbers if type(args[j]) is t}
-        state, lazies = _take_over(tracer, site, args, fed)
+        state, lazies = _take_over(tracer, site, args, fed, read=False)
+        given = list(state)
         done, out, graphs, native = self._replayed(site, state, carry, it[peeled:], fed)
         if site.value_refused:
             tracer.loops_settling = True    # as written from the next call on
         self._report(site, n, graphs, done + peeled, peeled, native)
+        if done == n - peeled and not peeled and site.sinks is None:
+            loop_step.record(tracer, self, index, it, args, given, out, site.lineno)
+        else:
+            tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
+                              f"its own")
         if done < n - peeled:
             # the body could not be replayed: the rest of the loop is traced as written
             # into the surrounding graph, from the values it has reached
@@ -706,14 +712,17 @@ def _lazy_inside(args):
     return any(type(a) is not LazyArray and _holds_lazy(a) for a in args)
 
 
-def _take_over(tracer, site, args, fed):
+def _take_over(tracer, site, args, fed, read=True):
     """The loop's values made concrete, for a body compiled on its own: (state, the lazy
     array each concrete value came from; the sinks' targets concrete too, and an array
-    handed to them that came from a lazy array is that lazy array again)."""
+    handed to them that came from a lazy array is that lazy array again). read=False:
+    the caller says what a replay of the call does with the loop (api/loop_step.py)."""
     tracer.flush()
     tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled on its own")
-    # the call's next run must run this loop again: no replay of the call as a whole
-    tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on its own")
+    if read:
+        # the call's next run must run this loop again: no replay of the call as a whole
+        tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
+                          f"its own")
     # only the lazy arrays themselves become their values: a list the body appends to
     # must stay the caller's list
     state = [concretize(a) if type(a) is LazyArray else a for a in args]
@@ -727,6 +736,8 @@ def _on_its_own(run):
     """run() with the surrounding trace suspended: the watch on the whole call
     (api/purity.py) would hide the body's own watch, which decides whether the body
     replays; the call as a whole does not replay."""
+    if current() is None:       # a replay of the call (api/loop_step.py): no trace
+        return run()
     hook = sys.getprofile()
     mine = type(getattr(hook, "__self__", None)) is Watch
     if mine:

@@ -159,7 +159,10 @@ def make_step_plan(tracer, result, values, by_value):
                     written.add(ti)
                     if first_write is None:
                         first_write = len(steps)
-            steps.append([EAGER, step[1], args, dict(kwargs[1]), _assigned(step[4], new)])
+            taken = _assigned(step[4], new, source)
+            if taken is None:
+                return "a loop run on its own hands back an array it cannot find again"
+            steps.append([EAGER, step[1], args, dict(kwargs[1]), taken])
         elif type(step[1]) is list:     # computed from concrete arrays where read
             expr = []
             for fn, a, kw, ins in step[1]:
@@ -187,6 +190,7 @@ def make_step_plan(tracer, result, values, by_value):
         elif st[0] == EAGER:
             st[2] = _placed(st[2], at)
             st[3] = {k: _placed(v, at) for k, v in st[3].items()}
+            st[4] = _same_placed(st[4], at)
         elif type(st[1]) is list:
             st[1] = [(fn, a, kw, [x if x[0] == "node" else ("leaf", at(x[1])) for x in ins])
                      for fn, a, kw, ins in st[1]]
@@ -291,16 +295,30 @@ def _read(pool, i, chain, scalar):
     return v if scalar is True or scalar is False else scalar.type(v)
 
 
-def _assigned(spec, new):
+def _assigned(spec, new, source):
     """A recorded result (trace/steps._result) as a replay takes it apart: each array a
-    new value of the steps (tagged position, shape, dtype)."""
+    new value of the steps (tagged position, shape, dtype), or an argument it must be
+    again (tagged position); None where that argument is not found."""
     kind = spec[0]
     if kind == "array":
         a = spec[1]
         return ("array", new(a), a.shape, a.dtype)
+    if kind == "same":
+        i = source(spec[1])
+        return None if i is None else ("same", i)
     if kind == "value":
         return spec
-    return (kind, spec[1], [_assigned(x, new) for x in spec[2]])
+    items = [_assigned(x, new, source) for x in spec[2]]
+    return None if None in items else (kind, spec[1], items)
+
+
+def _same_placed(spec, at):
+    kind = spec[0]
+    if kind == "same":
+        return ("same", at(spec[1]))
+    if kind in ("array", "value"):
+        return spec
+    return (kind, spec[1], [_same_placed(x, at) for x in spec[2]])
 
 
 def _take(spec, got, pool):
@@ -310,6 +328,9 @@ def _take(spec, got, pool):
         if type(got) is not np.ndarray or got.shape != spec[2] or got.dtype != spec[3]:
             raise _Mismatch()
         pool.append(got)
+    elif kind == "same":
+        if got is not pool[spec[1]]:
+            raise _Mismatch()
     elif kind == "value":
         if not same_value(got, spec[1]):
             raise _Mismatch()

@@ -61,10 +61,11 @@ def expression(order):
             for n in order]
 
 
-def eager_step(fn, args, kwargs, cargs, ckwargs, result, writes=()):
+def eager_step(fn, args, kwargs, cargs, ckwargs, result, writes=(), same=False):
     """The record of one eager NumPy call, or why it cannot be made again in words.
     writes: the arrays among its arguments it writes into, for a call that says so (a
-    loop nest run compiled, api/native_loop.py); a NumPy function that writes is refused."""
+    loop nest run compiled, api/native_loop.py); a NumPy function that writes is refused.
+    same: it may hand back an argument itself (a loop's carried array, api/loop_step.py)."""
     name = getattr(fn, "__name__", "")
     if name in _WRITERS or (ckwargs and "out" in ckwargs):
         return f"{name} writes into an array"
@@ -79,7 +80,7 @@ def eager_step(fn, args, kwargs, cargs, ckwargs, result, writes=()):
     inputs = []
     _arrays(cargs, inputs)
     _arrays(ckwargs, inputs)
-    got = _result(result, inputs)
+    got = _result(result, inputs, same)
     if isinstance(got, str):
         return got
     return (EAGER, fn, frozen_args, frozen_kwargs, got, tuple(writes))
@@ -122,14 +123,17 @@ def _arrays(obj, out):
             _arrays(x, out)
 
 
-def _result(r, inputs, depth=0):
+def _result(r, inputs, same=False, depth=0):
     """How a replay takes the call's result apart: ('array', the array: a new pool
-    entry, its shape and dtype checked), ('value', v: it must come out the same), or a
-    tuple/list of those; or why it cannot be taken, in words."""
+    entry, its shape and dtype checked), ('same', an argument it must be again),
+    ('value', v: it must come out the same), or a tuple/list of those; or why it cannot
+    be taken, in words."""
     t = type(r)
     if t is np.ndarray:
         if not traced_dtype(r.dtype):
             return f"a result of dtype {r.dtype}"
+        if same and any(r is a for a in inputs):
+            return ("same", r)
         if any(np.may_share_memory(r, a) for a in inputs):
             return "a result that shares memory with an argument"
         return ("array", r)
@@ -138,7 +142,7 @@ def _result(r, inputs, depth=0):
             return "a deeply nested result"
         items = []
         for x in r:
-            got = _result(x, inputs, depth + 1)
+            got = _result(x, inputs, same, depth + 1)
             if isinstance(got, str):
                 return got
             items.append(got)
