@@ -327,6 +327,10 @@ class Jitted:
                         frame.f_lineno if frame else 0)
         tracer = Tracer(site, self.options, ENGINE)
         tracer.loops_only = loops_only
+        # a call that may become a plan of steps records them (trace/steps.py); the others
+        # (loop bodies, the GPU, a call traced without a watch) do not pay for it
+        tracer.steps_wanted = watch is not None and not self.loop_body and \
+            self.options["device"] == "cpu"
         if watch is not None and self.options["device"] == "cpu":
             # past the op budget the call may start again as plain NumPy if it has had
             # no effect yet (the watch sees the user's code, arguments are arrays and
@@ -388,8 +392,7 @@ class Jitted:
             tracer.flush()
             tracer.plan = None if watch is None else make_plan(
                 self.fn, tracer, result, watch, ENGINE.generation,
-                steps=make_step_plan if not self.loop_body and
-                self.options["device"] == "cpu" else None)
+                steps=make_step_plan if tracer.steps_wanted else None)
             result = concretize(result)  # plain NumPy values leave the trace
         return result, tracer
 

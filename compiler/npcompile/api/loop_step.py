@@ -29,7 +29,9 @@ def record(tracer, runner, index, it, args, given, out, lineno):
     the concrete ones it started from, `out` what it handed back) as a step; where it
     cannot be one, the call does not replay, as before."""
     why = None
-    if type(it) is not range:
+    if not tracer.recording():
+        why = "no plan of steps is made of this call"
+    elif type(it) is not range:
         why = "it runs over something other than a range"
     else:
         step = _steps.eager_step(functools.partial(_again, runner, index, it), tuple(args),

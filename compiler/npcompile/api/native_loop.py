@@ -506,6 +506,9 @@ def _as_step(tracer, site, args, values, got, targets, owner_name):
     binds, and takes the arrays it binds as new values. The arrays it binds enter the
     trace as arrays NumPy made, so that Python's reads of them are steps too. Where the
     step cannot be made again, the call does not replay, as before."""
+    if not tracer.recording():
+        tracer.read_value(f"its loop nest at line {site.lineno} runs compiled natively")
+        return got
     names = tuple(sorted(got))
     result = tuple(got[n] for n in names)
     cargs = tuple(values[n] for n in site.nest.params)

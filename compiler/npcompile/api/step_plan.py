@@ -23,12 +23,9 @@ import numpy as np
 
 from ..graph import calls
 from ..trace.lazy_array import call_recorded
-from ..trace.steps import EAGER, GRAPH, READ, same_value
+from ..trace.steps import EAGER, GRAPH, MAX_STEPS, READ, same_value
 from .replay import Plan, _NotNow, _overlap, build, const_source, template_of
 
-# a call of more steps than this is a loop of breaks: replaying it step by step gains
-# nothing over NumPy (and its guards would rarely all hold)
-MAX_STEPS = 64
 _REF, _ARRAY, _CONST, _SEQ, _DICT = range(5)
 
 

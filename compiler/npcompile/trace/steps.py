@@ -15,6 +15,9 @@ from ..dtypes import traced_dtype
 from .lazy_array import LazyArray
 
 GRAPH, EAGER, READ = 0, 1, 2
+# a call of more steps than this is a loop of breaks: replaying it step by step gains
+# nothing over NumPy (and its checks would rarely all hold)
+MAX_STEPS = 64
 
 # NumPy calls that write into an argument (a replay would write again, and a replay that
 # stops half-way could not take it back), or draw from a generator's stream

@@ -134,6 +134,7 @@ class Tracer:
         # and why a break could not be recorded so (None: every one was)
         self.steps = []
         self.unrecorded = None
+        self.steps_wanted = False  # set by the jit: a plan of steps may come of this call
         self.recorded_reads = 0   # value_reads that are steps
         self._direct = None       # (node, expression) of the last direct read (note_direct)
         self.small_breaks = 0     # breaks whose graph held small arrays (budget.BREAK_LIMIT)
@@ -456,14 +457,27 @@ class Tracer:
                     f"that small cannot win it back")
         return rec
 
+    def recording(self):
+        """Does this call record its steps (trace/steps.py)? Not where no plan can come
+        of it, nor past a plan's most steps (api/step_plan.MAX_STEPS)."""
+        if self.steps_wanted and len(self.steps) > _steps.MAX_STEPS:
+            self.steps_wanted = False
+            if self.unrecorded is None:
+                self.unrecorded = f"more than {_steps.MAX_STEPS} steps"
+        return self.steps_wanted
+
     def note_direct(self, node, order):
         """`node` is about to be computed straight from concrete arrays (lazy_array
         _read_directly): what it computes, for the read that follows (a step)."""
-        self._direct = (node, _steps.expression(order))
+        if self.steps_wanted:
+            self._direct = (node, _steps.expression(order))
 
     def read_at_break(self, lz, value):
         """Python read `value` out of `lz` at a break (a step, trace/steps.py)."""
-        self.steps.append(_steps.read_step(lz, value))
+        if self.recording():
+            self.steps.append(_steps.read_step(lz, value))
+        elif self.unrecorded is None:
+            self.unrecorded = "a value read at a break"
 
     def eager(self, fn, args, kwargs, kind, reason):
         """Run one NumPy call eagerly on concrete values (a graph break), and trace on
@@ -473,7 +487,8 @@ class Tracer:
         ckwargs = concretize(kwargs) if kwargs else {}
         with self.suspended():
             result = fn(*cargs, **ckwargs)
-        step = _steps.eager_step(fn, args, kwargs, cargs, ckwargs, result)
+        step = _steps.eager_step(fn, args, kwargs, cargs, ckwargs, result) \
+            if self.recording() else "not recorded"
         if type(step) is str:
             if self.unrecorded is None:
                 self.unrecorded = f"{reason}: {step}"
@@ -591,7 +606,7 @@ class Tracer:
         no graph break, but what the call does now depends on those values, so a later
         call must not replay this one's graph (api/replay.py), unless it reads them
         again: `lz`, read as `value`, is a step (trace/steps.py)."""
-        if lz is not None:
+        if lz is not None and self.recording():
             direct = self._direct
             self._direct = None
             self.steps.append(_steps.read_step(lz, value, direct[1] if direct is not None
