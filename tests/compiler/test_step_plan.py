@@ -244,3 +244,26 @@ def test_a_failed_read_after_a_loop_gives_the_callers_array_back_before_tracing(
     assert any("one compiled body" in r["summary"] for r in SESSION.loops)
     plan, = _step_plans(j)
     assert plan.saved == [0]
+
+
+def jacobi_until(u, f, tol):
+    err = np.inf
+    k = 0
+    while err > tol and k < 500:     # a while loop run compiled on its own
+        new = u.copy()
+        new[1:-1] = 0.5 * (u[:-2] + u[2:] - f[1:-1])
+        err = np.abs(new - u).max()
+        u = new
+        k += 1
+    return u * 2, k
+
+
+def test_a_while_loop_is_a_step_and_its_count_is_checked():
+    """The iteration count is a number the loop binds: a replay on data that converges
+    in another count of iterations finds it changed and traces the call as written."""
+    f = np.zeros(6000)
+    x = np.linspace(0, 3, 6000)
+    u0 = np.sin(x) + 0.01 * np.cos(2000 * x)     # 6 iterations; scaled by 0.5, 4
+    j, replayed = _check(jacobi_until, lambda c: (u0 * c, f, 1e-3), [1.0, 1.0, 1.0, 0.5, 0.5])
+    assert replayed == [False, True, True, False, True]
+    assert any("one compiled body" in r["summary"] for r in SESSION.loops)

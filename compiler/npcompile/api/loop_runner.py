@@ -347,13 +347,29 @@ class LoopRunner:
                     break
             else:
                 return _bound(site, values, last, n, tracer, loop_sinks.ByIdentity(), fed)
-        state, lazies = _take_over(tracer, site, values, fed)
+        state, lazies = _take_over(tracer, site, values, fed, read=n > 0)
+        given = list(state)
         ran, out, graphs, native = _on_its_own(
             lambda: self._while_iterations(site, state, fed))
         if ran:
             self._report(site, n + ran, graphs, n + ran, 1 if n else 0, native)
+        if not n:
+            if site.sinks is None:
+                loop_step.record_while(tracer, self, index, values, given, ran,
+                                       self._exited[index], _bound_raw(site, state, out)
+                                       if ran else (), site.lineno)
+            else:
+                tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled "
+                                  f"on its own (a list it appends to)")
         return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
                       tracer, lazies, fed)
+
+    def while_again(self, site, state, fed):
+        """A while loop run again from its start on concrete values (a replay of the
+        call, api/loop_step.py): (iterations, their last values, what it binds)."""
+        self._exited[site.index] = False
+        ran, out, _, _ = self._while_iterations(site, state, fed)
+        return ran, out, _bound_raw(site, state, out) if ran else ()
 
     def exits(self, index, it, args):
         """A `for` loop with a convergence test (ExitSite): (the loop variable's last
@@ -1155,11 +1171,17 @@ def _bound(site, values, last, n, tracer, lazies, fed):
     """What a while loop leaves bound: () when its body never ran (nothing rebinds)."""
     if n == 0:
         return ()
-    got = [values[site.params.index(b)] if b in site.params else v
-           for b, v in zip(site.binds, last)]
-    got += [values[site.params.index(c)] for c in site.counters]
+    got = _bound_raw(site, values, last)
     return tuple(_rejoin(tracer, v, lazies, name)
                  for v, name in zip(got, site.binds + site.counters)) + fed.result()
+
+
+def _bound_raw(site, values, last):
+    """A while loop's bound values (site.binds, then its counters) as the loop left
+    them, before they rejoin the trace."""
+    got = [values[site.params.index(b)] if b in site.params else v
+           for b, v in zip(site.binds, last)]
+    return got + [values[site.params.index(c)] for c in site.counters]
 
 
 def _as_written(site, values, carry, start, stop, it, fed):

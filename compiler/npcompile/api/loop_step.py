@@ -25,24 +25,34 @@ class _Stopped(Exception):
 
 
 def record(tracer, runner, index, it, args, given, out, lineno):
-    """Record the loop that just ran (`args` its values as the trace had them, `given`
-    the concrete ones it started from, `out` what it handed back) as a step; where it
-    cannot be one, the call does not replay, as before."""
-    why = None
-    if not tracer.recording():
-        why = "no plan of steps is made of this call"
-    elif type(it) is not range:
-        why = "it runs over something other than a range"
+    """Record the `for` loop that just ran (`args` its values as the trace had them,
+    `given` the concrete ones it started from, `out` what it handed back) as a step;
+    where it cannot be one, the call does not replay, as before."""
+    if type(it) is not range:
+        _refused(tracer, lineno, "it runs over something other than a range")
     else:
-        step = _steps.eager_step(functools.partial(_again, runner, index, it), tuple(args),
-                                 None, tuple(given), {}, (it[-1],) + tuple(out),
-                                 writes=[a for a in given if type(a) is np.ndarray],
-                                 same=True)
-        if type(step) is str:
-            why = step
-        else:
-            tracer.steps.append(step)
-            return
+        _record(tracer, functools.partial(_again, runner, index, it), args, given,
+                (it[-1],) + tuple(out), lineno)
+
+
+def record_while(tracer, runner, index, args, given, ran, exited, bound, lineno):
+    """Record the `while` loop that just ran (`ran` iterations; `exited`: its exit test
+    held; `bound`: what it binds, before they rejoin the trace) as a step."""
+    _record(tracer, functools.partial(_while_again, runner, index), args, given,
+            (ran > 0, exited) + (tuple(bound) if ran else ()), lineno)
+
+
+def _record(tracer, again, args, given, result, lineno):
+    if not tracer.recording():
+        return _refused(tracer, lineno, "no plan of steps is made of this call")
+    step = _steps.eager_step(again, tuple(args), None, tuple(given), {}, result,
+                             writes=[a for a in given if type(a) is np.ndarray], same=True)
+    if type(step) is str:
+        return _refused(tracer, lineno, step)
+    tracer.steps.append(step)
+
+
+def _refused(tracer, lineno, why):
     tracer.read_value(f"its loop at line {lineno} runs as a body compiled on its own "
                       f"({why})")
 
@@ -56,3 +66,11 @@ def _again(runner, index, it, *args):
     if done < len(it):
         raise _Stopped()
     return (it[-1],) + tuple(out)
+
+
+def _while_again(runner, index, *args):
+    site = runner.sites[index]
+    values, fed = loop_sinks.feed(site.sinks, args)
+    state = list(values)
+    ran, out, bound = runner.while_again(site, state, fed)
+    return (ran > 0, runner._exited[index]) + (tuple(bound) if ran else ())

@@ -316,7 +316,7 @@ def make_plan(fn, tracer, result, watch, generation, steps=None):
     several = bool(tracer.breaks) or len(tracer.runs) != 1 or bool(read) or \
         any(s[0] != GRAPH for s in tracer.steps)
     if several:
-        if not tracer.runs:
+        if not tracer.runs and not tracer.steps:
             return "the call computed nothing"
         if steps is None or tracer.unrecorded is not None:
             if tracer.breaks:

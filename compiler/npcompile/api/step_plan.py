@@ -75,7 +75,7 @@ class _Programs:
 
     @property
     def graph_id(self):
-        return self.programs[0].graph_id
+        return self.programs[0].graph_id if self.programs else -1
 
     @property
     def last_timings(self):
@@ -174,8 +174,8 @@ def make_step_plan(tracer, result, values, by_value):
             if i is None:
                 return "it reads a value out of an array it cannot find again"
             steps.append([READ, i, seen.chain, seen.scalar, step[2]])
-    if not programs:
-        return "the call ran no graph"
+    if not steps:
+        return "the call computed nothing"
     base = n + len(consts)
 
     def at(i):
