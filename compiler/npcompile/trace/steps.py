@@ -25,6 +25,8 @@ _WRITERS = frozenset(("copyto", "place", "put", "putmask", "fill_diagonal", "put
                       "shuffle", "at", "fill", "sort", "partition", "resize", "setflags",
                       "itemset", "byteswap"))
 _RANDOM = (np.random.Generator, np.random.BitGenerator, np.random.RandomState)
+# values a read may hand Python that nothing can change in place
+_VALUES = (int, float, complex, bool, str, bytes, type(None), np.generic)
 # what a step may take as a constant argument: what Python values cannot change unseen
 _CONSTANTS = (int, float, complex, bool, str, bytes, slice, type(None), type(Ellipsis),
               np.dtype, np.generic, type)
@@ -50,7 +52,14 @@ class Seen:
 
 def read_step(lz, value, expr=None):
     """Python read `value` out of lazy array `lz` at a break; `expr`: what computed it
-    straight from concrete arrays (expression()), where nothing else holds it."""
+    straight from concrete arrays (expression()), where nothing else holds it. None for
+    a value that could change unseen: an array is kept as a copy (the value read may be
+    the caller's own array, `float(t)` of a one-element argument, which the caller may
+    write before the next call), anything but a number is not kept."""
+    if type(value) is np.ndarray:
+        value = value.copy()
+    elif not isinstance(value, _VALUES):
+        return None
     return (READ, Seen(lz) if expr is None else expr, value, lz._scalar)
 
 

@@ -474,8 +474,9 @@ class Tracer:
 
     def read_at_break(self, lz, value):
         """Python read `value` out of `lz` at a break (a step, trace/steps.py)."""
-        if self.recording():
-            self.steps.append(_steps.read_step(lz, value))
+        step = _steps.read_step(lz, value) if self.recording() else None
+        if step is not None:
+            self.steps.append(step)
         elif self.unrecorded is None:
             self.unrecorded = "a value read at a break"
 
@@ -609,9 +610,11 @@ class Tracer:
         if lz is not None and self.recording():
             direct = self._direct
             self._direct = None
-            self.steps.append(_steps.read_step(lz, value, direct[1] if direct is not None
-                                               and direct[0] is lz._n else None))
-            self.recorded_reads += 1
+            step = _steps.read_step(lz, value, direct[1] if direct is not None
+                                    and direct[0] is lz._n else None)
+            if step is not None:
+                self.steps.append(step)
+                self.recorded_reads += 1
         self.value_reads += 1
         if self.value_read_reason is None:
             self.value_read_reason = reason
