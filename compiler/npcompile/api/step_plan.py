@@ -213,9 +213,11 @@ def make_step_plan(tracer, result, values, by_value):
     plan.written = sorted(written)
     plan.overlap_positions = sorted(read | written)
     # the arguments a failed check must give back: those written before a later step
-    # (a check, an eager call or a kernel that may raise) comes
-    plan.saved = plan.written if first_write is not None and first_write < len(steps) - 1 \
-        else []
+    # (a check, an eager call or a kernel that may raise) comes, or by a loop run on its
+    # own, which may stop half-way itself (a nest puts back what it wrote; a body's
+    # iterations do not)
+    plan.saved = plan.written if first_write is not None and (
+        first_write < len(steps) - 1 or steps[first_write][0] == EAGER) else []
     if plan.written and _overlap(values, plan.arrays, plan.written):
         return None
     return plan
