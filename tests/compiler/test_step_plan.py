@@ -270,7 +270,7 @@ def test_a_while_loop_is_a_step_and_its_count_is_checked():
 
 
 def scaled_by(t, y):
-    return y * float(t)              # reads the caller's one-element array itself
+    return y * float(t)              # reads the caller's 0-d array itself
 
 
 def test_a_value_read_is_kept_as_a_copy_not_as_the_callers_array():
@@ -278,10 +278,10 @@ def test_a_value_read_is_kept_as_a_copy_not_as_the_callers_array():
     array between calls is seen (the plan kept the array, compared it with itself and
     replayed the old constant: 2.0 where NumPy multiplies by 3.0)."""
     j = npcompile.jit(scaled_by, choose=False)
-    t, y = np.array([2.0]), np.arange(3.0)
+    t, y = np.array(2.0), np.arange(3.0)
     _same(j(t, y), scaled_by(t, y))
     _same(j(t, y), scaled_by(t, y))
     assert _replayed()
-    t[0] = 3.0
+    t[...] = 3.0
     _same(j(t, y), scaled_by(t, y))
     assert not _replayed()
