@@ -285,3 +285,22 @@ def test_a_value_read_is_kept_as_a_copy_not_as_the_callers_array():
     t[...] = 3.0
     _same(j(t, y), scaled_by(t, y))
     assert not _replayed()
+
+
+def relax_until_converged(u, tol):
+    for it in range(400):            # a loop with a convergence test, compiled on its own
+        new = u.copy()
+        new[1:-1] = 0.5 * (u[:-2] + u[2:])
+        if np.abs(new - u).max() < tol:
+            break
+        u = new
+    return u * 2, it
+
+
+def test_a_loop_with_an_exit_test_is_a_step_and_its_exit_is_checked():
+    x = np.linspace(0, 3, 6000)
+    u0 = np.sin(x) + 0.01 * np.cos(2000 * x)
+    j, replayed = _check(relax_until_converged, lambda c: (u0 * c, 1e-3),
+                         [1.0, 1.0, 1.0, 0.5, 0.5])
+    assert replayed == [False, True, True, False, True]
+    assert any("one compiled body" in r["summary"] for r in SESSION.loops)

@@ -364,6 +364,13 @@ class LoopRunner:
         return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
                       tracer, lazies, fed)
 
+    def exit_again(self, site, it, state, fed):
+        """A `for` loop with a convergence test run again from its start on concrete
+        values (a replay of the call, api/loop_step.py): (its last value, whether the
+        test held, what it binds)."""
+        i, env, _, hit, _ = self._exit_iterations(site, state, len(it), fed)
+        return it[i], hit, [env[name] for name in site.binds]
+
     def while_again(self, site, state, fed):
         """A while loop run again from its start on concrete values (a replay of the
         call, api/loop_step.py): (iterations, their last values, what it binds)."""
@@ -398,10 +405,18 @@ class LoopRunner:
             if hit or i == len(it) - 1:
                 return it[i], tuple(env[name] for name in site.binds) + fed.result(), hit
             peeled = 1
-        state, lazies = _take_over(tracer, site, args, fed)
+        state, lazies = _take_over(tracer, site, args, fed, read=bool(peeled))
+        given = list(state)
         i, env, graphs, hit, native = _on_its_own(
             lambda: self._exit_iterations(site, state, len(it) - peeled, fed))
         self._report(site, i + 1 + peeled, graphs, i + 1 + peeled, peeled, native)
+        if not peeled:
+            if site.sinks is None and type(it) is range:
+                loop_step.record_exit(tracer, self, index, it, args, given, it[i], hit,
+                                      [env[name] for name in site.binds], site.lineno)
+            else:
+                tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled "
+                                  f"on its own (a list it appends to, or not a range)")
         return it[i + peeled], tuple(_rejoin(tracer, env[name], lazies, name)
                                      for name in site.binds) + fed.result(), hit
 

@@ -42,6 +42,13 @@ def record_while(tracer, runner, index, args, given, ran, exited, bound, lineno)
             (ran > 0, exited) + (tuple(bound) if ran else ()), lineno)
 
 
+def record_exit(tracer, runner, index, it, args, given, last, hit, bound, lineno):
+    """Record the `for` loop with a convergence test that just ran (`last` its loop
+    variable's last value, `hit` whether the test held, `bound` what it binds)."""
+    _record(tracer, functools.partial(_exit_again, runner, index, it), args, given,
+            (last, hit) + tuple(bound), lineno)
+
+
 def _record(tracer, again, args, given, result, lineno):
     if not tracer.recording():
         return _refused(tracer, lineno, "no plan of steps is made of this call")
@@ -74,3 +81,10 @@ def _while_again(runner, index, *args):
     state = list(values)
     ran, out, bound = runner.while_again(site, state, fed)
     return (ran > 0, runner._exited[index]) + (tuple(bound) if ran else ())
+
+
+def _exit_again(runner, index, it, *args):
+    site = runner.sites[index]
+    values, fed = loop_sinks.feed(site.sinks, args)
+    last, hit, bound = runner.exit_again(site, it, list(values), fed)
+    return (last, hit) + tuple(bound)
