@@ -33,6 +33,8 @@ def main():
         for _ in range(40):
             jf(*copy.deepcopy(inputs))
         choices = npcompile.report().get("path_choices") or [{}]
+        if not npcompile.report().get("path_choices"):
+            choices = []
 
         def synced(*a):
             out = jf(*a)
@@ -47,7 +49,15 @@ def main():
                 f(*args)
                 times[k].append(time.perf_counter() - t0)
         med = {k: statistics.median(v) * 1e3 for k, v in times.items()}
-        print(f"{name:22s} chose {choices[-1].get('choice', 'compiled'):8s} " +
+        # the spread says whether the jit's median is a steady cost or a few slow calls
+        # (the path choice rechecking the other paths)
+        for k in ("numpy", "jit", "numpy path"):
+            q = statistics.quantiles([t * 1e3 for t in times[k]], n=4)
+            print(f"    {k:10s} min {min(times[k]) * 1e3:.3f}  quartiles " +
+                  " ".join(f"{x:.3f}" for x in q) + f"  max {max(times[k]) * 1e3:.3f} ms")
+        print(f"    path choices made while timing: "
+              f"{len(npcompile.report().get('path_choices') or []) - len(choices)}")
+        print(f"{name:22s} chose {(choices or [{}])[-1].get('choice', 'compiled'):8s} " +
               "  ".join(f"{k} {v:.3f} ms" for k, v in med.items()) +
               f"  numpy/jit {med['numpy'] / med['jit']:.2f}", flush=True)
         if opts.profile:
