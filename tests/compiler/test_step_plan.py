@@ -304,3 +304,44 @@ def test_a_loop_with_an_exit_test_is_a_step_and_its_exit_is_checked():
                          [1.0, 1.0, 1.0, 0.5, 0.5])
     assert replayed == [False, True, True, False, True]
     assert any("one compiled body" in r["summary"] for r in SESSION.loops)
+
+
+def fit_with_bias(w, X, y):
+    b = 0.0                          # a Python number the first iteration makes a NumPy one
+    for _ in range(20):
+        r = X @ w + b - y
+        w = w - 0.1 * (X.T @ r) / len(y)
+        b -= 0.1 * np.mean(r)
+    return w, b
+
+
+def test_a_loop_whose_first_iteration_is_traced_as_written_is_a_step_from_the_second():
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((3000, 4)), rng.standard_normal(3000)
+    j = npcompile.jit(fit_with_bias, choose=False)
+    replayed = []
+    for c in (1.0, 1.0, 1.0, 0.5):
+        w = np.zeros(4)
+        got, want = j(w, X, y * c), fit_with_bias(w, X, y * c)
+        replayed.append(_replayed())
+        np.testing.assert_allclose(got[0], want[0], rtol=1e-12)
+        assert type(got[1]) is type(want[1])
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+    # (b, a number the loop binds, is checked: other data, another b, a new trace)
+    assert replayed == [False, True, True, False]
+    assert _step_plans(j)
+    assert any("one compiled body" in r["summary"] for r in SESSION.loops)
+
+
+def test_a_plan_whose_checks_keep_failing_is_dropped():
+    """Data whose read changes at every call: after STEP_MISSES failed replays in a row
+    the calls are traced, with the reason in replay_refusals."""
+    from npcompile.api.jit import STEP_MISSES
+    j = npcompile.jit(branchy, choose=False)
+    base = np.linspace(-1, 2, 64)
+    for k in range(STEP_MISSES + 3):
+        a = base * (1.0 if k % 2 else 0.01)   # the other branch at every call
+        got = j(a.copy(), 5.0)
+        _same(got, branchy(a.copy(), 5.0))
+    assert any("came out otherwise" in r for r in j.replay_refusals.values())
+    assert not _step_plans(j)

@@ -50,6 +50,12 @@ def loops_default():
     return os.environ.get("NPC_LOOPS", "1") != "0"
 
 
+# a plan of steps (api/step_plan.py) whose checks fail in this many calls in a row is
+# dropped, and calls like them are traced: a replay that fails at a loop's result ran the
+# loop twice (once before the check, once in the trace)
+STEP_MISSES = 3
+
+
 class Jitted:
     def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None, replay=None,
                  choose=None, loops=None):
@@ -80,6 +86,7 @@ class Jitted:
         self._floats = DynamicFloats(fn)  # float arguments taken as run-time values
         self._over_budget = {}  # argument key -> ENGINE.generation: plain NumPy (no chooser)
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
+        self._step_misses = {}  # argument key -> plans of steps whose checks failed in a row
         self._untraced_seen = set()  # (argument name, dtype) of untraced arrays reported
         try:
             self._params = list(inspect.signature(fn).parameters.values())
@@ -235,11 +242,23 @@ class Jitted:
                 done, result = replay_call(self, plan, values)
                 if done:
                     self.last_graph_ids = [getattr(plan.program, "graph_id", -1)]
+                    if self._step_misses:
+                        self._step_misses.pop(key, None)
                     return result
                 if type(plan) is not Plan and key not in self.replay_refusals:
                     # a plan of steps whose checks failed (another branch, another
-                    # count): this call's trace makes the plan for the next one
-                    watch = Watch(self.fn, values)
+                    # count): this call's trace makes the plan for the next one, unless
+                    # they keep failing (data that changes what Python reads at every
+                    # call), where each replay's work up to the failed check is lost
+                    misses = self._step_misses[key] = self._step_misses.get(key, 0) + 1
+                    if misses >= STEP_MISSES:
+                        del self._plans[key]
+                        self.replay_refusals[key] = (
+                            f"what its plan of steps reads came out otherwise in {misses} "
+                            f"calls in a row (the values Python reads change from call to "
+                            f"call)")
+                    else:
+                        watch = Watch(self.fn, values)
             elif key not in self.replay_refusals:
                 watch = Watch(self.fn, values)
         try:

@@ -144,8 +144,9 @@ class LoopRunner:
         if site.value_refused:
             tracer.loops_settling = True    # as written from the next call on
         self._report(site, n, graphs, done + peeled, peeled, native)
-        if done == n - peeled and not peeled and site.sinks is None:
-            loop_step.record(tracer, self, index, it, args, given, out, site.lineno)
+        if done == n - peeled and site.sinks is None:
+            # (a peeled first iteration is part of the call's graph: the step is the rest)
+            loop_step.record(tracer, self, index, it[peeled:], args, given, out, site.lineno)
         else:
             tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
                               f"its own")
@@ -347,20 +348,21 @@ class LoopRunner:
                     break
             else:
                 return _bound(site, values, last, n, tracer, loop_sinks.ByIdentity(), fed)
-        state, lazies = _take_over(tracer, site, values, fed, read=n > 0)
+        state, lazies = _take_over(tracer, site, values, fed, read=False)
         given = list(state)
         ran, out, graphs, native = _on_its_own(
             lambda: self._while_iterations(site, state, fed))
         if ran:
             self._report(site, n + ran, graphs, n + ran, 1 if n else 0, native)
-        if not n:
-            if site.sinks is None:
-                loop_step.record_while(tracer, self, index, values, given, ran,
-                                       self._exited[index], _bound_raw(site, state, out)
-                                       if ran else (), site.lineno)
-            else:
-                tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled "
-                                  f"on its own (a list it appends to)")
+        # (iterations run as written before it are part of the call's graph: the step
+        # is the loop from the values they reached)
+        if site.sinks is None:
+            loop_step.record_while(tracer, self, index, values, given, ran,
+                                   self._exited[index], _bound_raw(site, state, out)
+                                   if ran else (), site.lineno)
+        else:
+            tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
+                              f"its own (a list it appends to)")
         return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
                       tracer, lazies, fed)
 
@@ -405,18 +407,19 @@ class LoopRunner:
             if hit or i == len(it) - 1:
                 return it[i], tuple(env[name] for name in site.binds) + fed.result(), hit
             peeled = 1
-        state, lazies = _take_over(tracer, site, args, fed, read=bool(peeled))
+        state, lazies = _take_over(tracer, site, args, fed, read=False)
         given = list(state)
         i, env, graphs, hit, native = _on_its_own(
             lambda: self._exit_iterations(site, state, len(it) - peeled, fed))
         self._report(site, i + 1 + peeled, graphs, i + 1 + peeled, peeled, native)
-        if not peeled:
-            if site.sinks is None and type(it) is range:
-                loop_step.record_exit(tracer, self, index, it, args, given, it[i], hit,
-                                      [env[name] for name in site.binds], site.lineno)
-            else:
-                tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled "
-                                  f"on its own (a list it appends to, or not a range)")
+        # (a peeled first iteration is part of the call's graph: the step is the rest)
+        if site.sinks is None and type(it) is range:
+            loop_step.record_exit(tracer, self, index, it[peeled:], args, given,
+                                  it[i + peeled], hit, [env[name] for name in site.binds],
+                                  site.lineno)
+        else:
+            tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
+                              f"its own (a list it appends to, or not a range)")
         return it[i + peeled], tuple(_rejoin(tracer, env[name], lazies, name)
                                      for name in site.binds) + fed.result(), hit
 
