@@ -345,3 +345,21 @@ def test_a_plan_whose_checks_keep_failing_is_dropped():
         _same(got, branchy(a.copy(), 5.0))
     assert any("came out otherwise" in r for r in j.replay_refusals.values())
     assert not _step_plans(j)
+
+
+def counts_and_element(x):
+    y = np.abs(x) * 3
+    vals, counts = np.unique(np.floor(y), return_counts=True)   # keywords, a tuple back
+    if y[3] > 1.5:                   # an element of a graph's output, read in Python
+        return vals * 2, counts + 1
+    return vals, counts
+
+
+def test_eager_keywords_tuple_results_and_element_reads_of_outputs():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(300)
+    x[3] = 0.1                       # y[3] 0.3: floor 0, not above 1.5
+    x2 = x.copy()
+    x2[3] = 0.6                      # y[3] 1.8: floor 1, the other branch, as many values
+    j, replayed = _check(counts_and_element, lambda c: ((x, x2)[c],), [0, 0, 0, 1, 1])
+    assert replayed == [False, True, True, False, True]
