@@ -363,3 +363,14 @@ def test_eager_keywords_tuple_results_and_element_reads_of_outputs():
     x2[3] = 0.6                      # y[3] 1.8: floor 1, the other branch, as many values
     j, replayed = _check(counts_and_element, lambda c: ((x, x2)[c],), [0, 0, 0, 1, 1])
     assert replayed == [False, True, True, False, True]
+
+
+def unique_of_a_column(A):
+    u = np.unique(A[:, 1].T)         # the graph before the break holds views only
+    return A * u.size
+
+
+def test_a_graph_of_views_before_a_break_replays():
+    A = np.arange(60.0).reshape(12, 5) % 7
+    j, replayed = _check(unique_of_a_column, lambda c: (A * c,), [1.0, 1.0, 1.0, 2.0])
+    assert replayed == [False, True, True, True]

@@ -326,7 +326,7 @@ def make_plan(fn, tracer, result, watch, generation, steps=None):
                 "it ran code outside its graph"
     else:
         entry, leaves, outputs, compiled = tracer.runs[0]
-        if not compiled:
+        if compiled is not True:    # (a graph of views kept as its calls: steps only)
             return "its graph did not run compiled"
     cells = closure_guards(fn)
     if isinstance(cells, str):

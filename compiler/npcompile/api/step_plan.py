@@ -119,6 +119,7 @@ def make_step_plan(tracer, result, values, by_value):
             entry, leaves, outputs, compiled = tracer.runs[step[1]]
             if not compiled:
                 return "a graph of the call did not run compiled"
+            program = entry.compiled if compiled is True else compiled
             srcs = []
             for leaf in leaves:
                 i = source(leaf.value)
@@ -142,8 +143,8 @@ def make_step_plan(tracer, result, values, by_value):
                     if first_write is None:
                         first_write = len(steps)
                 wbs.append((-1 - k, ti))
-            programs.append(entry.compiled)
-            steps.append([GRAPH, entry.compiled, srcs, wbs])
+            programs.append(program)
+            steps.append([GRAPH, program, srcs, wbs])
         elif kind == EAGER:
             args, kwargs = _sources(step[2], source), _sources(step[3], source)
             if args is None or kwargs is None:

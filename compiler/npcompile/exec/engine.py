@@ -179,7 +179,11 @@ class Engine:
                         "graph_id": entry.graph_id, "function": site.function,
                         "reason": f"run failed: {e}"})
             values = reference.execute(pending, outputs)
-            tracer.runs.append((entry, leaves, outputs, False))
+            # a graph of views only: kept as its calls for a plan of steps to rerun
+            kept = reference.Recorded(leaves, pending, outputs) if entry.compiled is None \
+                and tracer.steps_wanted and not any(cpu_worthy(n) for n in pending) \
+                and all(leaf.is_leaf for leaf in leaves) else False
+            tracer.runs.append((entry, leaves, outputs, kept))
         self.session.add("kernels", {
             "name": f"graph{entry.graph_id}", "graph_id": entry.graph_id, "target": "reference",
             "function": site.function, "wall_ms": (time.perf_counter() - t1) * 1e3})
