@@ -12,6 +12,9 @@ arguments:
 * each eager NumPy call again, on the values it reads now; what it returns must have the
   recorded shapes and dtypes (the graphs after it were compiled for those: a mask
   that selects another count is a new trace), and its numbers the recorded values;
+  a loop that ran compiled on its own (a scalar nest, a body compiled once, a while
+  loop: api/loop_step.py) is such a call too, and so is a graph of views kept as its
+  calls (exec/reference.Recorded);
 * each value Python read must read the same (type and bits): the Python body is a
   function of the arguments' key, its guarded globals and the values it read, so the
   same values mean the same path through it and the same graphs.
@@ -26,7 +29,7 @@ from ..trace.lazy_array import call_recorded
 from ..trace.steps import EAGER, GRAPH, MAX_STEPS, READ, same_value
 from .replay import Plan, _NotNow, _overlap, build, const_source, template_of
 
-_REF, _ARRAY, _CONST, _SEQ, _DICT = range(5)
+_REF, _ARRAY, _CONST, _SEQ = range(4)
 
 
 class _Mismatch(Exception):
