@@ -144,12 +144,13 @@ class LoopRunner:
         if site.value_refused:
             tracer.loops_settling = True    # as written from the next call on
         self._report(site, n, graphs, done + peeled, peeled, native)
-        if done == n - peeled and site.sinks is None:
+        if done < n - peeled:
+            loop_step.refused(tracer, site.lineno, "some of its iterations ran as written")
+        elif site.sinks is not None:
+            loop_step.refused(tracer, site.lineno, "a list it appends to")
+        else:
             # (a peeled first iteration is part of the call's graph: the step is the rest)
             loop_step.record(tracer, self, index, it[peeled:], args, given, out, site.lineno)
-        else:
-            tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
-                              f"its own")
         if done < n - peeled:
             # the body could not be replayed: the rest of the loop is traced as written
             # into the surrounding graph, from the values it has reached
@@ -361,8 +362,7 @@ class LoopRunner:
                                    self._exited[index], _bound_raw(site, state, out)
                                    if ran else (), site.lineno)
         else:
-            tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
-                              f"its own (a list it appends to)")
+            loop_step.refused(tracer, site.lineno, "a list it appends to")
         return _bound(site, state, out if ran else [concretize(v) for v in last], n + ran,
                       tracer, lazies, fed)
 
@@ -413,13 +413,12 @@ class LoopRunner:
             lambda: self._exit_iterations(site, state, len(it) - peeled, fed))
         self._report(site, i + 1 + peeled, graphs, i + 1 + peeled, peeled, native)
         # (a peeled first iteration is part of the call's graph: the step is the rest)
-        if site.sinks is None and type(it) is range:
+        if site.sinks is None:
             loop_step.record_exit(tracer, self, index, it[peeled:], args, given,
                                   it[i + peeled], hit, [env[name] for name in site.binds],
                                   site.lineno)
         else:
-            tracer.read_value(f"its loop at line {site.lineno} runs as a body compiled on "
-                              f"its own (a list it appends to, or not a range)")
+            loop_step.refused(tracer, site.lineno, "a list it appends to")
         return it[i + peeled], tuple(_rejoin(tracer, env[name], lazies, name)
                                      for name in site.binds) + fed.result(), hit
 

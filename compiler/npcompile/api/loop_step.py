@@ -29,7 +29,7 @@ def record(tracer, runner, index, it, args, given, out, lineno):
     `given` the concrete ones it started from, `out` what it handed back) as a step;
     where it cannot be one, the call does not replay, as before."""
     if type(it) is not range:
-        _refused(tracer, lineno, "it runs over something other than a range")
+        refused(tracer, lineno, "it runs over something other than a range")
     else:
         _record(tracer, functools.partial(_again, runner, index, it), args, given,
                 (it[-1],) + tuple(out), lineno)
@@ -45,21 +45,25 @@ def record_while(tracer, runner, index, args, given, ran, exited, bound, lineno)
 def record_exit(tracer, runner, index, it, args, given, last, hit, bound, lineno):
     """Record the `for` loop with a convergence test that just ran (`last` its loop
     variable's last value, `hit` whether the test held, `bound` what it binds)."""
-    _record(tracer, functools.partial(_exit_again, runner, index, it), args, given,
-            (last, hit) + tuple(bound), lineno)
+    if type(it) is not range:
+        refused(tracer, lineno, "it runs over something other than a range")
+    else:
+        _record(tracer, functools.partial(_exit_again, runner, index, it), args, given,
+                (last, hit) + tuple(bound), lineno)
 
 
 def _record(tracer, again, args, given, result, lineno):
     if not tracer.recording():
-        return _refused(tracer, lineno, "no plan of steps is made of this call")
+        return refused(tracer, lineno, "no plan of steps is made of this call")
     step = _steps.eager_step(again, tuple(args), None, tuple(given), {}, result,
                              writes=[a for a in given if type(a) is np.ndarray], same=True)
     if type(step) is str:
-        return _refused(tracer, lineno, step)
+        return refused(tracer, lineno, step)
     tracer.steps.append(step)
 
 
-def _refused(tracer, lineno, why):
+def refused(tracer, lineno, why):
+    """The loop is no step: a later call runs it again by tracing the call."""
     tracer.read_value(f"its loop at line {lineno} runs as a body compiled on its own "
                       f"({why})")
 

@@ -14,7 +14,7 @@ arguments:
   that selects another count is a new trace), and its numbers the recorded values;
   a loop that ran compiled on its own (a scalar nest, a body compiled once, a while
   loop: api/loop_step.py) is such a call too, and so is a graph of views kept as its
-  calls (exec/reference.Recorded);
+  calls (graph/recorded.py);
 * each value Python read must read the same (type and bits): the Python body is a
   function of the arguments' key, its guarded globals and the values it read, so the
   same values mean the same path through it and the same graphs.
@@ -25,7 +25,6 @@ takes the other branch). A plan whose only steps are graphs never needs that."""
 import numpy as np
 
 from ..graph import calls
-from ..trace.lazy_array import call_recorded
 from ..trace.steps import EAGER, GRAPH, MAX_STEPS, READ, same_value
 from .replay import Plan, _NotNow, _overlap, build, const_source, template_of
 
@@ -69,7 +68,8 @@ class StepPlan(Plan):
 
 
 class _Programs:
-    """The plan's programs as jit.py's kernel-time record reads one."""
+    """The plan's programs where jit.py reads one plan's program: its graph id, and
+    exec/engine.record_kernel_times, which records each program's kernel times."""
 
     __slots__ = ("programs",)
 
@@ -79,10 +79,6 @@ class _Programs:
     @property
     def graph_id(self):
         return self.programs[0].graph_id if self.programs else -1
-
-    @property
-    def last_timings(self):
-        return None   # exec/engine.record_kernel_times reads each program's own
 
 
 def make_step_plan(tracer, result, values, by_value):
@@ -164,14 +160,12 @@ def make_step_plan(tracer, result, values, by_value):
             if taken is None:
                 return "a loop run on its own hands back an array it cannot find again"
             steps.append([EAGER, step[1], args, dict(kwargs[1]), taken])
-        elif type(step[1]) is list:     # computed from concrete arrays where read
-            expr = []
-            for fn, a, kw, ins in step[1]:
-                srcs = [x if x[0] == "node" else ("leaf", source(x[1])) for x in ins]
-                if any(x[1] is None for x in srcs):
-                    return "it reads a value computed from an array it cannot find again"
-                expr.append((fn, a, kw, srcs))
-            steps.append([READ, expr, (), step[3], step[2]])
+        elif type(step[1]) is tuple:    # computed from concrete arrays where read
+            recorded, leaf_values = step[1]
+            srcs = [source(v) for v in leaf_values]
+            if None in srcs:
+                return "it reads a value computed from an array it cannot find again"
+            steps.append([READ, (recorded, srcs), (), step[3], step[2]])
         else:
             seen = step[1]
             i = source(seen.array())
@@ -192,9 +186,8 @@ def make_step_plan(tracer, result, values, by_value):
             st[2] = _placed(st[2], at)
             st[3] = {k: _placed(v, at) for k, v in st[3].items()}
             st[4] = _same_placed(st[4], at)
-        elif type(st[1]) is list:
-            st[1] = [(fn, a, kw, [x if x[0] == "node" else ("leaf", at(x[1])) for x in ins])
-                     for fn, a, kw, ins in st[1]]
+        elif type(st[1]) is tuple:
+            st[1] = (st[1][0], [at(i) for i in st[1][1]])
         else:
             st[1] = at(st[1])
     targets = dict(by_value)
@@ -229,8 +222,8 @@ def make_step_plan(tracer, result, values, by_value):
 
 def _sources(frozen, source):
     """A frozen argument structure (trace/steps._freeze) with each array as its tagged
-    source: (_REF, i, chain, scalar), (_ARRAY, i), (_CONST, v), (_SEQ, type, items),
-    (_DICT, items); None where an array is not found."""
+    source: (_REF, i, chain, scalar), (_ARRAY, i), (_CONST, v), (_SEQ, type, items), and
+    ("d", [(keyword, item)]) for the keyword arguments; None where an array is not found."""
     kind = frozen[0]
     if kind == "ref":
         seen = frozen[1]
@@ -284,13 +277,10 @@ def _value(s, pool):
 
 def _read(pool, i, chain, scalar):
     """What concretize() gives for a lazy array (trace/lazy_array.py _value); `i` a
-    pool position, or the expression that computed the value (trace/steps.expression)."""
-    if type(i) is list:
-        vals = []
-        for fn, a, kw, ins in i:
-            vals.append(call_recorded(fn, a, kw, [pool[x[1]] if x[0] == "leaf" else vals[x[1]]
-                                                  for x in ins]))
-        v = vals[-1]
+    pool position, or (the calls that computed the value, the pool positions of the
+    leaves they read: trace/steps.expression)."""
+    if type(i) is tuple:
+        v = i[0].run_values([pool[k] for k in i[1]])[0]
     else:
         v = pool[i]
         if chain:

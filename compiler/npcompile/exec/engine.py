@@ -9,6 +9,7 @@ import numpy as np
 
 from ..ops import VIEW_LABELS
 from ..graph.cache import GraphCache
+from ..graph.recorded import Recorded
 from ..graph.signature import collect
 from ..profile_hook import is_watch
 from ..records import SESSION
@@ -180,9 +181,8 @@ class Engine:
                         "reason": f"run failed: {e}"})
             values = reference.execute(pending, outputs)
             # a graph of views only: kept as its calls for a plan of steps to rerun
-            kept = reference.Recorded(leaves, pending, outputs) if entry.compiled is None \
-                and tracer.steps_wanted and not any(cpu_worthy(n) for n in pending) \
-                and all(leaf.is_leaf for leaf in leaves) else False
+            kept = Recorded(leaves, pending, outputs) if entry.compiled is None and \
+                tracer.steps_wanted and not any(cpu_worthy(n) for n in pending) else False
             tracer.runs.append((entry, leaves, outputs, kept))
         self.session.add("kernels", {
             "name": f"graph{entry.graph_id}", "graph_id": entry.graph_id, "target": "reference",

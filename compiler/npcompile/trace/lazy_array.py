@@ -521,18 +521,14 @@ def _evaluate(order):
     vals = {}
     for n in order:
         ins = [i.value if i.is_leaf else vals[id(i)] for i in n.inputs]
-        vals[id(n)] = call_recorded(n.fn, n.args, n.kwargs, ins)
+        fn = n.fn
+        if fn in _VIEW_FNS or type(fn) is np.ufunc:  # Refs only at the top level
+            args = [ins[a.i] if type(a) is Ref else a for a in n.args]
+        else:
+            args = substitute(n.args, ins)
+        kwargs = substitute(n.kwargs, ins) if n.kwargs else {}
+        vals[id(n)] = fn(*args, **kwargs)
     return vals[id(order[-1])]
-
-
-def call_recorded(fn, args, kwargs, ins):
-    """One recorded NumPy call of a node on its inputs' values `ins`."""
-    if fn in _VIEW_FNS or type(fn) is np.ufunc:  # Refs only at the top level
-        args = [ins[a.i] if type(a) is Ref else a for a in args]
-    else:
-        args = substitute(args, ins)
-    kwargs = substitute(kwargs, ins) if kwargs else {}
-    return fn(*args, **kwargs)
 
 
 def _items(lz, n):

@@ -12,6 +12,7 @@ so identities stay unique while the tracer lives."""
 import numpy as np
 
 from ..dtypes import traced_dtype
+from ..graph.recorded import Recorded
 from .lazy_array import LazyArray
 
 GRAPH, EAGER, READ = 0, 1, 2
@@ -65,12 +66,15 @@ def read_step(lz, value, expr=None):
 
 def expression(order):
     """Nodes computed in order from concrete arrays (0-d arithmetic on elements, `err >
-    tol` on a graph's result) as a replay computes them again: (fn, args, kwargs,
-    inputs) each, an input ('leaf', its array) or ('node', its position in order)."""
-    pos = {id(n): k for k, n in enumerate(order)}
-    return [(n.fn, n.args, n.kwargs,
-             [("node", pos[id(i)]) if id(i) in pos else ("leaf", i.value) for i in n.inputs])
-            for n in order]
+    tol` on a graph's result) as a replay computes them again: (their calls, kept
+    (graph/recorded.py), the values of the leaves they read, in its `leaves` order)."""
+    leaves, seen = [], set()
+    for n in order:
+        for i in n.inputs:
+            if i.is_leaf and id(i) not in seen:
+                seen.add(id(i))
+                leaves.append(i)
+    return Recorded(leaves, order, order[-1:]), [leaf.value for leaf in leaves]
 
 
 def eager_step(fn, args, kwargs, cargs, ckwargs, result, writes=(), same=False):
@@ -115,6 +119,8 @@ def _freeze(orig, conc, depth=0):
     if t is tuple or t is list:
         return (t.__name__, [_freeze(o, c, depth + 1) for o, c in zip(orig, conc)])
     if t is dict:
+        if depth:       # keyword arguments only: a dict inside an argument is refused
+            raise _Refused("a dict inside an argument")
         return ("dict", [(k, _freeze(o, conc[k], depth + 1)) for k, o in orig.items()])
     if isinstance(orig, _RANDOM):
         raise _Refused("a random generator as an argument")

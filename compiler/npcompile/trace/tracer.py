@@ -726,7 +726,7 @@ class Tracer:
                     np.copyto(st.target, value, casting="unsafe")
                 st.base = Node.leaf(st.target, st.name or "input")
             st.settle()
-        if pending:
+        if pending and self.steps_wanted:
             self.steps.append((_steps.GRAPH, len(self.runs) - 1 if ran else None, written,
                                len(self.writebacks)))
         if len(pending) != len(storages):
