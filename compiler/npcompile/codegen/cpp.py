@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 
-from ..fusion.expr import top_reduces
-from . import cpp_columns, cpp_complex, cpp_extrema, cpp_half, cpp_ops, cpp_scan, cpp_sums
+from ..fusion.expr import scanned_axes, top_reduces
+from . import cpp_columns, cpp_complex, cpp_extrema, cpp_half, cpp_intervals, cpp_ops, cpp_scan, cpp_sums
 from .cpp_sums import counts as _counts, numpy_ordered
 from .numpy_sum_order import split_units
 from .cpp_ops import ctype, kahan_add, linear_index, literal
@@ -95,6 +95,12 @@ class Emitter:
         # function, ("final", None, chunks, part name) while rendering the combine.
         self.split = {}
         self.gathered = {}    # gathered index name -> the loop variables it depends on
+        # index-set splitting (codegen/cpp_intervals.py): the seams of concatenations
+        # met along a loop variable; the intervals each loop is cut into; the interval
+        # of each loop variable while its part is rendered
+        self.cuts = {}
+        self.intervals = {}
+        self.fixed = {}
 
     def extent(self, key, n):
         """A size as the text uses it: the number, or in a symbolic kernel the name of a
@@ -321,31 +327,47 @@ class Emitter:
         inline = self._inline(e, idx)
         if inline is not None:
             return inline
-        return self._select(e, idx, self._piece)
+        return self._select(e, idx, self._piece, seams=True)
 
     def _piece(self, x, idx, d, n):
         got = self._inline(x, idx)
         if got is not None:
             return got
-        if x.kind == "const":
+        if x.kind == "const" or n is None:    # n None: idx lies in x (a loop's part)
             return self.value(x, idx)
         last = n - 1 if type(n) is int else f"({n} - 1)"
         self.k.need.add(("helper", "clamp", "i64"))
         return self.value(x, idx[:d] + (f"npc_clamp_i64({idx[d]}, {last})",) + idx[d + 1:])
 
-    def _select(self, e, idx, piece):
+    def _select(self, e, idx, piece, seams=False):
+        """The piece of concatenation e at idx: a select on the index along its axis,
+        or, in a part of a loop cut at its seams, the one piece there. seams: whether
+        to note where its pieces meet (a computed piece, whose reads are clamped);
+        concatenations of loads alone (np.roll of an argument) are a select of loads,
+        cheaper than the copies of the loop body that cutting would take."""
         d = e.attrs["axis"]
         i = idx[d]
-        cases, offset = [], 0
+        starts, ends, offset = [], [], 0
         for k, x in enumerate(e.inputs):
             n = self.extent(("concat", id(e), k), x.shape[d])
-            at = i if offset == 0 else f"({i} - {offset})"
-            v = piece(x, idx[:d] + (at,) + idx[d + 1:], d, n)
-            if v is None:
-                return None
+            starts.append(offset)
             offset = offset + n if type(n) is int and type(offset) is int else (
                 n if offset == 0 else f"({offset} + {n})")
-            cases.append((offset, v))
+            ends.append(offset)
+        at = lambda s: i if s == 0 else f"({i} - {s})"
+        iv = self.fixed.get(i)
+        k = cpp_intervals.piece(iv, starts, ends) if iv is not None else None
+        if k is not None:      # this part of the loop lies in piece k: no select
+            return piece(e.inputs[k], idx[:d] + (at(starts[k]),) + idx[d + 1:], d, None)
+        if seams and cpp_intervals.is_loop_var(i) and len(ends) > 1:
+            self.cuts.setdefault(i, set()).add(tuple(ends[:-1]))
+        cases = []
+        for k, x in enumerate(e.inputs):
+            n = self.extent(("concat", id(e), k), x.shape[d])
+            v = piece(x, idx[:d] + (at(starts[k]),) + idx[d + 1:], d, n)
+            if v is None:
+                return None
+            cases.append((ends[k], v))
         text = cases[-1][1]
         for end, v in reversed(cases[:-1]):
             text = f"({i} < {end} ? {v} : {text})"
@@ -564,20 +586,33 @@ class Emitter:
         if self.column_blocks and cpp_columns.build(self):
             return
         k = self.k
-        shape = k.shape
-        idx = tuple(f"i{d}" for d in range(len(shape)))
-        for d, n in enumerate(shape):
-            # a call computes [begin, end) of one dimension (the first, unless a scan runs
-            # along it: backends/cpu.py's schedule), all of the others
-            lo = "begin" if d == k.split_dim else "0"
-            hi = "end" if d == k.split_dim else str(self.extent(("it", d), n))
-            self.open_loop(f"for (i64 i{d} = {lo}; i{d} < {hi}; ++i{d})", [f"i{d}"])
-        for out, root in zip(k.outputs, k.roots):
-            v = self.value(root, idx)
-            self.cur.emit(f"out{out.index}[{self.out_offset(idx)}] = ({ctype(out.dtype)}){v};")
-        for _ in shape:
-            self.close_loop()
+        idx = tuple(f"i{d}" for d in range(len(k.shape)))
+        self._loops(0, idx)
         self._flag_frame()
+
+    def _loops(self, d, idx):
+        """The loops from dimension d in, and the outputs' stores inside. A call computes
+        [begin, end) of one dimension (the first, unless a scan runs along it:
+        backends/cpu.py's schedule), all of the others. A loop cut into intervals
+        (codegen/cpp_intervals.py) is one loop per interval, each rendered apart."""
+        k = self.k
+        if d == len(k.shape):
+            for out, root in zip(k.outputs, k.roots):
+                v = self.value(root, idx)
+                self.cur.emit(f"out{out.index}[{self.out_offset(idx)}] = ({ctype(out.dtype)}){v};")
+            return
+        var = idx[d]
+        lo = "begin" if d == k.split_dim else "0"
+        hi = "end" if d == k.split_dim else str(self.extent(("it", d), k.shape[d]))
+        for iv in self.intervals.get(var, [None]):
+            if iv is None:
+                self.open_loop(f"for (i64 {var} = {lo}; {var} < {hi}; ++{var})", [var])
+            else:
+                self.fixed[var] = iv
+                self.open_loop(cpp_intervals.header(var, iv, lo, hi), [var])
+            self._loops(d + 1, idx)
+            self.close_loop()
+        self.fixed.pop(var, None)
 
     def out_offset(self, idx):
         """The element offset of index idx in an output (C order, the kernel's shape)."""
@@ -752,10 +787,36 @@ def _entry(name, params, text):
             f"  {name}_k(P, begin, end{''.join(', ' + a for _, a in params)});\n}}\n")
 
 
+def _split_at_seams(kernel, buffer_of):
+    """The kernel rendered, and rendered again with its loops cut where its
+    concatenations' pieces meet when the first render met such seams along a loop
+    variable (codegen/cpp_intervals.py). The second render names sizes as the first
+    did (its loop bounds are the first's seams); a scan's running value lives across
+    its loop, which must stay whole."""
+    em = Emitter(kernel, buffer_of)
+    need, ops = set(kernel.need), list(kernel.ops)
+    em.build()
+    if not em.cuts or kernel.columns or scanned_axes(kernel.roots):
+        return em
+    cut = cpp_intervals.plan(em.cuts, len(kernel.shape), _lines(em.root.lines))
+    if not cut:
+        return em
+    kernel.need, kernel.ops = need, ops
+    again = Emitter(kernel, buffer_of)
+    if "_dims" in em.__dict__:
+        again._dims = dict(em._dims)
+    again.intervals = cut
+    again.build()
+    return again
+
+
+def _lines(lines):
+    return sum(1 + _lines(item[1].lines) if isinstance(item, tuple) else 1 for item in lines)
+
+
 def render_kernel(kernel, buffer_of):
     """Fill kernel.source with the C++ text and kernel.name with its symbol."""
-    em = Emitter(kernel, buffer_of)
-    em.build()
+    em = _split_at_seams(kernel, buffer_of)
     body = _render(em.root.lines, 1)
     params = _arguments(kernel) + _flag_argument(kernel, len(kernel.outputs) + len(kernel.inputs))
     first = getattr(buffer_of, "nparams", 0)   # the sizes follow the strides in P[]
