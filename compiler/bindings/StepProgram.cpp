@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -314,6 +315,125 @@ std::pair<intptr_t, intptr_t> bounds(PyObject* a, int64_t itemsize) {
   return {lo, hi};
 }
 
+// The writes of a loop that may rebind the argument instead of copying into it: the
+// run's output, a fresh C-ordered array of the argument's dtype and shape, becomes the
+// argument of the next run, and the caller's array gets the last value once, when the
+// loop ends however it ends. A stencil step `u[1:-1] = ...` computes all of u into a
+// new array (its reads overlap its writes); copying that back every run cost as much
+// as the kernel. Not where Python sees the arguments between runs (views(), until())
+// or keeps outputs of every run (collect), nor for an argument written twice or also
+// fed or moved.
+std::vector<int64_t> rebindable(const py::list& args,
+                                const std::vector<std::pair<int64_t, int64_t>>& writes,
+                                const py::object& views, const py::object& until,
+                                const std::vector<int64_t>& collect) {
+  std::vector<int64_t> ok(writes.size(), 0);
+  if (!views.is_none() || !until.is_none() || !collect.empty())
+    return ok;
+  for (size_t w = 0; w < writes.size(); ++w) {
+    bool alone = true;
+    for (size_t x = 0; x < writes.size(); ++x)
+      if (x != w && (writes[x].first == writes[w].first || writes[x].second == writes[w].second))
+        alone = false;
+    PyObject* t = PyList_GET_ITEM(args.ptr(), writes[w].second);
+    constexpr int need = kCContiguous | kWriteable;
+    ok[w] = alone && is_exact_ndarray(t) && (proxy(t)->flags & need) == need;
+  }
+  return ok;
+}
+
+class Rebound {
+public:
+  Rebound(py::list& args, std::vector<int64_t> ok) : args_(args), ok_(std::move(ok)) {}
+  Rebound(const Rebound&) = delete;
+  Rebound& operator=(const Rebound&) = delete;
+  ~Rebound() {
+    // an exception on its way out: the caller's arrays still get the last values
+    if (originals_.empty())
+      return;
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    restore();
+    PyErr_Clear();
+    PyErr_Restore(type, value, trace);
+  }
+
+  // Whether write w of output v went to its argument by rebinding: v is a C-ordered
+  // array of the argument's dtype and shape, and neither v nor the argument it
+  // replaces shares memory with another argument (after the feeds) or a fed output (a
+  // view of the argument fed to the next run must keep seeing the updates, as it does
+  // with a copy; a view of a constant must not become an argument the program writes).
+  bool take(size_t w, PyObject* v, const py::list& got,
+            const std::vector<std::pair<int64_t, int64_t>>& feeds) {
+    if (!ok_[w] || !is_exact_ndarray(v))
+      return false;
+    const int64_t a = (*writes_)[w].second;
+    PyObject* old = PyList_GET_ITEM(args_.ptr(), a);
+    auto* pv = proxy(v);
+    auto* po = proxy(old);
+    if (!(pv->flags & kCContiguous) || !(pv->flags & kWriteable) || pv->nd != po->nd ||
+        !same_dtype(pv->descr, py::reinterpret_borrow<py::dtype>(po->descr)))
+      return false;
+    for (int d = 0; d < pv->nd; ++d)
+      if (pv->dimensions[d] != po->dimensions[d])
+        return false;
+    const auto span = [](PyObject* x) { return bounds(x, itemsize(x)); };
+    const auto mine = span(old), theirs = span(v);
+    const auto meets = [](std::pair<intptr_t, intptr_t> r, std::pair<intptr_t, intptr_t> q) {
+      return r.first < r.second && q.first < q.second && r.first < q.second && q.first < r.second;
+    };
+    const auto touches = [&](PyObject* x) {
+      if (x == old || x == v)
+        return true;
+      if (!is_exact_ndarray(x))
+        return false;
+      const auto r = span(x);
+      return meets(r, mine) || meets(r, theirs);
+    };
+    const auto n = static_cast<int64_t>(py::len(args_));
+    for (int64_t p = 0; p < n; ++p)
+      if (p != a && touches(PyList_GET_ITEM(args_.ptr(), p)))
+        return false;
+    for (const auto& f : feeds)
+      if (touches(PyList_GET_ITEM(got.ptr(), f.first)))
+        return false;
+    if (originals_.count(a) == 0)
+      originals_.emplace(a, py::reinterpret_borrow<py::object>(old));
+    Py_INCREF(v);
+    PyList_SetItem(args_.ptr(), a, v);
+    return true;
+  }
+
+  void set_writes(const std::vector<std::pair<int64_t, int64_t>>* writes) { writes_ = writes; }
+
+  // The caller's arrays get the values the runs left, and their places in args back.
+  void restore() {
+    for (auto& [a, original] : originals_) {
+      PyObject* now = PyList_GET_ITEM(args_.ptr(), a);
+      if (now != original.ptr() && PyObject_SetItem(original.ptr(), Py_Ellipsis, now) < 0) {
+        originals_.clear();
+        throw py::error_already_set();
+      }
+      PyList_SetItem(args_.ptr(), a, original.release().ptr());
+    }
+    originals_.clear();
+  }
+
+private:
+  // an array's itemsize as NumPy gives it (the descr's layout differs in NumPy 2)
+  static int64_t itemsize(PyObject* x) {
+    py::object n = py::reinterpret_steal<py::object>(PyObject_GetAttrString(x, "itemsize"));
+    if (!n)
+      throw py::error_already_set();
+    return n.cast<int64_t>();
+  }
+
+  py::list& args_;
+  std::vector<int64_t> ok_;
+  const std::vector<std::pair<int64_t, int64_t>>* writes_ = nullptr;
+  std::map<int64_t, py::object> originals_;
+};
+
 } // namespace
 
 py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf_src,
@@ -351,7 +471,10 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       throw py::value_error("StepProgram.run_loop: collected output out of range");
   py::object outs = py::none();
   py::list times, collected;
+  Rebound rebound(args, rebindable(args, writes, views, until, collect));
+  rebound.set_writes(&writes);
   const auto stop = [&](int64_t it, bool interrupted = false) {
+    rebound.restore();
     return py::make_tuple(it, py::none(), times, collected, interrupted);
   };
   for (int64_t it = 0; it < count; ++it) {
@@ -411,10 +534,13 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
     } catch (const std::runtime_error&) {
       return stop(it);
     }
-    for (const auto& [o, a] : writes) {
+    for (size_t w = 0; w < writes.size(); ++w) {
+      const auto [o, a] = writes[w];
       PyObject* v = PyList_GET_ITEM(got.ptr(), o);
       PyObject* target = PyList_GET_ITEM(args.ptr(), a);
-      if (v != target && PyObject_SetItem(target, Py_Ellipsis, v) < 0)
+      if (v == target || rebound.take(w, v, got, feeds))
+        continue;
+      if (PyObject_SetItem(target, Py_Ellipsis, v) < 0)
         throw py::error_already_set();
     }
     py::tuple kept(collect.size());
@@ -448,6 +574,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       PyList_SetItem(args.ptr(), moves[m].second, moved[m].release().ptr());
     outs = std::move(got);
   }
+  rebound.restore();
   return py::make_tuple(count, outs, times, collected, false);
 }
 

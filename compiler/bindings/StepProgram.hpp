@@ -65,7 +65,9 @@ public:
   // into arguments (writes: (output, arg), `arg[...] = output`, an in-place update of
   // a caller's array) and then replace arguments (feeds: (output, arg)), and arguments
   // move to other places (moves: (from, to), all read before any is set: a stencil's
-  // `u_prev, u, u_next = u, u_next, u_prev`).
+  // `u_prev, u, u_next = u, u_next, u_prev`). A write of a fresh whole array may
+  // instead rebind the argument to it for the next run, the caller's array getting the
+  // last value once when the loop ends (StepProgram.cpp, Rebound).
   // The outputs at `collect` of every run are kept, a tuple per run (values a loop
   // body hands to Python: `hist.append(v)`); where `until` is not None they go to
   // until(tuple) instead, after the run's writes and before its feeds, and a falsy

@@ -1,0 +1,116 @@
+"""A C++ loop whose body writes a whole array into an argument (a stencil step
+`u[1:-1] = ...`, which computes all of u anew) hands the new array to the next run in
+place of a copy, and the caller's array gets the last value when the loop ends, however
+it ends (StepProgram.run_loop's Rebound). Against eager NumPy: values, in-place
+arguments, what the results share memory with, and loops stopped part-way."""
+import copy
+
+import numpy as np
+import pytest
+
+import npcompile
+from conftest import DEVICE, check, make
+from test_trace_loops import COMPILED
+
+CPU = pytest.mark.skipif(not COMPILED or DEVICE == "cuda",
+                         reason="the C++ loop drives the CPU's compiled kernels")
+
+
+@pytest.fixture(autouse=True)
+def _bodies(bodies_compiled_once):
+    """Small arrays: the body compiled once, not the loop nest."""
+
+
+def heat(u, r, steps):
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + r * (u[2:] - 2 * u[1:-1] + u[:-2])
+    return u
+
+
+def heat_and_view(u, steps):
+    """x, a view of u made in the loop, must see every later update of u."""
+    x = u[::2]
+    for _ in range(steps):
+        u[1:-1] = 0.5 * (u[2:] + u[:-2])
+        x = u[::3]
+    return u, x
+
+
+def two_arrays(u, w, steps):
+    for _ in range(steps):
+        u[1:-1] = 0.5 * (u[2:] + u[:-2]) + 0.01 * w[1:-1]
+        w[1:-1] = w[1:-1] - 0.1 * u[1:-1]
+    return u, w
+
+
+def with_time(u, steps):
+    t = 0.0
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] + 0.1 * (u[2:] - 2 * u[1:-1] + u[:-2]) * np.cos(t)
+        t = t + 0.5
+    return u, t
+
+
+def blows_up(u, steps):
+    """Doubles until an element no longer fits int64: the kernel's checked cast stops
+    the C++ loop there and NumPy runs the rest (its warning, its values)."""
+    k = np.zeros(u.shape, np.int64)
+    for _ in range(steps):
+        u[1:-1] = u[1:-1] * 1e30 + u[:-2]
+        k = u.astype(np.int64)
+    return u, k
+
+
+CASES = [
+    (heat, lambda: (make((200,), np.float64), 0.3, 40)),
+    (heat, lambda: (make((200,), np.float32), np.float32(0.3), 40)),
+    (heat_and_view, lambda: (make((120,), np.float64), 30)),
+    (two_arrays, lambda: (make((150,), np.float64), make((150,), np.float64, 1), 30)),
+    (with_time, lambda: (make((100,), np.float64), 30)),
+    (blows_up, lambda: (np.linspace(0.5, 1.0, 64), 30)),
+]
+
+
+@pytest.mark.parametrize("fn,args", CASES, ids=[f"{f.__name__}{i}" for i, (f, _) in enumerate(CASES)])
+def test_values_and_arguments_as_numpy(fn, args):
+    check(fn, *args())
+
+
+@CPU
+def test_the_loop_ran_in_cpp_and_the_result_is_the_callers_array():
+    u = make((300,), np.float64)
+    f = npcompile.jit(heat, choose=False)
+    npcompile.reset()
+    for _ in range(3):
+        mine, theirs = u.copy(), u.copy()
+        got = f(mine, 0.25, 50)
+        assert got is mine
+        assert np.array_equal(got, heat(theirs, 0.25, 50))
+    loops = [l["summary"] for l in npcompile.report()["loops"]]
+    assert any("in one C++ loop" in s for s in loops), loops
+
+
+@CPU
+def test_a_view_made_in_the_loop_views_the_callers_array():
+    u = make((120,), np.float64)
+    f = npcompile.jit(heat_and_view, choose=False)
+    for _ in range(3):
+        mine = u.copy()
+        got_u, got_x = f(mine, 30)
+        assert got_u is mine and np.shares_memory(got_x, mine)
+        exp_u, exp_x = heat_and_view(u.copy(), 30)
+        assert np.array_equal(got_x, exp_x) and np.array_equal(got_u, exp_u)
+
+
+@CPU
+def test_a_loop_stopped_part_way_leaves_the_callers_array_as_numpy_does():
+    u = np.linspace(0.5, 1.0, 64)
+    f = npcompile.jit(blows_up, choose=False)
+    for _ in range(3):
+        mine, theirs = u.copy(), u.copy()
+        with np.errstate(all="ignore"):
+            got = f(mine, 30)
+            exp = blows_up(theirs, 30)
+        assert got[0] is mine
+        assert np.array_equal(mine, theirs)
+        assert np.array_equal(got[1], exp[1])
