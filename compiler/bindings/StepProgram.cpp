@@ -320,20 +320,23 @@ std::pair<intptr_t, intptr_t> bounds(PyObject* a, int64_t itemsize) {
 // argument of the next run, and the caller's array gets the last value once, when the
 // loop ends however it ends. A stencil step `u[1:-1] = ...` computes all of u into a
 // new array (its reads overlap its writes); copying that back every run cost as much
-// as the kernel. Not where Python sees the arguments between runs (views(), until())
-// or keeps outputs of every run (collect), nor for an argument written twice or also
-// fed or moved.
+// as the kernel. Not where Python makes arguments between runs (views()), nor where
+// until() may keep the arguments it reads (`rebind` false: the caller knows), nor for
+// an output also collected, or an argument written twice.
 std::vector<int64_t> rebindable(const py::list& args,
                                 const std::vector<std::pair<int64_t, int64_t>>& writes,
-                                const py::object& views, const py::object& until,
+                                const py::object& views, const py::object& until, bool rebind,
                                 const std::vector<int64_t>& collect) {
   std::vector<int64_t> ok(writes.size(), 0);
-  if (!views.is_none() || !until.is_none() || !collect.empty())
+  if (!views.is_none() || (!until.is_none() && !rebind))
     return ok;
   for (size_t w = 0; w < writes.size(); ++w) {
     bool alone = true;
     for (size_t x = 0; x < writes.size(); ++x)
       if (x != w && (writes[x].first == writes[w].first || writes[x].second == writes[w].second))
+        alone = false;
+    for (auto c : collect)
+      if (c == writes[w].first)
         alone = false;
     PyObject* t = PyList_GET_ITEM(args.ptr(), writes[w].second);
     constexpr int need = kCContiguous | kWriteable;
@@ -361,10 +364,12 @@ public:
   // Whether write w of output v went to its argument by rebinding: v is a C-ordered
   // array of the argument's dtype and shape, and neither v nor the argument it
   // replaces shares memory with another argument (after the feeds) or a fed output (a
-  // view of the argument fed to the next run must keep seeing the updates, as it does
-  // with a copy; a view of a constant must not become an argument the program writes).
+  // view of the argument fed to the next run or collected must keep seeing the updates,
+  // as it does with a copy; a view of a constant must not become an argument the
+  // program writes).
   bool take(size_t w, PyObject* v, const py::list& got,
-            const std::vector<std::pair<int64_t, int64_t>>& feeds) {
+            const std::vector<std::pair<int64_t, int64_t>>& feeds,
+            const std::vector<int64_t>& collect) {
     if (!ok_[w] || !is_exact_ndarray(v))
       return false;
     const int64_t a = (*writes_)[w].second;
@@ -396,6 +401,9 @@ public:
         return false;
     for (const auto& f : feeds)
       if (touches(PyList_GET_ITEM(got.ptr(), f.first)))
+        return false;
+    for (auto c : collect)
+      if (touches(PyList_GET_ITEM(got.ptr(), c)))
         return false;
     if (originals_.count(a) == 0)
       originals_.emplace(a, py::reinterpret_borrow<py::object>(old));
@@ -446,7 +454,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
                                 const std::vector<int64_t>& collect,
                                 const py::object& until,
                                 const std::vector<std::pair<int64_t, int64_t>>& moves,
-                                const py::object& exact) {
+                                const py::object& exact, bool rebind) {
   const auto n = static_cast<int64_t>(py::len(args));
   const auto n_out = static_cast<int64_t>(outputs_.size());
   auto bad = [&](int64_t arg) { return arg < 0 || arg >= n; };
@@ -471,7 +479,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       throw py::value_error("StepProgram.run_loop: collected output out of range");
   py::object outs = py::none();
   py::list times, collected;
-  Rebound rebound(args, rebindable(args, writes, views, until, collect));
+  Rebound rebound(args, rebindable(args, writes, views, until, rebind, collect));
   rebound.set_writes(&writes);
   const auto stop = [&](int64_t it, bool interrupted = false) {
     rebound.restore();
@@ -538,7 +546,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       const auto [o, a] = writes[w];
       PyObject* v = PyList_GET_ITEM(got.ptr(), o);
       PyObject* target = PyList_GET_ITEM(args.ptr(), a);
-      if (v == target || rebound.take(w, v, got, feeds))
+      if (v == target || rebound.take(w, v, got, feeds, collect))
         continue;
       if (PyObject_SetItem(target, Py_Ellipsis, v) < 0)
         throw py::error_already_set();
@@ -626,7 +634,7 @@ void bind_step_program(py::module_& m) {
            py::arg("views"), py::arg("view_pos"), py::arg("overlaps"), py::arg("itemsizes"),
            py::arg("collect"), py::arg("until") = py::none(),
            py::arg("moves") = std::vector<std::pair<int64_t, int64_t>>{},
-           py::arg("exact") = py::none());
+           py::arg("exact") = py::none(), py::arg("rebind") = true);
 }
 
 } // namespace npc

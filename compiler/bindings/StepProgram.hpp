@@ -67,7 +67,8 @@ public:
   // move to other places (moves: (from, to), all read before any is set: a stencil's
   // `u_prev, u, u_next = u, u_next, u_prev`). A write of a fresh whole array may
   // instead rebind the argument to it for the next run, the caller's array getting the
-  // last value once when the loop ends (StepProgram.cpp, Rebound).
+  // last value once when the loop ends (StepProgram.cpp, Rebound); with `until`, only
+  // where `rebind` says that until() keeps no argument it reads.
   // The outputs at `collect` of every run are kept, a tuple per run (values a loop
   // body hands to Python: `hist.append(v)`); where `until` is not None they go to
   // until(tuple) instead, after the run's writes and before its feeds, and a falsy
@@ -90,7 +91,7 @@ public:
                            const std::vector<int64_t>& collect,
                            const pybind11::object& until,
                            const std::vector<std::pair<int64_t, int64_t>>& moves,
-                           const pybind11::object& exact);
+                           const pybind11::object& exact, bool rebind = true);
 
 private:
   enum class Kind { Kernel, GetItem, SetItem, Call };

@@ -61,7 +61,37 @@ def blows_up(u, steps):
     return u, k
 
 
+def until_still(u, tol):
+    """A while loop: its condition runs in Python after each run in C++."""
+    err = 1.0
+    while err > tol:
+        old = u[1:-1, 1:-1].copy()
+        u[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
+        err = np.max(np.abs(u[1:-1, 1:-1] - old))
+    return u
+
+
+def until_kept(u, tol):
+    """The condition's Python part keeps u every run: a copy into u, not a rebinding."""
+    seen = []
+    err = 1.0
+    while err > tol:
+        un = u.copy()
+        u[1:-1] = 0.5 * (un[2:] + un[:-2])
+        err = np.abs(u - un).max()
+        seen.append(u)
+    return u, len(seen), all(x is u for x in seen)
+
+
+def _plate(n):
+    u = np.zeros((n, n))
+    u[0] = 1.0
+    return u
+
+
 CASES = [
+    (until_still, lambda: (_plate(12), 1e-3)),
+    (until_kept, lambda: (np.linspace(0.0, 1.0, 40) ** 3, 1e-5)),
     (heat, lambda: (make((200,), np.float64), 0.3, 40)),
     (heat, lambda: (make((200,), np.float32), np.float32(0.3), 40)),
     (heat_and_view, lambda: (make((120,), np.float64), 30)),

@@ -1008,9 +1008,13 @@ class _Replays:
             said[0] = bool(after(tuple(kept[v] if k == 0 else args[v] if k == 1 else v
                                        for k, v in sources)))
             return said[0]
+        # an argument the runs write may be rebound to each run's new array
+        # (StepProgram.run_loop) unless after() is handed it: a sink may keep it
+        written = {a for _, a in writes}
         done, _, _, interrupted = plan.program.run_loop(
             args, leaf_src, bound, feeds, writes, views, view_pos, overlaps, itemsizes,
-            collect, until, moves, exact=overlaps_exactly)
+            collect, until, moves, exact=overlaps_exactly,
+            rebind=not any(k == 1 and v in written for k, v in sources))
         jit.record_replay(plan)
         if interrupted:
             raise KeyboardInterrupt

@@ -137,7 +137,8 @@ class Program(ProgramBase):
             ck.part_itemsizes = [NUMPY_OF_CTYPE[t].itemsize for t in ck.kernel.part_types]
 
     def run_loop(self, args, leaf_src, count, feeds, writes, views=None, view_pos=(),
-                 overlaps=(), itemsizes=None, collect=(), until=None, moves=(), exact=None):
+                 overlaps=(), itemsizes=None, collect=(), until=None, moves=(), exact=None,
+                 rebind=True):
         """The program as a loop body, `count` runs in C++ (StepProgram.run_loop, which
         updates the argument list `args`): (runs completed, the last one's outputs or
         None, the outputs at `collect` of each run, whether Ctrl-C stopped it). With
@@ -145,12 +146,14 @@ class Program(ProgramBase):
         answer ends the loop there (`count` is then a bound). The runs are timed as that
         many calls of run_values would be. `moves`: (from, to) argument places moved
         after each run (a rotation of buffers). `exact(a, b)`: whether two arguments of
-        an `overlaps` pair whose bounds meet share an element (None: they do)."""
+        an `overlaps` pair whose bounds meet share an element (None: they do). `rebind`:
+        whether until() may be handed an array the runs write as a new array of the same
+        values (it keeps none: StepProgram.run_loop may rebind instead of copying)."""
         timed = self.timing.leading_timed(count)
         done, outs, times, collected, interrupted = self.native.run_loop(
             args, list(leaf_src), count, timed, feeds, writes, views, list(view_pos),
             list(overlaps), itemsizes if itemsizes is not None else [0] * len(args),
-            list(collect), until, list(moves), exact)
+            list(collect), until, list(moves), exact, rebind)
         self.last_timings = times
         self.timing.ran(len(times))
         self.timing.calls += done - count   # `until` may end it before `count` runs
