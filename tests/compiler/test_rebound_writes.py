@@ -83,6 +83,37 @@ def until_kept(u, tol):
     return u, len(seen), all(x is u for x in seen)
 
 
+def snapshots(u0, r, steps, every):
+    """A branch in Python between runs reads u: the caller's array must be current
+    there (a rebinding left the frames as they were at the loop's start)."""
+    u = u0.copy()
+    frames, heat = [], []
+    for n in range(steps):
+        u[1:-1] = u[1:-1] + r * (u[2:] - 2.0 * u[1:-1] + u[:-2])
+        if n % every == 0:
+            frames.append(u.copy())
+            heat.append(u.sum())
+    return np.array(frames), np.array(heat)
+
+
+def until_reads_u(u):
+    """COND reads the written array itself."""
+    n = 0
+    while u[len(u) // 2] < 0.5:
+        u[1:-1] = 0.5 * (u[2:] + u[:-2])
+        n += 1
+    return u, n
+
+
+def exit_reads_u(u, steps):
+    """An exit test on the written array, in Python after each run."""
+    for k in range(steps):
+        u[1:-1] = 0.5 * (u[2:] + u[:-2])
+        if u[len(u) // 2] > 0.4:
+            break
+    return u, k
+
+
 def _plate(n):
     u = np.zeros((n, n))
     u[0] = 1.0
@@ -90,6 +121,9 @@ def _plate(n):
 
 
 CASES = [
+    (snapshots, lambda: (np.exp(-np.linspace(-3, 3, 400) ** 2), 0.4, 200, 20)),
+    (until_reads_u, lambda: (np.r_[1.0, np.zeros(30), 1.0],)),
+    (exit_reads_u, lambda: (np.r_[1.0, np.zeros(30), 1.0], 10000)),
     (until_still, lambda: (_plate(12), 1e-3)),
     (until_kept, lambda: (np.linspace(0.0, 1.0, 40) ** 3, 1e-5)),
     (heat, lambda: (make((200,), np.float64), 0.3, 40)),

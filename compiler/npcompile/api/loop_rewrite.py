@@ -237,8 +237,9 @@ class WhileSite:
     nothing else in the body reads k) apart, so that the compiled body does not see a
     new Python int at every iteration."""
 
-    def __init__(self, index, lineno, text, params, binds, counters, body_reads):
+    def __init__(self, index, lineno, text, params, binds, counters, body_reads, cond_reads):
         self.index = index
+        self.cond_reads = frozenset(cond_reads)   # the names COND reads
         self.lineno = lineno
         self.text = text
         self.written_out = 0     # inner loop iterations its body writes out (span)
@@ -980,8 +981,8 @@ class _Rewriter:
             params += kept
             body_reads.update(kept)
         text = self._text(loop)
-        self._add_site(WhileSite(index, loop.lineno, text, params, binds, counters, body_reads),
-                       sinks)
+        self._add_site(WhileSite(index, loop.lineno, text, params, binds, counters, body_reads,
+                                 cond_reads), sinks)
         counting = [s for s in written if s not in body]
         made = (
             (f"__npc_wbody_{index}", self.sites[-1].body_params, copy.deepcopy(body),

@@ -445,7 +445,8 @@ class LoopRunner:
                 return self._jits(site, sc, tested=tested)[0]
             if replay.settled is not None and site.exit_next is not None:
                 done, _ = self._until(jit_for, site.params, site.carry, args, returned,
-                                      replay, after, site.exit_next, n - i, fed)
+                                      replay, after, site.exit_next, n - i, fed,
+                                      _exit_reads(site, tested))
                 i += done
                 native += done
                 if hit[0]:
@@ -602,7 +603,7 @@ class LoopRunner:
             if replay.settled is not None:
                 done, go = self._until(lambda sc: self._jits(site, sc)[0], site.body_params,
                                        site.carry, args, site.binds, replay, after,
-                                       site.while_next, _UNBOUNDED, fed)
+                                       site.while_next, _UNBOUNDED, fed, _while_reads(site))
                 n += done
                 native += done
                 if done:
@@ -624,7 +625,7 @@ class LoopRunner:
         return self._exited.pop(index, False)
 
     def _until(self, jit_for, names, carry, args, returned, replay, after, next_of, bound,
-               fed):
+               fed, reads=None):
         """Up to `bound` runs of a loop's settled body (jit_for(scalar positions): its
         Jitted) in one C++ loop, after(the values it returned, as _body_once hands them)
         deciding after each whether to go on: (runs, whether the last answer was to go
@@ -635,8 +636,11 @@ class LoopRunner:
         def taken(got):
             return after(_as_scalars(names, carry, fed.take(got, {names[j] for j in scalars}),
                                      returned, scalars))
+        # after() reads the names `reads` from its own state besides the values handed
+        # to it (None: any name): an array the runs write must be up to date there
+        read = None if reads is None else {k for k, name in enumerate(names) if name in reads}
         return replay.run_until(jit_for(scalars), _with_scalars(args, scalars), next_of, taken,
-                                bound)
+                                bound, read)
 
     def _body_once(self, jit_for, names, carry, args, returned, graphs, replay, fed):
         """One run of a body compiled once for every iteration (a while or exit loop's,
@@ -980,13 +984,15 @@ class _Replays:
         return done
 
 
-    def run_until(self, jit, args, next_of, after, bound):
+    def run_until(self, jit, args, next_of, after, bound, read=None):
         """Up to `bound` runs of the settled plan in one C++ loop while after(the values
         the body returned) says to go on (a while condition, an exit test, run in Python
         on each run's values): (how many ran, the last answer as a bool); (0, True) where
         it cannot run so. `args` are the body's arguments (moved on per run, next_of as
         for replay.loop_until); a run that fails ends it before that run, which then goes
-        the usual way."""
+        the usual way. read: the argument positions after() may read from its own state
+        (None: any); StepProgram.run_loop may hand each run's new array to the next
+        instead of copying it into the caller's where after() reads no written one."""
         settled = self.settled
         if settled is None or settled[0] is not jit or \
                 not settled[1].holds(jit.fn, ENGINE.generation):
@@ -1008,13 +1014,13 @@ class _Replays:
             said[0] = bool(after(tuple(kept[v] if k == 0 else args[v] if k == 1 else v
                                        for k, v in sources)))
             return said[0]
-        # an argument the runs write may be rebound to each run's new array
-        # (StepProgram.run_loop) unless after() is handed it: a sink may keep it
+        # nor where after() is handed a written argument: a sink may keep it
         written = {a for _, a in writes}
         done, _, _, interrupted = plan.program.run_loop(
             args, leaf_src, bound, feeds, writes, views, view_pos, overlaps, itemsizes,
             collect, until, moves, exact=overlaps_exactly,
-            rebind=not any(k == 1 and v in written for k, v in sources))
+            rebind=read is not None and not (written & read) and
+            not any(k == 1 and v in written for k, v in sources))
         jit.record_replay(plan)
         if interrupted:
             raise KeyboardInterrupt
@@ -1095,6 +1101,23 @@ def _overlap_checks(plan, args, writes, changing, probe):
         [(a, b) for a in w for b in w if b > a]
     itemsizes = [getattr(getattr(v, "dtype", None), "itemsize", 0) for v in probe()]
     return overlaps, itemsizes + [0] * (n - len(itemsizes))
+
+
+def _exit_reads(site, tested):
+    """The names an exit loop's Python part reads from its own state: TEST's, unless
+    the body computes it, and the renames' (a name bound to a written array)."""
+    reads = set() if tested else set(site.test_reads)
+    for target, source in site.renames:
+        reads.update((target, source))
+    return reads
+
+
+def _while_reads(site):
+    """The names a while loop's Python part reads from its state: COND's; any (None)
+    where it has an exit test or sinks, which read more."""
+    if site.exit is not None or site.sinks is not None:
+        return None
+    return site.cond_reads
 
 
 def _bound_value(env, name):
