@@ -8,7 +8,7 @@ import pytest
 
 import npcompile
 from conftest import same
-from test_trace_loops import CPU_KERNELS
+from test_trace_loops import COMPILED, CPU_KERNELS
 
 
 def knapsack(w, v, cap):
@@ -195,3 +195,30 @@ def test_a_walk_over_rows_is_not_taken_for_elements():
     npcompile.reset()
     assert npcompile.jit(row_signs)(X, w, 20) == row_signs(X, w, 20)
     assert not _untraced_summaries()
+
+
+def plain_inside(w, v, cap):
+    """Inside the untraced loop the arrays are NumPy's own (not lazy arrays, whose every
+    index went through Python); a view taken before it sees its writes, and after it
+    the array is traced again."""
+    best = np.zeros(cap + 1, dtype=np.int64) + 1
+    head = best[:5]
+    plain = []
+    for i in range(len(w)):
+        wi = w[i]
+        cand = best[:cap + 1 - wi] + v[i]
+        best[wi:] = np.where(cand > best[wi:], cand, best[wi:])
+        plain.append(type(best) is np.ndarray and type(v) is np.ndarray)
+    return best * 3 - 1, head + 0, all(plain), (best[::2] + head[0]).sum()
+
+
+@pytest.mark.parametrize("n", [12, 60])
+def test_an_untraced_loop_works_on_numpy_arrays_and_hands_them_back_traced(n):
+    npcompile.reset()
+    w, v, cap = knapsack_inputs(n, seed=3)
+    f = npcompile.jit(plain_inside, choose=False)
+    for _ in range(2):
+        same(f(w.copy(), v.copy(), cap), plain_inside(w.copy(), v.copy(), cap))
+    assert untraced_loops()
+    if COMPILED:            # what follows the loop is a kernel
+        assert sum(c["kernels"] for c in npcompile.report()["compiles"]) > 0

@@ -97,6 +97,7 @@ class LoopRunner:
         self.jit_class = jit_class   # api/jit.Jitted, handed in: jit.py imports this module
         self.jits = {}          # (loop index, scalar positions) -> (step, body) Jitteds
         self.reported = set()   # (loop index, iterations, how) already in the report
+        self._plain = {}        # untraced loop index -> {id(value): (value, lazy array)}
         self._exited = {}       # while loop index -> did its exit test end it (exited())
 
     def __call__(self, index, it, args):
@@ -191,6 +192,25 @@ class LoopRunner:
         self._note_once((index, None if it is None else len(it), "untraced"), site,
                         None if it is None else len(it), what)
         return tracer.suspended()
+
+    def plain(self, index, value):
+        """A traced array's value, for untraced loop `index` (loop_rewrite's
+        _plain_names): the NumPy array itself, whose writes are the lazy array's (its
+        value is a leaf since the flush untraced() made). lazy_again() hands the lazy
+        array back after the loop, where the name still holds that array."""
+        if type(value) is not LazyArray:
+            return value
+        got = value._value()
+        if type(got) is np.ndarray:     # (a Python number stays one)
+            self._plain.setdefault(index, {})[id(got)] = (got, value)
+        return got
+
+    def lazy_again(self, index, value):
+        kept = self._plain.get(index, {}).get(id(value))
+        return kept[1] if kept is not None and kept[0] is value else value
+
+    def plain_done(self, index):
+        self._plain.pop(index, None)
 
     def _note_once(self, key, site, iterations, what, graph_id=-1):
         """The report's line for a loop that ran no compiled body of its own ("line N:
