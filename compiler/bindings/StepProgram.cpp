@@ -320,15 +320,15 @@ std::pair<intptr_t, intptr_t> bounds(PyObject* a, int64_t itemsize) {
 // argument of the next run, and the caller's array gets the last value once, when the
 // loop ends however it ends. A stencil step `u[1:-1] = ...` computes all of u into a
 // new array (its reads overlap its writes); copying that back every run cost as much
-// as the kernel. Not where Python makes arguments between runs (views()), nor where
-// until() may keep the arguments it reads (`rebind` false: the caller knows), nor for
-// an output also collected, or an argument written twice.
+// as the kernel. Not where until() may keep the arguments it reads (`rebind` false:
+// the caller knows), nor for an output also collected, or an argument written twice;
+// views() made of the caller's array take it back first (Rebound::refresh).
 std::vector<int64_t> rebindable(const py::list& args,
                                 const std::vector<std::pair<int64_t, int64_t>>& writes,
-                                const py::object& views, const py::object& until, bool rebind,
+                                const py::object& until, bool rebind,
                                 const std::vector<int64_t>& collect) {
   std::vector<int64_t> ok(writes.size(), 0);
-  if (!views.is_none() || (!until.is_none() && !rebind))
+  if (!until.is_none() && !rebind)
     return ok;
   for (size_t w = 0; w < writes.size(); ++w) {
     bool alone = true;
@@ -382,11 +382,7 @@ public:
     for (int d = 0; d < pv->nd; ++d)
       if (pv->dimensions[d] != po->dimensions[d])
         return false;
-    const auto span = [](PyObject* x) { return bounds(x, itemsize(x)); };
     const auto mine = span(old), theirs = span(v);
-    const auto meets = [](std::pair<intptr_t, intptr_t> r, std::pair<intptr_t, intptr_t> q) {
-      return r.first < r.second && q.first < q.second && r.first < q.second && q.first < r.second;
-    };
     const auto touches = [&](PyObject* x) {
       if (x == old || x == v)
         return true;
@@ -414,20 +410,53 @@ public:
 
   void set_writes(const std::vector<std::pair<int64_t, int64_t>>* writes) { writes_ = writes; }
 
+  // Before a run, after views() made the arguments at view_pos from the arrays Python
+  // holds: a caller's array one of them views gets its values back first (and its place
+  // in args), so that the view reads what the runs wrote.
+  void refresh(const std::vector<int64_t>& view_pos) {
+    for (auto it = originals_.begin(); it != originals_.end();) {
+      const auto mine = span(it->second.ptr());
+      bool seen = false;
+      for (auto p : view_pos) {
+        PyObject* x = PyList_GET_ITEM(args_.ptr(), p);
+        seen = seen || x == it->second.ptr() || (is_exact_ndarray(x) && meets(span(x), mine));
+      }
+      if (!seen) {
+        ++it;
+        continue;
+      }
+      put_back(it->first, it->second);
+      it = originals_.erase(it);
+    }
+  }
+
   // The caller's arrays get the values the runs left, and their places in args back.
   void restore() {
     for (auto& [a, original] : originals_) {
-      PyObject* now = PyList_GET_ITEM(args_.ptr(), a);
-      if (now != original.ptr() && PyObject_SetItem(original.ptr(), Py_Ellipsis, now) < 0) {
+      try {
+        put_back(a, original);
+      } catch (...) {
         originals_.clear();
-        throw py::error_already_set();
+        throw;
       }
-      PyList_SetItem(args_.ptr(), a, original.release().ptr());
     }
     originals_.clear();
   }
 
 private:
+  void put_back(int64_t a, py::object& original) {
+    PyObject* now = PyList_GET_ITEM(args_.ptr(), a);
+    if (now != original.ptr() && PyObject_SetItem(original.ptr(), Py_Ellipsis, now) < 0)
+      throw py::error_already_set();
+    PyList_SetItem(args_.ptr(), a, original.release().ptr());
+  }
+
+  static std::pair<intptr_t, intptr_t> span(PyObject* x) { return bounds(x, itemsize(x)); }
+
+  static bool meets(std::pair<intptr_t, intptr_t> r, std::pair<intptr_t, intptr_t> q) {
+    return r.first < r.second && q.first < q.second && r.first < q.second && q.first < r.second;
+  }
+
   // an array's itemsize as NumPy gives it (the descr's layout differs in NumPy 2)
   static int64_t itemsize(PyObject* x) {
     py::object n = py::reinterpret_steal<py::object>(PyObject_GetAttrString(x, "itemsize"));
@@ -479,7 +508,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       throw py::value_error("StepProgram.run_loop: collected output out of range");
   py::object outs = py::none();
   py::list times, collected;
-  Rebound rebound(args, rebindable(args, writes, views, until, rebind, collect));
+  Rebound rebound(args, rebindable(args, writes, until, rebind, collect));
   rebound.set_writes(&writes);
   const auto stop = [&](int64_t it, bool interrupted = false) {
     rebound.restore();
@@ -507,6 +536,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
         py::object v = seq[m];
         PyList_SetItem(args.ptr(), view_pos[m], v.release().ptr());
       }
+      rebound.refresh(view_pos);
     }
     for (const auto& [a, b] : overlaps) {
       const auto ra = bounds(PyList_GET_ITEM(args.ptr(), a), itemsizes[a]);

@@ -114,6 +114,23 @@ def exit_reads_u(u, steps):
     return u, k
 
 
+def with_history(u, steps):
+    """An indexed loop (its views made per run from `total`, not from u)."""
+    total = np.zeros(steps)
+    for k in range(steps):
+        u[1:-1] = u[1:-1] + 0.2 * (u[2:] - 2 * u[1:-1] + u[:-2])
+        total[k] = u.sum()
+    return u, total
+
+
+def reads_a_row(u, hist, steps):
+    """The views made per run are of u itself: u must be current when they are made."""
+    for k in range(steps):
+        u[:, 1:-1] = 0.5 * (u[:, 2:] + u[:, :-2])
+        hist[k] = u[k, 1:3]
+    return u, hist
+
+
 def _plate(n):
     u = np.zeros((n, n))
     u[0] = 1.0
@@ -121,6 +138,8 @@ def _plate(n):
 
 
 CASES = [
+    (with_history, lambda: (make((300,), np.float64), 40)),
+    (reads_a_row, lambda: (make((40, 30), np.float64), np.zeros((40, 2)), 40)),
     (snapshots, lambda: (np.exp(-np.linspace(-3, 3, 400) ** 2), 0.4, 200, 20)),
     (until_reads_u, lambda: (np.r_[1.0, np.zeros(30), 1.0],)),
     (exit_reads_u, lambda: (np.r_[1.0, np.zeros(30), 1.0], 10000)),
