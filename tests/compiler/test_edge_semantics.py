@@ -1,11 +1,13 @@
 """Edge semantics that gave wrong values or internal errors (issue 16's list), against
 eager NumPy under the installed NumPy's own promotion rules: value-based casting on
 1.x, NEP 50 on 2.x."""
+import warnings
+
 import numpy as np
 import pytest
 
 import npcompile
-from conftest import check, make
+from conftest import check, make, same
 from test_trace_loops import DEVICE, compiled_without_fallback
 
 
@@ -58,6 +60,66 @@ def test_numpy_scalars_are_hashable_arrays_are_not():
     check(lambda a: {a.sum(): 1, a.max(): 2}, np.arange(3.0))
     check(lambda a: len({a[0] * 2, a[1] * 2}), np.arange(3.0))
     check(lambda a: {a * 2: 1}, np.arange(3.0))       # TypeError, as NumPy's
+
+
+def test_keys_and_set_members_are_numpy_scalars_of_each_call():
+    """A dict keyed by computed values, and sets of them, hold NumPy's scalars, not lazy
+    arrays; a replay must not hand back the first call's keys for new data of the same
+    shape (the keys are data: no plan keeps them)."""
+    def keyed(a):
+        return {a.sum(): 1, "m": a.max()}, {a[0] * 2, a[1]}, frozenset([a.min()])
+    f = npcompile.jit(keyed, device=DEVICE)
+    for seed in range(4):
+        a = make((5,), np.float64, seed)
+        got, exp = f(a), keyed(a)
+        assert got == exp
+        for g, e in zip(got, exp):
+            assert sorted(type(k).__name__ for k in g) == sorted(type(k).__name__ for k in e)
+
+
+def _warned(fn, *args):
+    """(result or the exception's type, [warning messages]) of fn(*args)."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            got = fn(*args)
+        except Exception as e:     # noqa: BLE001 - NumPy's error is the result here
+            got = type(e)
+    return got, [str(x.message) for x in w]
+
+
+def _int_divisions(a, b):
+    return a % b + 1, a // b, np.fmod(a, b)
+
+
+def _dead_remainder(a, b):
+    a % b
+    return a + 1
+
+
+@pytest.mark.parametrize("fn", [_int_divisions, _dead_remainder])
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.int16])
+def test_integer_division_by_zero_warns_and_raises_as_numpy(fn, dtype):
+    """NumPy gives 0 for an integer divided by 0 with its divide-by-zero warning, or its
+    FloatingPointError under np.errstate; a kernel flags the zero divisor and the graph
+    runs again in NumPy (issue 16: `a % 0` gave values and no warning)."""
+    a = np.arange(1, 7).astype(dtype)
+    b = np.array([0, 1, 2, 0, 3, 1]).astype(dtype)
+    f = npcompile.jit(fn, device=DEVICE, choose=False)
+    exp, exp_w = _warned(fn, a.copy(), b.copy())
+    for _ in range(3):
+        got, got_w = _warned(f, a.copy(), b.copy())
+        if isinstance(exp, type):
+            assert got is exp
+        else:
+            same(got, exp)
+        assert got_w == exp_w
+    with np.errstate(divide="ignore"):
+        assert _warned(f, a.copy(), b.copy())[1] == []
+    with np.errstate(divide="raise"):
+        assert _warned(f, a.copy(), b.copy())[0] is FloatingPointError
+    got, _ = _warned(f, a.copy(), b.copy() + 1)      # no zero: compiled, no warning
+    same(got, fn(a.copy(), b.copy() + 1))
 
 
 def test_in_place_power_of_0d_arrays():

@@ -475,6 +475,10 @@ def template_of(obj, out_pos, by_value, depth=0):
             items.append(got)
         return (3 if t is tuple else 4, items)
     if t is dict:
+        for k in obj:
+            why = stable_value(k)
+            if why is not None:     # a key the call computed (`{a.sum(): 1}`) is data
+                return f"it returns a dict whose keys are {why}"
         items = []
         for x in obj.values():
             got = template_of(x, out_pos, by_value, depth + 1)

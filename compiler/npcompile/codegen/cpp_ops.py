@@ -1,5 +1,7 @@
 """The C++ text of each primitive, by dtype: NumPy's semantics written out (integer
 overflow wraps, NaN propagation of maximum vs fmax, floor division and modulo signs)."""
+import re
+
 import numpy as np
 
 from . import cpp_complex, cpp_half
@@ -190,6 +192,18 @@ static inline {T} npc_mod_{T}({T} a, {T} b) {{
 }
 
 
+_NONZERO_LITERAL = re.compile(r"\(\(\w+\)-?0*[1-9]\d*(?:U?LL)?\)")
+
+
+def _zero_divisor(b, T, need):
+    """What an integer division by divisor text b gives where b is 0: a 0 that flags
+    npc_bad, but where b is a literal other than 0 (literal() writes `((i64)3LL)`)."""
+    if _NONZERO_LITERAL.fullmatch(b):
+        return f"(({T})0)"
+    need.add(("flag",))
+    return f"(npc_bad = true, ({T})0)"
+
+
 def math_name(fn, dtype):
     return fn + ("f" if np.dtype(dtype).itemsize == 4 else "")
 
@@ -276,15 +290,21 @@ def render(op, args, in_dt, out_dt, need):
             need.add(("math", math_name("copysign", in_dt), 2, T))
             need.add(("helper", "fdivmod", T))
             return f"npc_{'floordiv' if op == 'floor_divide' else 'mod'}_{T}({a}, {b})"
+        # a zero divisor: NumPy's 0 with its divide-by-zero warning (or error, under
+        # np.errstate), which only NumPy gives: npc_bad makes the graph rerun there
+        # (not for a divisor written as a literal other than 0, `i % 3`: a GPU pays a
+        # wait to read the flag)
+        zero = _zero_divisor(b, T, need)
         if k == "u":
-            return f"(({b}) == 0 ? ({T})0 : ({T})(({a}) {'/' if op == 'floor_divide' else '%'} ({b})))"
+            return f"(({b}) == 0 ? {zero} : ({T})(({a}) {'/' if op == 'floor_divide' else '%'} ({b})))"
         if op == "floor_divide":
-            return (f"(({b}) == 0 ? ({T})0 : (({b}) == -1 ? {wrap(f'(({U})0 - ({U}){a})')} : "
+            return (f"(({b}) == 0 ? {zero} : (({b}) == -1 ? {wrap(f'(({U})0 - ({U}){a})')} : "
                     f"({T})(({a}) / ({b}) - ((({a}) % ({b}) != 0) && ((({a}) < 0) != (({b}) < 0))))))")
-        return (f"(({b}) == 0 || ({b}) == -1 ? ({T})0 : ({T})(((({a}) % ({b})) != 0 && "
+        return (f"(({b}) == 0 ? {zero} : ({b}) == -1 ? ({T})0 : ({T})(((({a}) % ({b})) != 0 && "
                 f"(((({a}) % ({b})) < 0) != (({b}) < 0))) ? (({a}) % ({b})) + ({b}) : (({a}) % ({b}))))")
     if op == "fmod" and k in "iu":
-        return f"(({b}) == 0 || ({b}) == -1 ? ({T})0 : ({T})(({a}) % ({b})))"
+        zero = _zero_divisor(b, T, need)
+        return f"(({b}) == 0 ? {zero} : ({b}) == -1 ? ({T})0 : ({T})(({a}) % ({b})))"
     if op == "power" and k in "iu":
         need.add(("helper", "ipow", T, U))
         need.add(("flag",))

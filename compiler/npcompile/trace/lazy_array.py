@@ -723,7 +723,10 @@ def concretize(obj):
     if t is list:
         return [concretize(x) for x in obj]
     if t is dict:
-        return {k: concretize(v) for k, v in obj.items()}
+        # keys too: `{a.sum(): 1}` is keyed by a NumPy scalar in NumPy
+        return {concretize(k): concretize(v) for k, v in obj.items()}
+    if t is set or t is frozenset:
+        return t(concretize(x) for x in obj)
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):   # NumPy 2's QRResult, ...
         return t(*(concretize(x) for x in obj))
     if getattr(t, "_npc_selected", False):   # x[mask] kept lazy (trace/masked_select.py)

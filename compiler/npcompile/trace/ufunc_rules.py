@@ -18,6 +18,10 @@ def _freeze_kw(kw):
     return tuple(sorted((k, v if not isinstance(v, np.dtype) else v) for k, v in kw.items()))
 
 
+# integer divisions NumPy warns about (or raises, under np.errstate) where a divisor is 0
+_INT_DIVISIONS = (np.floor_divide, np.remainder, np.fmod)
+
+
 def _negative_powers(tracer, ops):
     """An integer power with a known negative exponent: NumPy raises ValueError at the
     call, whether or not the result is used (a kernel checks exponents it computes, but
@@ -99,10 +103,13 @@ def call(tracer, ufunc, inputs, kwargs):
             inplace.write_ufunc(tracer, out, ufunc, ops, kw)
         return out
     if ufunc.nout == 1:
-        checked = ufunc is np.power and dtypes[0].kind in "iu" and type(ops.template[1]) is Ref
-        # an integer power of exponents known only at run time: computed even if unused
-        # (its kernel reports a negative exponent, and NumPy raises); its node is not
-        # plain ({} for kwargs), so the C++ recorder does not learn to make it unseen
+        checked = dtypes[0].kind in "iu" and (
+            (ufunc is np.power and type(ops.template[1]) is Ref) or
+            (ufunc in _INT_DIVISIONS and (type(ops.template[1]) is Ref or ops.template[1] == 0)))
+        # an integer power of exponents known only at run time, or an integer division
+        # by divisors that may be 0: computed even if unused (its kernel reports a
+        # negative exponent or a zero divisor, and NumPy raises or warns); its node is
+        # not plain ({} for kwargs), so the C++ recorder does not learn to make it unseen
         result = tracer.make(ufunc, tuple(ops.template), kw or ({} if checked else None),
                              tuple(ops.inputs), dtypes[0], shape, name, scalar=ops.all_zero_d)
         if checked:
