@@ -206,9 +206,10 @@ void StepProgram::run_kernel(const Kernel& k, py::list& vals, std::vector<int64_
     throw py::error_already_set();
   }
   if (flag)
-    // a float->int cast out of range / of NaN, or a negative integer power: the engine
-    // reruns the graph in NumPy (its values, warnings, errors)
-    throw std::runtime_error("values NumPy must handle (out-of-range cast or negative integer power)");
+    // a float->int cast out of range / of NaN, a negative integer power, an integer
+    // division by zero: the engine reruns the graph in NumPy (its values, warnings, errors)
+    throw std::runtime_error("values NumPy must handle (an out-of-range cast, a negative integer "
+                             "power or an integer division by zero)");
   for (size_t i = 0; i < n_out; ++i) {
     const auto& o = k.outputs[i];
     py::object v = std::move(keep[i]);

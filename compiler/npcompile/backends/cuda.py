@@ -251,13 +251,14 @@ class Program(ProgramBase):
 
     def _check_flag(self):
         """A kernel met values NumPy must handle (an out-of-range float -> int cast, a
-        negative integer power): the engine reruns the graph in NumPy, as on the CPU.
-        Reading the word waits for the run: only programs with such kernels pay it."""
+        negative integer power, an integer division by zero): the engine reruns the
+        graph in NumPy, as on the CPU. Reading the word waits for the run: only programs
+        with such kernels pay it."""
         word = np_base.zeros(1, np.int32)
         rt.native().download(word, self._flag, 0)
         if word[0]:
-            raise RuntimeError("values NumPy must handle (out-of-range cast or negative "
-                               "integer power)")
+            raise RuntimeError("values NumPy must handle (an out-of-range cast, a negative "
+                               "integer power or an integer division by zero)")
 
     def _launch(self, segment, run):
         """Queue a run of kernels; their times are recorded by cuda_runtime when done."""

@@ -84,8 +84,9 @@ class ProgramBase:
     def may_stop_midway(self):
         """Whether a run may stop after writing the caller's arrays: a NumPy step that may
         raise, or a kernel flagging values NumPy must handle (an out-of-range float -> int
-        cast, a negative integer power); the engine then keeps copies of what the graph
-        writes, to run it again in NumPy from the arrays as they were."""
+        cast, a negative integer power, an integer division by zero); the engine then
+        keeps copies of what the graph writes, to run it again in NumPy from the arrays
+        as they were."""
         if self._midway is None:
             self._midway = self.numpy_steps_may_raise or any(
                 getattr(ck.kernel, "flagged", False) or
