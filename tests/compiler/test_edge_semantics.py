@@ -122,6 +122,31 @@ def test_integer_division_by_zero_warns_and_raises_as_numpy(fn, dtype):
     same(got, fn(a.copy(), b.copy() + 1))
 
 
+def test_var_in_a_small_integer_dtype_of_one_element_replays_numpys_value():
+    """a.var(axis=-1, dtype=np.int8, ddof=1) of one element: the first call was right,
+    replayed calls returned 1, 6, 79, ... (memory the kernel never wrote)."""
+    f = npcompile.jit(lambda a: a.var(axis=-1, dtype=np.int8, ddof=1), device=DEVICE)
+    a = np.array([3.0])
+    with np.errstate(all="ignore"):
+        exp = a.var(axis=-1, dtype=np.int8, ddof=1)
+        for _ in range(5):
+            same(f(a.copy()), exp)
+
+
+def test_a_0d_power_after_1d_calls_keeps_numpys_dtype():
+    """The same function called with 1-d arrays first, then with 0-d ones: the 0-d
+    float32 ** np.array(1) stays float32 as NumPy gives it (it came back float64)."""
+    def pw(x, e):
+        return x ** e
+    f = npcompile.jit(pw, device=DEVICE)
+    for x, e in [(np.float32([0.5, -0.75]), np.array([1, 2])),
+                 (np.float32([0.5, -0.75]), np.array([1, 2])),
+                 (np.array(np.float32(-0.75)), np.array(1)),
+                 (np.array(np.float32(-0.75)), np.array(1)),
+                 (np.float32([1.5, 2.0]), np.array(2))]:
+        same(f(x, e), pw(x, e))
+
+
 def test_in_place_power_of_0d_arrays():
     def ipow(a, b):
         a **= b

@@ -208,13 +208,17 @@ def test_a_repeated_loop_body_compiles_once():
 def test_newton_compile_grows_linearly_with_iterations():
     """x = 0.5 * (x + a / x) reads x twice: hashing the expression as a tree doubled the
     work per step (22 steps took a minute). The generated code must grow linearly."""
-    def source_size(steps):
+    def source_size(steps, **options):
         npcompile.reset()
-        npcompile.jit(newton_sqrt)(np.linspace(1.0, 50.0, 33), steps)
+        npcompile.jit(newton_sqrt, **options)(np.linspace(1.0, 50.0, 33), steps)
         rep = npcompile.report()
         assert rep["fallbacks"] == []
         return sum(len(k["source"]) for k in rep["kernel_sources"])
     assert source_size(30) < 4 * source_size(10)
+    # unrolled into one graph (no loop compiled on its own): the case issue 16 found
+    if COMPILED:
+        assert source_size(10, loops=False) < source_size(30, loops=False) < \
+            4 * source_size(10, loops=False)
 
 
 @CPU_KERNELS
