@@ -30,7 +30,9 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <vector>
 
+#include <pwd.h>
 #include <unistd.h>
 
 namespace npc {
@@ -337,14 +339,43 @@ void CpuJit::shutdown() {
 CpuJit::CpuJit() : impl_(std::make_unique<Impl>()) {}
 CpuJit::~CpuJit() = default;
 
+namespace {
+// This user's home as the password database has it (a service started without HOME)
+std::string passwd_home() {
+  std::vector<char> buf(16384);
+  struct passwd pw;
+  struct passwd* found = nullptr;
+  if (::getpwuid_r(::geteuid(), &pw, buf.data(), buf.size(), &found) != 0 || !found ||
+      !found->pw_dir || !*found->pw_dir)
+    return {};
+  return found->pw_dir;
+}
+
+// Without any home: a folder this process makes under the temporary folder, of a name
+// no one can guess or make first (mkdtemp, 0700), once per process. A fixed name such
+// as /tmp/npcompile-cache-<uid> could be made first by another user.
+std::string private_temp() {
+  static const std::string dir = [] {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/npcompile-XXXXXX";
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    return ::mkdtemp(name.data()) ? std::string(name.data()) : std::string();
+  }();
+  return dir;
+}
+} // namespace
+
 std::string CpuJit::cache_dir() {
   std::string base;
   if (const char* d = std::getenv("NPC_CACHE_DIR"); d && *d)
     base = d;
   else if (const char* home = std::getenv("HOME"); home && *home)
     base = std::string(home) + "/.cache/npcompile";
-  else // a folder of this user's own (DiskCache checks it is private), never a shared one
-    base = "/tmp/npcompile-cache-" + std::to_string(::geteuid());
+  else if (std::string pw = passwd_home(); !pw.empty())
+    base = pw + "/.cache/npcompile";
+  else
+    base = private_temp();
   return base + "/v1/cpu";
 }
 

@@ -394,5 +394,23 @@ TEST_F(CpuJitTest, FolderOfAnotherUserTurnsTheDiskCacheOff) {
   check_pointwise(r.addresses[0], 999);
 }
 
+TEST_F(CpuJitTest, WithoutHomeTheCacheIsNeverAFolderOfAKnownNameInTmp) {
+  // a fixed /tmp/npcompile-cache-<uid> could be made first by another user
+  const char* home = std::getenv("HOME");
+  const std::string saved = home ? home : "";
+  unsetenv("NPC_CACHE_DIR");
+  unsetenv("HOME");
+  const std::string dir = CpuJit::cache_dir();
+  if (home)
+    setenv("HOME", saved.c_str(), 1);
+  setenv("NPC_CACHE_DIR", dir_.c_str(), 1);
+  EXPECT_EQ(dir.find("npcompile-cache-"), std::string::npos) << dir;
+  EXPECT_NE(dir, "/v1/cpu");
+  EXPECT_EQ(dir.rfind("/.cache/npcompile/v1/cpu") != std::string::npos ||
+                dir.find("/npcompile-") != std::string::npos,
+            true)
+      << dir;
+}
+
 } // namespace
 } // namespace npc
