@@ -273,7 +273,10 @@ class Emitter:
             in_dt = e.inputs[0].dtype if e.op != "where" else e.dtype
             if e.op == "where":
                 return f"({args[0]} ? {args[1]} : {args[2]})"
-            return cpp_ops.render(e.op, args, in_dt, e.dtype, self.k.need)
+            divisor = e.inputs[1] if len(e.inputs) > 1 else None
+            return cpp_ops.render(e.op, args, in_dt, e.dtype, self.k.need,
+                                  nonzero=divisor is not None and divisor.kind == "const" and
+                                  bool(np.all(np.asarray(divisor.op).astype(divisor.dtype) != 0)))
         if e.kind == "concat":
             return self._concat(e, idx)
         if e.kind == "view":

@@ -195,10 +195,11 @@ static inline {T} npc_mod_{T}({T} a, {T} b) {{
 _NONZERO_LITERAL = re.compile(r"\(\(\w+\)-?0*[1-9]\d*(?:U?LL)?\)")
 
 
-def _zero_divisor(b, T, need):
+def _zero_divisor(b, T, need, nonzero):
     """What an integer division by divisor text b gives where b is 0: a 0 that flags
-    npc_bad, but where b is a literal other than 0 (literal() writes `((i64)3LL)`)."""
-    if _NONZERO_LITERAL.fullmatch(b):
+    npc_bad, but where b is a constant other than 0 (nonzero, or a literal: literal()
+    writes `((i64)3LL)`)."""
+    if nonzero or _NONZERO_LITERAL.fullmatch(b):
         return f"(({T})0)"
     need.add(("flag",))
     return f"(npc_bad = true, ({T})0)"
@@ -208,9 +209,10 @@ def math_name(fn, dtype):
     return fn + ("f" if np.dtype(dtype).itemsize == 4 else "")
 
 
-def render(op, args, in_dt, out_dt, need):
+def render(op, args, in_dt, out_dt, need, nonzero=False):
     """C++ expression for `op` on argument expressions (already in the loop dtype).
-    `need` collects the libm functions and helpers the kernel must declare."""
+    `need` collects the libm functions and helpers the kernel must declare. nonzero: the
+    second argument is a constant other than 0 (a symbolic kernel reads it from P[])."""
     k = np.dtype(in_dt).kind
     if k == "c":
         return cpp_complex.render(op, args, in_dt, out_dt, need)
@@ -294,7 +296,7 @@ def render(op, args, in_dt, out_dt, need):
         # np.errstate), which only NumPy gives: npc_bad makes the graph rerun there
         # (not for a divisor written as a literal other than 0, `i % 3`: a GPU pays a
         # wait to read the flag)
-        zero = _zero_divisor(b, T, need)
+        zero = _zero_divisor(b, T, need, nonzero)
         if k == "u":
             return f"(({b}) == 0 ? {zero} : ({T})(({a}) {'/' if op == 'floor_divide' else '%'} ({b})))"
         if op == "floor_divide":
@@ -303,7 +305,7 @@ def render(op, args, in_dt, out_dt, need):
         return (f"(({b}) == 0 ? {zero} : ({b}) == -1 ? ({T})0 : ({T})(((({a}) % ({b})) != 0 && "
                 f"(((({a}) % ({b})) < 0) != (({b}) < 0))) ? (({a}) % ({b})) + ({b}) : (({a}) % ({b}))))")
     if op == "fmod" and k in "iu":
-        zero = _zero_divisor(b, T, need)
+        zero = _zero_divisor(b, T, need, nonzero)
         return f"(({b}) == 0 ? {zero} : ({b}) == -1 ? ({T})0 : ({T})(({a}) % ({b})))"
     if op == "power" and k in "iu":
         need.add(("helper", "ipow", T, U))
