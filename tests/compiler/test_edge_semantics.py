@@ -139,6 +139,22 @@ def test_a_division_by_a_constant_other_than_0_flags_nothing():
         assert sources and not any("npc_bad" in src for src in sources)
 
 
+def _times_a_count(a, b):
+    n = np.count_nonzero(b > 0) * 3 - 1      # a Python int the graph computes
+    a *= n
+    return a
+
+
+@pytest.mark.parametrize("a", [np.array(127, np.int8), np.array(5, np.int16),
+                               np.array([127, 5], np.int8), np.array(2.5, np.float32)])
+def test_an_in_place_op_of_a_0d_array_and_a_computed_number_writes_once(a):
+    """Probing NumPy's dtype for the Python number called the ufunc with the traced
+    out= itself: each probe wrote into `a` (five multiplications; the fuzzer's seed
+    5973748: 0 where NumPy gives -127)."""
+    check(_times_a_count, a, np.array(-5.0, np.float32))
+    check(_times_a_count, a, np.array([1.0, 2.0], np.float32))
+
+
 def test_var_in_a_small_integer_dtype_of_one_element_replays_numpys_value():
     """a.var(axis=-1, dtype=np.int8, ddof=1) of one element: the first call was right,
     replayed calls returned 1, 6, 79, ... (memory the kernel never wrote)."""

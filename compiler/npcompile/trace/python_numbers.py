@@ -222,6 +222,7 @@ def _operand_dtype(ufunc, inputs, i, kwargs):
     else:
         values = (n.lo, n.hi)
     others = [_stand_in(y) for y in inputs]
+    kwargs = _stand_in_kwargs(kwargs)
     answers = {_dtypes(ufunc, others, i, v, kwargs) for v in values}
     if len(answers) != 1 or None in answers:
         return None
@@ -245,6 +246,23 @@ def _stand_in(y):
     if type(y) is np.ndarray and y.ndim:
         return proto(y.dtype, False)
     return y
+
+
+def _stand_in_kwargs(kwargs):
+    """kwargs with stand-ins for the lazy arrays in them: probing NumPy's dtypes with the
+    traced `out=` itself wrote into it, a node per probe (`a *= n` of a 0-d int8 `a` and
+    a lazy count n ran five multiplications; the fuzzer's seed 5973748). An output gets
+    an array of its own (a shared stand-in would keep the probe's value)."""
+    if not kwargs:
+        return kwargs
+    out = dict(kwargs)
+    for k, v in kwargs.items():
+        if k == "out" and isinstance(v, tuple):
+            out[k] = tuple(_nb.zeros((), y.dtype) if hasattr(y, "_n") and y.ndim == 0 else
+                           _nb.empty((0,), y.dtype) if hasattr(y, "_n") else y for y in v)
+        elif hasattr(v, "_n"):
+            out[k] = _stand_in(v)
+    return out
 
 
 def _dtypes(ufunc, others, i, v, kwargs):
