@@ -146,11 +146,13 @@ def _times_a_count(a, b):
 
 
 @pytest.mark.parametrize("a", [np.array(127, np.int8), np.array(5, np.int16),
-                               np.array([127, 5], np.int8), np.array(2.5, np.float32)])
+                               np.array([127, 5], np.int8), np.array(2.5, np.float32),
+                               np.array(2.5, ">f8")])
 def test_an_in_place_op_of_a_0d_array_and_a_computed_number_writes_once(a):
     """Probing NumPy's dtype for the Python number called the ufunc with the traced
     out= itself: each probe wrote into `a` (five multiplications; the fuzzer's seed
-    5973748: 0 where NumPy gives -127)."""
+    5973748: 0 where NumPy gives -127), or into the user's own array where `a` is not
+    traced (byte-swapped, seed 5986258)."""
     check(_times_a_count, a, np.array(-5.0, np.float32))
     check(_times_a_count, a, np.array([1.0, 2.0], np.float32))
 

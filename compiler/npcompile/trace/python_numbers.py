@@ -251,15 +251,16 @@ def _stand_in(y):
 def _stand_in_kwargs(kwargs):
     """kwargs with stand-ins for the lazy arrays in them: probing NumPy's dtypes with the
     traced `out=` itself wrote into it, a node per probe (`a *= n` of a 0-d int8 `a` and
-    a lazy count n ran five multiplications; the fuzzer's seed 5973748). An output gets
-    an array of its own (a shared stand-in would keep the probe's value)."""
+    a lazy count n ran five multiplications; the fuzzer's seed 5973748), and into an
+    untraced output the user's array itself (seed 5986258). An output gets an array of
+    its own (a shared stand-in would keep the probe's value)."""
     if not kwargs:
         return kwargs
     out = dict(kwargs)
     for k, v in kwargs.items():
-        if k == "out" and isinstance(v, tuple):
-            out[k] = tuple(_nb.zeros((), y.dtype) if hasattr(y, "_n") and y.ndim == 0 else
-                           _nb.empty((0,), y.dtype) if hasattr(y, "_n") else y for y in v)
+        if k == "out" and isinstance(v, tuple):     # traced or not (an untraced '>f8')
+            out[k] = tuple(y if y is None else _nb.zeros((), y.dtype) if y.ndim == 0 else
+                           _nb.empty((0,), y.dtype) for y in v)
         elif hasattr(v, "_n"):
             out[k] = _stand_in(v)
     return out
