@@ -157,6 +157,20 @@ def test_an_in_place_op_of_a_0d_array_and_a_computed_number_writes_once(a):
     check(_times_a_count, a, np.array([1.0, 2.0], np.float32))
 
 
+def _minus_big(c):
+    c -= 2**40
+    return c
+
+
+@pytest.mark.parametrize("c", [np.array(np.inf, np.float16), np.array(1.5, np.float16),
+                               np.array(3.0, np.float32), np.array([np.inf, 1.0], np.float16)])
+def test_an_in_place_op_of_0d_operands_and_a_python_number_runs_in_numpys_loop(c):
+    """NumPy 1.x promotes a Python number with 0-d operands by the number's own dtype:
+    a 0-d float16 `c -= 2**40` runs in float64 and gives inf where float16 gave
+    inf - inf = nan (the fuzzer's seed 5987868); NumPy 2 takes the number weakly."""
+    check(_minus_big, c)
+
+
 def test_var_in_a_small_integer_dtype_of_one_element_replays_numpys_value():
     """a.var(axis=-1, dtype=np.int8, ddof=1) of one element: the first call was right,
     replayed calls returned 1, 6, 79, ... (memory the kernel never wrote)."""

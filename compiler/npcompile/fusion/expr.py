@@ -344,6 +344,13 @@ class Lowering:
             return None   # out= decides the loop of Python numbers alone
         try:   # the loop NumPy runs: out= does not choose it, the result is cast
             natural = np.dtype(fn.resolve_dtypes(tuple(dts) + (None,))[-1])
+            if not NUMPY2 and all(o.shape == () for o in ops if not (
+                    o.kind == "const" and o.dtype is None)):
+                # NumPy 1.x with 0-d operands and Python numbers: the number's own dtype
+                # promotes (a 0-d float16 `c -= 2**40` runs in float64: inf, not inf -
+                # inf; the fuzzer's seed 5987868), where resolve_dtypes takes it weakly
+                natural = np.result_type(*[a if o.kind == "const" and o.dtype is None else
+                                           _nb.zeros((), o.dtype) for o, a in zip(ops, args)])
         except Exception:
             return None
         pseudo = _Call(fn, args, shape, natural)
