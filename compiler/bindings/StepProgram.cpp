@@ -316,6 +316,11 @@ std::pair<intptr_t, intptr_t> bounds(PyObject* a, int64_t itemsize) {
   return {lo, hi};
 }
 
+// Whether two bounds() ranges, both non-empty, meet
+bool meets(std::pair<intptr_t, intptr_t> r, std::pair<intptr_t, intptr_t> q) {
+  return r.first < r.second && q.first < q.second && r.first < q.second && q.first < r.second;
+}
+
 // The writes of a loop that may rebind the argument instead of copying into it: the
 // run's output, a fresh C-ordered array of the argument's dtype and shape, becomes the
 // argument of the next run, and the caller's array gets the last value once, when the
@@ -348,7 +353,9 @@ std::vector<int64_t> rebindable(const py::list& args,
 
 class Rebound {
 public:
-  Rebound(py::list& args, std::vector<int64_t> ok) : args_(args), ok_(std::move(ok)) {}
+  Rebound(py::list& args, const std::vector<std::pair<int64_t, int64_t>>& writes,
+          std::vector<int64_t> ok)
+      : args_(args), writes_(writes), ok_(std::move(ok)) {}
   Rebound(const Rebound&) = delete;
   Rebound& operator=(const Rebound&) = delete;
   ~Rebound() {
@@ -373,7 +380,7 @@ public:
             const std::vector<int64_t>& collect) {
     if (!ok_[w] || !is_exact_ndarray(v))
       return false;
-    const int64_t a = (*writes_)[w].second;
+    const int64_t a = writes_[w].second;
     PyObject* old = PyList_GET_ITEM(args_.ptr(), a);
     auto* pv = proxy(v);
     auto* po = proxy(old);
@@ -408,8 +415,6 @@ public:
     PyList_SetItem(args_.ptr(), a, v);
     return true;
   }
-
-  void set_writes(const std::vector<std::pair<int64_t, int64_t>>* writes) { writes_ = writes; }
 
   // Before a run, after views() made the arguments at view_pos from the arrays Python
   // holds: a caller's array one of them views gets its values back first (and its place
@@ -454,10 +459,6 @@ private:
 
   static std::pair<intptr_t, intptr_t> span(PyObject* x) { return bounds(x, itemsize(x)); }
 
-  static bool meets(std::pair<intptr_t, intptr_t> r, std::pair<intptr_t, intptr_t> q) {
-    return r.first < r.second && q.first < q.second && r.first < q.second && q.first < r.second;
-  }
-
   // an array's itemsize as NumPy gives it (the descr's layout differs in NumPy 2)
   static int64_t itemsize(PyObject* x) {
     py::object n = py::reinterpret_steal<py::object>(PyObject_GetAttrString(x, "itemsize"));
@@ -467,8 +468,8 @@ private:
   }
 
   py::list& args_;
+  const std::vector<std::pair<int64_t, int64_t>>& writes_;
   std::vector<int64_t> ok_;
-  const std::vector<std::pair<int64_t, int64_t>>* writes_ = nullptr;
   std::map<int64_t, py::object> originals_;
 };
 
@@ -509,8 +510,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       throw py::value_error("StepProgram.run_loop: collected output out of range");
   py::object outs = py::none();
   py::list times, collected;
-  Rebound rebound(args, rebindable(args, writes, until, rebind, collect));
-  rebound.set_writes(&writes);
+  Rebound rebound(args, writes, rebindable(args, writes, until, rebind, collect));
   const auto stop = [&](int64_t it, bool interrupted = false) {
     rebound.restore();
     return py::make_tuple(it, py::none(), times, collected, interrupted);
@@ -544,8 +544,7 @@ py::tuple StepProgram::run_loop(py::list& args, const std::vector<int64_t>& leaf
       const auto rb = bounds(PyList_GET_ITEM(args.ptr(), b), itemsizes[b]);
       // bounds that meet may still share no element (a column sweep's u[:, j] and
       // u[:, j - 1] interleave): exact(a, b) decides then, where it is given
-      if (ra.first < ra.second && rb.first < rb.second && ra.first < rb.second &&
-          rb.first < ra.second &&
+      if (meets(ra, rb) &&
           (exact.is_none() || exact(py::handle(PyList_GET_ITEM(args.ptr(), a)),
                                     py::handle(PyList_GET_ITEM(args.ptr(), b)))
                                   .cast<bool>()))

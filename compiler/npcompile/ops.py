@@ -69,6 +69,11 @@ def scan_ufunc(fn):
     return None
 
 
+# integer divisions that NumPy checks for a zero divisor (0, and its divide-by-zero
+# warning or error): the kernels flag one (codegen/cpp_ops.py), the tracer computes them
+# even where unused (trace/ufunc_rules.py)
+INT_DIVISIONS = frozenset(("floor_divide", "remainder", "fmod"))
+
 # ufuncs the kernels compute elementwise (codegen/cpp_ops.py renders each)
 POINTWISE_UFUNCS = frozenset({
     "add", "subtract", "multiply", "true_divide", "divide", "floor_divide", "remainder",

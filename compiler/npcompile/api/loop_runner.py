@@ -1034,7 +1034,8 @@ class _Replays:
             said[0] = bool(after(tuple(kept[v] if k == 0 else args[v] if k == 1 else v
                                        for k, v in sources)))
             return said[0]
-        # nor where after() is handed a written argument: a sink may keep it
+        # rebinding a written argument (StepProgram.run_loop) needs after() not to read
+        # it: neither from its own state (read) nor handed to it (a sink may keep it)
         written = {a for _, a in writes}
         done, _, _, interrupted = plan.program.run_loop(
             args, leaf_src, bound, feeds, writes, views, view_pos, overlaps, itemsizes,

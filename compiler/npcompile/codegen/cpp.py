@@ -12,7 +12,9 @@ import re
 import numpy as np
 
 from ..fusion.expr import scanned_axes, top_reduces
-from . import cpp_columns, cpp_complex, cpp_extrema, cpp_half, cpp_intervals, cpp_ops, cpp_scan, cpp_sums
+from ..ops import INT_DIVISIONS
+from . import (cpp_columns, cpp_complex, cpp_extrema, cpp_half, cpp_intervals, cpp_ops, cpp_scan,
+               cpp_sums)
 from .cpp_sums import counts as _counts, numpy_ordered
 from .numpy_sum_order import split_units
 from .cpp_ops import ctype, kahan_add, linear_index, literal
@@ -101,6 +103,7 @@ class Emitter:
         self.cuts = {}
         self.intervals = {}
         self.fixed = {}
+        self._dims = {}       # symbolic kernels: size key -> its name in P[] (extent)
 
     def extent(self, key, n):
         """A size as the text uses it: the number, or in a symbolic kernel the name of a
@@ -109,7 +112,7 @@ class Emitter:
         of 1 stay in the text: they decide broadcasting."""
         if not self.k.symbolic or n == 1:
             return n
-        dims = self.__dict__.setdefault("_dims", {})
+        dims = self._dims
         name = dims.get(key)
         if name is None:
             name = dims[key] = f"S{len(self.k.extents)}"
@@ -273,10 +276,8 @@ class Emitter:
             in_dt = e.inputs[0].dtype if e.op != "where" else e.dtype
             if e.op == "where":
                 return f"({args[0]} ? {args[1]} : {args[2]})"
-            divisor = e.inputs[1] if len(e.inputs) > 1 else None
             return cpp_ops.render(e.op, args, in_dt, e.dtype, self.k.need,
-                                  nonzero=divisor is not None and divisor.kind == "const" and
-                                  bool(np.all(np.asarray(divisor.op).astype(divisor.dtype) != 0)))
+                                  nonzero=e.op in INT_DIVISIONS and _nonzero(e.inputs[1]))
         if e.kind == "concat":
             return self._concat(e, idx)
         if e.kind == "view":
@@ -350,9 +351,9 @@ class Emitter:
         cheaper than the copies of the loop body that cutting would take."""
         d = e.attrs["axis"]
         i = idx[d]
+        sizes = [self.extent(("concat", id(e), k), x.shape[d]) for k, x in enumerate(e.inputs)]
         starts, ends, offset = [], [], 0
-        for k, x in enumerate(e.inputs):
-            n = self.extent(("concat", id(e), k), x.shape[d])
+        for n in sizes:
             starts.append(offset)
             offset = offset + n if type(n) is int and type(offset) is int else (
                 n if offset == 0 else f"({offset} + {n})")
@@ -365,8 +366,7 @@ class Emitter:
         if seams and cpp_intervals.is_loop_var(i) and len(ends) > 1:
             self.cuts.setdefault(i, set()).add(tuple(ends[:-1]))
         cases = []
-        for k, x in enumerate(e.inputs):
-            n = self.extent(("concat", id(e), k), x.shape[d])
+        for k, (x, n) in enumerate(zip(e.inputs, sizes)):
             v = piece(x, idx[:d] + (at(starts[k]),) + idx[d + 1:], d, n)
             if v is None:
                 return None
@@ -628,6 +628,11 @@ class Emitter:
         return " + ".join(reversed(terms)) if terms else "0"
 
 
+def _nonzero(e):
+    """Is e a constant without a 0 (a divisor that needs no zero check)?"""
+    return e.kind == "const" and bool(np.all(np.asarray(e.op).astype(e.dtype) != 0))
+
+
 def _times(a, b):
     """A stride times a size: a number while both are numbers, else C++ text."""
     if type(a) is int and type(b) is int:
@@ -806,8 +811,7 @@ def _split_at_seams(kernel, buffer_of):
         return em
     kernel.need, kernel.ops = need, ops
     again = Emitter(kernel, buffer_of)
-    if "_dims" in em.__dict__:
-        again._dims = dict(em._dims)
+    again._dims = dict(em._dims)
     again.intervals = cut
     again.build()
     return again

@@ -1,7 +1,5 @@
 """The C++ text of each primitive, by dtype: NumPy's semantics written out (integer
 overflow wraps, NaN propagation of maximum vs fmax, floor division and modulo signs)."""
-import re
-
 import numpy as np
 
 from . import cpp_complex, cpp_half
@@ -192,14 +190,10 @@ static inline {T} npc_mod_{T}({T} a, {T} b) {{
 }
 
 
-_NONZERO_LITERAL = re.compile(r"\(\(\w+\)-?0*[1-9]\d*(?:U?LL)?\)")
-
-
-def _zero_divisor(b, T, need, nonzero):
-    """What an integer division by divisor text b gives where b is 0: a 0 that flags
-    npc_bad, but where b is a constant other than 0 (nonzero, or a literal: literal()
-    writes `((i64)3LL)`)."""
-    if nonzero or _NONZERO_LITERAL.fullmatch(b):
+def _zero_divisor(T, need, nonzero):
+    """What an integer division gives where its divisor is 0: a 0 that flags npc_bad,
+    but where the divisor is a constant other than 0 (nonzero)."""
+    if nonzero:
         return f"(({T})0)"
     need.add(("flag",))
     return f"(npc_bad = true, ({T})0)"
@@ -294,9 +288,9 @@ def render(op, args, in_dt, out_dt, need, nonzero=False):
             return f"npc_{'floordiv' if op == 'floor_divide' else 'mod'}_{T}({a}, {b})"
         # a zero divisor: NumPy's 0 with its divide-by-zero warning (or error, under
         # np.errstate), which only NumPy gives: npc_bad makes the graph rerun there
-        # (not for a divisor written as a literal other than 0, `i % 3`: a GPU pays a
-        # wait to read the flag)
-        zero = _zero_divisor(b, T, need, nonzero)
+        # (not for a constant divisor other than 0, `i % 3`: a GPU pays a wait to read
+        # the flag)
+        zero = _zero_divisor(T, need, nonzero)
         if k == "u":
             return f"(({b}) == 0 ? {zero} : ({T})(({a}) {'/' if op == 'floor_divide' else '%'} ({b})))"
         if op == "floor_divide":
@@ -305,7 +299,7 @@ def render(op, args, in_dt, out_dt, need, nonzero=False):
         return (f"(({b}) == 0 ? {zero} : ({b}) == -1 ? ({T})0 : ({T})(((({a}) % ({b})) != 0 && "
                 f"(((({a}) % ({b})) < 0) != (({b}) < 0))) ? (({a}) % ({b})) + ({b}) : (({a}) % ({b}))))")
     if op == "fmod" and k in "iu":
-        zero = _zero_divisor(b, T, need, nonzero)
+        zero = _zero_divisor(T, need, nonzero)
         return f"(({b}) == 0 ? {zero} : ({b}) == -1 ? ({T})0 : ({T})(({a}) % ({b})))"
     if op == "power" and k in "iu":
         need.add(("helper", "ipow", T, U))

@@ -5,6 +5,7 @@ from .. import np_base as _nb
 from ..dtypes import traced_dtype
 from ..graph.node import Ref
 from ..memo import Memo
+from ..ops import INT_DIVISIONS
 
 from . import inplace, lazy_array as _la
 from .library_rules import matmul
@@ -16,10 +17,6 @@ _dtype_cache = Memo()   # its keys hold the constants (value-based casting)
 
 def _freeze_kw(kw):
     return tuple(sorted((k, v if not isinstance(v, np.dtype) else v) for k, v in kw.items()))
-
-
-# integer divisions NumPy warns about (or raises, under np.errstate) where a divisor is 0
-_INT_DIVISIONS = (np.floor_divide, np.remainder, np.fmod)
 
 
 def _negative_powers(tracer, ops):
@@ -105,7 +102,8 @@ def call(tracer, ufunc, inputs, kwargs):
     if ufunc.nout == 1:
         checked = dtypes[0].kind in "iu" and (
             (ufunc is np.power and type(ops.template[1]) is Ref) or
-            (ufunc in _INT_DIVISIONS and (type(ops.template[1]) is Ref or ops.template[1] == 0)))
+            (ufunc.__name__ in INT_DIVISIONS and
+             (type(ops.template[1]) is Ref or ops.template[1] == 0)))
         # an integer power of exponents known only at run time, or an integer division
         # by divisors that may be 0: computed even if unused (its kernel reports a
         # negative exponent or a zero divisor, and NumPy raises or warns); its node is
