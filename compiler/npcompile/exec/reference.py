@@ -25,4 +25,3 @@ def execute(pending, outputs):
             if uses[k] == 0 and k not in keep and k in vals:
                 del vals[k]
     return [o.value if o.is_leaf else vals[id(o)] for o in outputs]
-
