@@ -374,13 +374,24 @@ def test_slices_of_different_lengths_raise_numpys_error():
     check(mismatch, make((8,), np.float64))
 
 
-def test_a_slice_bound_to_a_name_runs_python():
+def test_a_slice_bound_to_a_name_is_a_view_whose_writes_are_the_arrays():
     def view(x):
         for i in range(3):
             v = x[1:]
             v[0] = i
+            v[1:] += v[:-1]     # through the view, overlapping: NumPy's temporary
         return x
     check(view, make((5,), np.float64))
+    assert ran_native()
+
+
+def test_a_name_bound_to_another_array_runs_python():
+    def alias(x, y):
+        for i in range(3):
+            v = y
+            v[0] = i
+        return x, y
+    check(alias, make((5,), np.float64), make((5,), np.float64))
     assert not ran_native()
 
 

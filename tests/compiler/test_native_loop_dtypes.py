@@ -610,15 +610,20 @@ def test_zip_and_enumerate():
     assert ran_native()
 
 
-def test_element_loops_over_what_is_not_a_1d_array_run_python():
+def test_rows_bound_to_a_name_are_views():
     def f(A):
         total = 0.0
-        for row in A:
+        for i in range(A.shape[0]):
+            row = A[i]      # (A[i, :], a view: its writes are A's)
             if total < 10:
-                total += 1
-        return total
-    check(f, np.ones((3, 2)))
-    assert not ran_native()     # (rows of an array: an indexed loop, api/loop_iterables.py)
+                total += row.sum()
+            row[0] = total
+        return total, A
+    check(f, np.arange(6.0).reshape(3, 2))
+    assert ran_native()
+
+
+def test_element_loops_over_what_is_not_an_array_run_python():
     check(over_elements, [1, 5, 7], 4, np.array(list("GC")))
     assert any("data is a list" in s for s in summaries())
 

@@ -43,8 +43,13 @@ _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range", "enumerate", "zip")   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn.UNARY_MATH) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer",
-                           "max", "amax", "min", "amin"])
+                           "max", "amax", "min", "amin", "sign"] + list(sn.PREDICATE_CALLS) +
+                          list(sn.REDUCING_CALLS))
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
+# methods a nest calls on arrays and slice expressions (codegen/scalar_nest_vectors.py):
+# name -> how many positional arguments
+_METHODS = {"sum": 0, "max": 0, "min": 0, "copy": 0, "astype": 1, "any": 0, "all": 0,
+            "argmax": 0, "argmin": 0}
 # a nest that stopped this often for one argument type runs as Python from then on
 MAX_STOPS = 2
 
@@ -123,7 +128,10 @@ def scan(loop, outside):
     stored_arrays = [n for n in sc.arrays_stored if n not in copies] + \
         [n for n in sorted(sc.augmented) if n not in sc.arrays_stored and
          (n not in sc.plain or n in sc.params)]
-    if (sc.bound - set(copies) - in_place) & (sc.arrays | set(sc.modules) | set(_NAMES)):
+    # (names the nest binds itself and indexes, a view `x = R[k:, k]` or a new array `v =
+    # x.copy()`, are its own: codegen/scalar_nest.py types them)
+    given = (sc.arrays & set(sc.params)) | set(sc.modules) | set(_NAMES)
+    if (sc.bound - set(copies) - in_place) & given:
         return None     # an array, module or builtin rebound in the nest
     params = [n for n in sc.params if n not in sc.modules and n not in _NAMES]
     outputs = [n for n in sc.bound_order if (outside is None or n in outside)]
@@ -154,6 +162,7 @@ class _Scan:
         self.augmented = set()    # names only ever updated by `x op= ...` (in place if arrays)
         self.plain = set()        # names bound otherwise (=, for targets, copies)
         self.slices = False       # whether it takes slices (a:b) anywhere
+        self.views = {}           # name -> the array it is bound to a slice of (`x = R[k:, k]`)
 
     def read(self, name, assigned):
         if name not in assigned and name not in self.params:
@@ -226,7 +235,16 @@ class _Scan:
                 for v in s.value.elts:          # a row of numbers: out[t] = x, y, z
                     self.expr(v, assigned)
                 self.target(tgt, assigned)
-            elif _copy_of(s.value) is not None and isinstance(tgt, ast.Name):
+            elif isinstance(tgt, ast.Name) and _slice_of(s.value) is not None and \
+                    _slice_of(s.value) not in self.bound:
+                # a view, `x = R[k:, k]`: its writes are the array's (stored through it)
+                base = _slice_of(s.value)
+                if self.views.setdefault(tgt.id, base) != base or tgt.id in self.params:
+                    raise _No
+                self.expr(s.value, assigned)
+                self.target(tgt, assigned)
+            elif _copy_of(s.value) is not None and isinstance(tgt, ast.Name) and \
+                    _copy_of(s.value) not in self.bound:
                 src = _copy_of(s.value)
                 if self.copies.setdefault(tgt.id, src) != src:
                     raise _No
@@ -261,8 +279,10 @@ class _Scan:
             self.bind(t.id, assigned)
         elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             self.element(t, assigned)
-            if t.value.id not in self.arrays_stored:
-                self.arrays_stored.append(t.value.id)
+            # (a store through a view is one into the array it views)
+            for name in (t.value.id, self.views.get(t.value.id)):
+                if name is not None and name not in self.arrays_stored:
+                    self.arrays_stored.append(name)
         else:
             raise _No
 
@@ -341,10 +361,20 @@ class _Scan:
                         raise _No
                     self.arrays.add(e.args[0].id)
                 self.read(f.id, assigned)
-            elif isinstance(f, ast.Attribute) and f.attr in ("sum", "max", "min") and \
-                    not e.args and not (isinstance(f.value, ast.Name) and
-                                        f.value.id in self.modules):
-                self.expr(f.value, assigned)     # u[a:b].sum(), np.abs(u - old).max()
+            elif isinstance(f, ast.Attribute) and f.attr in _METHODS and \
+                    len(e.args) == _METHODS[f.attr] and not (isinstance(f.value, ast.Name) and
+                                                             f.value.id in self.modules):
+                # u[a:b].sum(), np.abs(u - old).max(), x.copy(), X[i].astype(np.float64)
+                self.expr(f.value, assigned)
+                if f.attr == "astype":      # its dtype: `float`, or np.float64 and the like
+                    d = e.args[0]
+                    if isinstance(d, ast.Attribute) and isinstance(d.value, ast.Name):
+                        if d.value.id not in self.modules:
+                            self.modules.append(d.value.id)
+                        self.read(d.value.id, assigned)
+                    elif not (isinstance(d, ast.Name) and d.id == "float"):
+                        raise _No
+                    return
             elif isinstance(f, ast.Attribute) and f.attr == "norm" and len(e.args) == 1 and \
                     isinstance(f.value, ast.Attribute) and f.value.attr == "linalg" and \
                     isinstance(f.value.value, ast.Name):      # np.linalg.norm(u)
@@ -353,7 +383,7 @@ class _Scan:
                 self.read(f.value.value.id, assigned)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
                     f.attr in _MODULE_FUNCS:
-                want = 2 if f.attr in _TWO_ARGS else 1
+                want = 2 if f.attr in _TWO_ARGS else 3 if f.attr == "where" else 1
                 if len(e.args) != want:
                     raise _No
                 if f.value.id not in self.modules:
@@ -365,6 +395,15 @@ class _Scan:
                 self.expr(a, assigned)
         else:
             raise _No
+
+
+def _slice_of(value):
+    """`R` for a subscript of the name R taking a slice (`R[k:, k]`), else None."""
+    if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+        idx = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+        if any(isinstance(x, ast.Slice) for x in idx):
+            return value.value.id
+    return None
 
 
 def _copy_of(value):

@@ -48,8 +48,10 @@ from . import scalar_nest_strings as strings
 from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
 from .scalar_nest_arrays import ArrayBindings, NewArray, array_slots, take_arrays
+from . import scalar_nest_predicates as predicates
+from .scalar_nest_predicates import PREDICATE_CALLS, REDUCING_CALLS, PredicateCode  # noqa: F401
 
-_BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot"}
+_BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot", "copysign": "copysign"}
 # np.int32(x), np.float64(x), ...: a number cast as NumPy's setitem casts it
 CONSTRUCTORS = {n: np.dtype(n) for n in ("float64", "float32", "int64", "int32", "int16", "int8",
                                          "uint64", "uint32", "uint16", "uint8")}
@@ -62,7 +64,8 @@ _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 _FAIL = "goto npc_fail"
 
 
-class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, elements.IterCode):
+class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, strings.StringCode, BitCode,
+           elements.IterCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -86,6 +89,7 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
             self.types[name] = ARRAY
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
         self.arrays_bound = {}    # name -> rank: bound to a new float64 array in the nest
+        self.views_bound = {}     # name -> (array, rank): bound to a slice of that array
         outputs = self.outputs
         while True:
             self.loop = _whole_rows(self.loop, self.types, self.arrays)
@@ -445,6 +449,20 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         f = e.func
         if _float_of_text(e) is not None:         # float("inf")
             return PYFLOAT
+        got = predicates.reduced(self, e)
+        if got is not None:     # (P).any(), np.count_nonzero(P), np.argmax(E)
+            return self._reduced_type(*got)
+        if predicates.is_where(self, e):
+            return self._where_type(e)
+        if vectors.copy_of(self, e) is not None:      # E.copy(): a new array of its values
+            t = self._typ(vectors.copy_of(self, e))
+            if t not in (VEC, MAT):
+                raise Unsupported(".copy() of something other than a slice or an array")
+            return t
+        if vectors.astype_of(self, e) is not None:    # X[i].astype(np.float64)
+            return self._astype_type(e)
+        if vectors.sign_of_slices(self, e):           # np.sign(E) of a slice expression
+            return self._typ(e.args[0])
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
             self._vector_operand(f.value)
             return F8
@@ -649,6 +667,9 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         elif isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
                 s.targets[0].id in self.arrays_bound:
             self._array_bind(s.targets[0].id, s.value, depth)
+        elif isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and \
+                s.targets[0].id in self.views_bound:
+            self._view_bind(s.targets[0].id, s.value, depth)
         elif isinstance(s, ast.Assign):
             tgt = s.targets[0]
             if isinstance(tgt, ast.Name) and tgt.id in self.copies:
@@ -891,6 +912,9 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         t = self._typ(e)
         if _float_of_text(e) is not None:
             return literal(_float_of_text(e), F8)
+        got = predicates.reduced(self, e)
+        if got is not None:
+            return self._reduced_code(*got)
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             return self._reduction(f.value)
         extreme = vectors.extreme_of(self, e)
@@ -934,6 +958,10 @@ class Nest(ArrayBindings, vectors.VectorCode, strings.StringCode, BitCode, eleme
         if name in ("minimum", "maximum"):     # a Python int must fit, as in arithmetic
             a, b = (self._operand_as(x, tx, t) for x, tx in zip(args, types))
             return vectors.extremum(a, b, _CT[t], name, self._new(), self._new(), is_float(t))
+        if name == "sign":
+            x = self._new()
+            return (f"({{ const {_CT[t]} {x} = ({_CT[t]})({args[0]}); "
+                    f"{predicates.sign_of(x, _CT[t], is_float(t))}; }})")
         if is_int(t):       # np.floor of an integer is that integer under NumPy 2
             return f"(({_CT[t]})({args[0]}))"
         c = "float" if t == F4 else "double"     # NumPy's float32 functions: libm's *f

@@ -10,9 +10,10 @@ read the name and the nest already owns memory of that size, it is written there
 instead (a loop's `y = A @ x` allocates once), as it is where the value reads the name
 only element for element (`x = x * 0.5 + 1.0`).
 
-A name bound to a bare slice or another array name (`v = V[:, j]`, `z = y`) would be
-a view, an alias whose writes show through the other name: refused, as before. Only
-float64 values (what slice arithmetic computes) of one rank per name: a name given an
+A name bound to a slice of an array the caller gave (`x = R[k:, k]`) is a view: its
+pointer, lengths and strides are into that array, so its reads and writes are the
+array's, as in NumPy (the nest's overlap tests take it for that array). One bound to
+another array's name (`z = y`) would be an alias: refused. Only float64 values (what slice arithmetic computes) of one rank per name: a name given an
 array of another dtype or rank is refused.
 
 After the nest, a name that code after it reads and that the nest bound anew is handed
@@ -89,7 +90,9 @@ class ArrayBindings:
         """Type inference of `name = value`, value a slice expression (VEC or MAT)."""
         rank = _RANK[self._type(value)]
         if isinstance(value, (ast.Subscript, ast.Name)):
-            raise Unsupported(f"{name} is bound to a slice (a NumPy view)")
+            return self._view_binding(name, value, rank)
+        if name in self.views_bound:
+            raise Unsupported(f"{name} is bound to a view and to a new array in the loop")
         if name in self.arrays_bound:
             if self.arrays_bound[name] != rank:
                 raise Unsupported(f"{name} is bound to arrays of {rank} and "
@@ -105,6 +108,39 @@ class ArrayBindings:
         self.types[name] = ARRAY
         self.arrays[name] = (F8, rank, True)
         raise NewArray(name)
+
+    def _view_binding(self, name, value, rank):
+        """Type inference of `name = A[...]`, a slice of an array the caller gave: a view,
+        whose reads and writes are A's memory (the nest's pointer into it, as NumPy's
+        view is), e.g. `x = R[k:, k]` then `v = x.copy()`, `A22 = A[k + 1:, k + 1:]`."""
+        if not isinstance(value, ast.Subscript):
+            raise Unsupported(f"{name} is bound to the array {value.id} (an alias)")
+        base = value.value.id
+        if base not in self.params or base in self.arrays_bound or base in self.copies or \
+                base in self.views_bound:
+            raise Unsupported(f"{name} is bound to a slice of {base}, an array the nest binds")
+        if self.views_bound.get(name, (base, rank)) != (base, rank):
+            raise Unsupported(f"{name} is bound to views of different arrays or dimensions")
+        if name in self.views_bound:
+            return
+        if name in self.params or name in self.locals or name in self.copies or \
+                name in self.outputs:
+            raise Unsupported(f"{name} holds a view and another value, or is read after "
+                              f"the loop")
+        self.views_bound[name] = (base, rank)
+        self.types[name] = ARRAY
+        self.arrays[name] = (F8, rank, self.arrays[base][2])
+        raise NewArray(name)
+
+    def _view_bind(self, name, value, depth):
+        """`name = A[...]`: the name's pointer, lengths and strides those of the view."""
+        saved, self.lines = self.lines, []
+        p, dims = self._view(value)
+        self._out(f"a_{name} = {p};")
+        for d, (n, st) in enumerate(dims):
+            self._out(f"n_{name}_{d} = {n}; s_{name}_{d} = {st};")
+        body, self.lines = self.lines, saved
+        self._block(body, depth)
 
     def _array_bind(self, name, value, depth):
         """`name = value`: the value computed into new memory (or into the name's own,
@@ -138,6 +174,10 @@ class ArrayBindings:
                 for d in range(rank):
                     out.append(f"  i64 n_{name}_{d} = 0, s_{name}_{d} = 0;")
             out.append(f"  bool o_{name} = false;")    # a_{name} is memory the nest allocated
+        for name, (_, rank) in self.views_bound.items():
+            out.append(f"  char* a_{name} = 0;")
+            for d in range(rank):
+                out.append(f"  i64 n_{name}_{d} = 0, s_{name}_{d} = 0;")
         return out
 
     def _arrays_out(self, base):

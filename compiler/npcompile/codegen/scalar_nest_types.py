@@ -141,8 +141,11 @@ def numpy_result_type(name, args):
     an int64 under NumPy 2): float32, float64 or an integer, else Unsupported."""
     sample = {PYINT: 1, PYFLOAT: 1.0, PYBOOL: True}
     values = [sample[a] if not is_np(a) else a.type(1) for a in args]
-    with np.errstate(all="ignore"):
-        r = np.asarray(getattr(np, name)(*values)).dtype
+    try:
+        with np.errstate(all="ignore"):
+            r = np.asarray(getattr(np, name)(*values)).dtype
+    except Exception as e:      # (np.sign of a bool: NumPy's TypeError, raised by the loop)
+        raise Unsupported(f"np.{name} of {', '.join(map(str, args))}: {e}") from None
     if r in (F4, F8) or r in INT_DTYPES:
         return r
     raise Unsupported(f"np.{name} of {', '.join(map(str, args))} is a {r}")

@@ -23,6 +23,7 @@ taken for arrays of every numeric dtype."""
 import ast
 
 from .numpy_sum_order import unbuffered_piece
+from .scalar_nest_predicates import is_where, sign_of
 from .scalar_nest_types import ARRAY, CT, F8, MAT, UNARY_MATH, VEC, Unsupported
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
@@ -88,6 +89,39 @@ def unary_call(nest, e):
             not _numpy_call(nest, e.func, UNARY_MATH):
         return None
     return e.args[0], UNARY_MATH[e.func.attr]
+
+
+def copy_of(nest, e):
+    """The receiver of E.copy(), else None."""
+    f = getattr(e, "func", None)
+    if isinstance(e, ast.Call) and isinstance(f, ast.Attribute) and f.attr == "copy" and \
+            not e.args and not e.keywords and not (isinstance(f.value, ast.Name) and
+                                                   f.value.id in nest.modules):
+        return f.value
+    return None
+
+
+_TO_FLOAT64 = ("float64", "double", "float_")
+
+
+def astype_of(nest, e):
+    """The receiver of E.astype(np.float64) (or float), else None."""
+    f = getattr(e, "func", None)
+    if not (isinstance(e, ast.Call) and isinstance(f, ast.Attribute) and f.attr == "astype"
+            and len(e.args) == 1 and not e.keywords):
+        return None
+    d = e.args[0]
+    if (isinstance(d, ast.Name) and d.id == "float") or \
+            (isinstance(d, ast.Attribute) and d.attr in _TO_FLOAT64 and
+             nest.modules.get(getattr(d.value, "id", None)) == "numpy"):
+        return f.value
+    return None
+
+
+def sign_of_slices(nest, e):
+    """Is `e` np.sign of a slice expression?"""
+    return isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
+        _numpy_call(nest, e.func, ("sign",)) and nest._typ(e.args[0]) in (VEC, MAT)
 
 
 def extreme_of(nest, e):
@@ -234,7 +268,8 @@ class VectorCode:
             else:
                 off.append(f"{self._index(x, dim)} * s_{name}_{d}")
         self._out(f"char* const {p} = a_{name} + {' + '.join(off)};")
-        self.view_names[p] = name
+        # (a name bound to a slice, `x = R[k:, k]`, is R's memory: overlaps are R's)
+        self.view_names[p] = self.views_bound.get(name, (name,))[0]
         return p, dims
 
     # ----------------------------------------------------------------- expressions
@@ -248,6 +283,14 @@ class VectorCode:
             self._out(f"const double {tmp} = (double)({self._expr(e)});")
             prep[id(e)] = tmp
             return []
+        if is_where(self, e):
+            return self._where_prep(e, prep)
+        if copy_of(self, e) is not None:
+            return self._vprep(copy_of(self, e), prep)
+        if astype_of(self, e) is not None:
+            return self._astype_prep(e, prep)
+        if sign_of_slices(self, e):
+            return self._vprep(e.args[0], prep)
         if _transposed(e) is not None:      # V[:, :j].T: the view, its dimensions reversed
             inner = _transposed(e)
             p, dims = self._view(inner if isinstance(inner, ast.Subscript) else
@@ -280,8 +323,59 @@ class VectorCode:
             return self._matmul_prep(args[0], args[1], prep)
         raise Unsupported(f"{type(e).__name__} of slices")
 
+    def _astype_type(self, e):
+        """VEC or MAT for X[...].astype(np.float64) (or of a whole array) of a numeric
+        array of any dtype: float64 values, exactly those NumPy's cast makes."""
+        src = astype_of(self, e)
+        name = src.id if isinstance(src, ast.Name) else \
+            src.value.id if isinstance(src, ast.Subscript) and \
+            isinstance(src.value, ast.Name) else None
+        if name is None or self.types.get(name) is not ARRAY:
+            raise Unsupported(".astype() of something other than a slice or an array")
+        dtype, ndim, _ = self.arrays[name]
+        if dtype.kind not in "biuf":
+            raise Unsupported(f".astype() of a {dtype} array")
+        if isinstance(src, ast.Name):
+            rank = ndim
+        else:
+            idx = src.slice.elts if isinstance(src.slice, ast.Tuple) else [src.slice]
+            if len(idx) != ndim:
+                raise Unsupported(f"{name} has {ndim} dimensions and is indexed by {len(idx)}")
+            for x in idx:
+                for b in ([x.lower, x.upper, x.step] if isinstance(x, ast.Slice) else [x]):
+                    if b is not None:
+                        self._want_int(b)
+            rank = sum(isinstance(x, ast.Slice) for x in idx)
+        if rank not in (1, 2):
+            raise Unsupported(".astype() of other than one or two dimensions")
+        return VEC if rank == 1 else MAT
+
+    def _astype_prep(self, e, prep):
+        """Its values converted once into the nest's scratch memory (contiguous doubles),
+        which the expression then reads as any view."""
+        src = astype_of(self, e)
+        name = src.id if isinstance(src, ast.Name) else src.value.id
+        dtype = self.arrays[name][0]
+        p, dims = self._view(src if isinstance(src, ast.Subscript) else
+                             whole_subscript(name, self.arrays[name][1], ast.Load()))
+        shape = [n for n, _ in dims]
+        buf = self._scratch(" * ".join(f"(u64){n}" for n in shape))
+        ks = tuple(self._new() for _ in shape)
+        strides = self._strides(shape)
+        off = " + ".join(f"{k} * {s}" for k, (_, s) in zip(ks, dims))
+        flat = " + ".join(f"{k} * {m}" for k, m in zip(ks, strides))
+        loops = " ".join(f"for (i64 {k} = 0; {k} < {n}; ++{k})" for k, n in zip(ks, shape))
+        self._out(f"{loops} {buf}[{flat}] = (double)(*({CT[dtype]}*)({p} + {off}));")
+        prep[id(e)] = (f"((char*){buf})", [(n, f"({m}) * 8") for n, m in zip(shape, strides)])
+        return shape
+
     def _matmul_prep(self, a, b, prep):
+        before = len(prep.get("views", []))
         sa, sb = (self._hoisted(self._operand(x), prep) for x in (a, b))
+        # an element of a product reads a whole row or column of these: a store into
+        # the same view is not element for element (`R[k:, k:] -= np.outer(v, v @
+        # R[k:, k:])` reads columns the store has already written)
+        prep.setdefault("crossing", []).extend(prep.get("views", [])[before:])
         if len(sa) > 2 or len(sb) > 2:
             # (NumPy's @ and np.dot of more dimensions are batched or summed otherwise)
             raise Unsupported("@ or np.dot of a slice of more than two dimensions")
@@ -357,6 +451,14 @@ class VectorCode:
             return got
         if got is not None:
             return self._at(got, ks)
+        if is_where(self, e):
+            return self._where_elem(e, prep, ks)
+        if copy_of(self, e) is not None:
+            return self._velem(copy_of(self, e), prep, ks)
+        if sign_of_slices(self, e):
+            x = self._new()
+            return (f"({{ const double {x} = {self._velem(e.args[0], prep, ks)}; "
+                    f"{sign_of(x, 'double')}; }})")
         if isinstance(e, ast.UnaryOp):
             sign = "-" if isinstance(e.op, ast.USub) else "+"
             return f"({sign}{self._velem(e.operand, prep, ks)})"
@@ -516,7 +618,9 @@ class VectorCode:
         # api/native_loop.py declines arguments that share memory), so the test and
         # the temporary's version, a third of a stencil's code, go where they can matter
         name = self.view_names[target[0]]
-        over = " || ".join(self._overlaps(target, v) for v in prep.get("views", [])
+        crossing = {id(v) for v in prep.get("crossing", [])}
+        over = " || ".join(self._overlaps(target, v, id(v) not in crossing)
+                           for v in prep.get("views", [])
                            if self.view_names.get(v[0], name) == name)
         if over:    # through a temporary, as NumPy does
             tmp = self._new()
@@ -568,11 +672,13 @@ class VectorCode:
             inner = n if inner == "1" else f"{inner} * {n}"
         return out[::-1]
 
-    def _overlaps(self, target, view):
-        """C test: `view` reads memory `target` covers, other than element for element."""
+    def _overlaps(self, target, view, elementwise=True):
+        """C test: `view` reads memory `target` covers, other than element for element
+        (elementwise: the view is read at the element being written; else any overlap)."""
         (p, td), (q, vd) = target, view
         same = f"{q} == {p}" + "".join(f" && {a[0]} == {b[0]} && {a[1]} == {b[1]}"
-                                       for a, b in zip(td, vd)) if len(td) == len(vd) else "0"
+                                       for a, b in zip(td, vd)) \
+            if len(td) == len(vd) and elementwise else "0"
         return (f"(!({same}) && npc_lo({q}, {self._ext(vd)}) < npc_hi({p}, {self._ext(td)}) "
                 f"&& npc_lo({p}, {self._ext(td)}) < npc_hi({q}, {self._ext(vd)}))")
 
@@ -665,4 +771,16 @@ static inline char* npc_lo(char* p, i64 neg, i64 pos, bool empty) {
   (void)pos; return empty ? (char*)-1 : p + neg; }
 static inline char* npc_hi(char* p, i64 neg, i64 pos, bool empty) {
   (void)neg; return empty ? (char*)0 : p + pos + 8; }
+// ordered comparisons that never raise the invalid flag (a NaN compares false, as in
+// NumPy, which warns of nothing there; the flag would stop the nest): LLVM may lower
+// even __builtin_isless to a signaling vector compare, so the order is taken on the
+// bits as integers (sign-magnitude made monotone), after the quiet tests == and NaN
+static inline i64 npc_key(double x) {
+  const i64 b = __builtin_bit_cast(i64, x); return b ^ ((b >> 63) & 0x7fffffffffffffffLL); }
+static inline bool npc_lt(double a, double b) {
+  return !__builtin_isnan(a) && !__builtin_isnan(b) && !(a == b) && npc_key(a) < npc_key(b); }
+static inline bool npc_le(double a, double b) {
+  return !__builtin_isnan(a) && !__builtin_isnan(b) && (a == b || npc_key(a) < npc_key(b)); }
+static inline bool npc_gt(double a, double b) { return npc_lt(b, a); }
+static inline bool npc_ge(double a, double b) { return npc_le(b, a); }
 """

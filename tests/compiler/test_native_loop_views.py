@@ -1,0 +1,186 @@
+"""Compiled loop nests (codegen/scalar_nest*.py) of linear algebra with loops over k and
+of row sweeps with tests on the data: names bound to slices (views whose writes are the
+array's), new arrays copied from them, float64 copies of other dtypes (.astype), tests
+of slices reduced at once (any/all/count_nonzero), np.where, argmax/argmin, np.sign and
+np.copysign. Each against eager NumPy (values, dtypes, scalar types, in-place arrays),
+and each checks that the nest ran compiled."""
+import numpy as np
+import pytest
+
+from conftest import check, make
+from test_native_loop import NATIVE, corpus, ran_native, summaries
+
+pytestmark = NATIVE
+
+
+def householder(A):
+    m, n = A.shape
+    R = A.copy()
+    Q = np.eye(m)
+    for k in range(n):
+        x = R[k:, k]                 # a view of R
+        v = x.copy()                 # a new array
+        v[0] += np.copysign(np.linalg.norm(x), x[0])
+        v /= np.linalg.norm(v)
+        R[k:, k:] -= 2.0 * np.outer(v, v @ R[k:, k:])
+        Q[:, k:] -= 2.0 * np.outer(Q[:, k:] @ v, v)
+    return Q, R
+
+
+@pytest.mark.parametrize("shape", [(12, 9), (30, 20)])
+def test_householder_qr_with_views_and_copies(shape):
+    check(householder, make(shape, np.float64, 3))
+    assert ran_native()
+
+
+def test_the_corpus_householder_programs():
+    check(corpus("householder_qr"), make((24, 16), np.float64, 4))
+    assert ran_native()
+
+
+def product_into_its_own_operand(R, u):
+    for k in range(R.shape[1]):
+        v = R[k:, k] / np.linalg.norm(R[k:, k])
+        # each element of the product reads a column of R[k:, k:], which this store
+        # writes: NumPy computes the right side first
+        R[k:, k:] -= 2.0 * np.outer(v, v @ R[k:, k:])
+        R[k:, k] += u[k:]
+    return R
+
+
+def test_a_store_into_a_slice_a_product_reads_goes_through_a_temporary():
+    # (a store into the view a matrix product reads was taken for element by element:
+    # wrong numbers before this test)
+    check(product_into_its_own_operand, make((24, 16), np.float64, 5),
+          make((24,), np.float64, 6))
+    assert ran_native()
+
+
+def view_sees_writes(A):
+    s = 0.0
+    for k in range(A.shape[1]):
+        x = A[:, k]
+        A[0, k] = 100.0 + k          # written through A: the view x sees it
+        x[1] = -x[0]                  # written through x: A sees it
+        s += x[0] + A[1, k]
+    return s, A
+
+
+def test_a_view_and_its_array_see_each_others_writes():
+    check(view_sees_writes, make((4, 9), np.float64, 7))
+    assert ran_native()
+
+
+def welford(X):
+    nrow, ncol = X.shape
+    mean = np.zeros(ncol)
+    M2 = np.zeros(ncol)
+    k = 0
+    skipped = 0
+    for i in range(nrow):
+        row = X[i].astype(np.float64)
+        if np.isnan(row).any():
+            skipped += 1
+            continue
+        k += 1
+        delta = row - mean
+        mean += delta / k
+        M2 += delta * (row - mean)
+    return mean, M2, k, skipped
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8])
+def test_rows_of_any_dtype_as_float64_with_a_skip_test(dtype):
+    X = make((60, 5), dtype, 8)
+    if X.dtype.kind == "f":
+        X[[3, 17, 40], [1, 0, 4]] = np.nan
+    check(welford, X)
+    assert ran_native()
+
+
+def reduced_tests(x, t):
+    c = 0
+    s = 0.0
+    for i in range(x.shape[0]):
+        r = x[i]
+        c += np.count_nonzero((r > t) & ~np.isnan(r))
+        if (r[1:] >= r[:-1]).all():
+            c += 1000
+        if np.any(np.isinf(r) | (r == t)) or not np.isfinite(r).all():
+            c += 100000
+        p = np.argmax(np.abs(r))
+        q = r.argmin()
+        s = s + float(p * 10 + q) + float(np.sign(r[p])) + float(np.where(r > 0, r, 0.0).sum())
+    return c, s
+
+
+def test_tests_of_slices_reduced_at_once_with_nans_infs_and_ties():
+    x = make((40, 6), np.float64, 9)
+    x[7] = np.sort(x[7])
+    x[3, 2] = np.nan            # argmax of |r| is the NaN: NumPy's first NaN
+    x[5, [1, 4]] = np.nan
+    x[9, 0] = -np.inf
+    x[11] = [2.0, -3.0, 3.0, -3.0, 1.0, 0.0]     # ties: the first index
+    check(reduced_tests, x, 0.1)
+    check(reduced_tests, x, 2.0)
+    assert ran_native()
+    assert not any("runs as Python" in s for s in summaries())
+
+
+def signs(x):
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = np.sign(x[i])
+        out[i, 0] += np.sign(x[i, 0]) + np.copysign(2.0, x[i, 0])
+        out[i, 1:] += np.sign(x[i, 1:] - x[i, :-1])
+    return out
+
+
+def test_sign_and_copysign_of_numbers_and_slices():
+    x = make((12, 5), np.float64, 10)
+    x[2, 0] = -0.0
+    x[5, 0] = np.nan
+    x[2, 1] = -0.0
+    x[3, 3] = 0.0
+    x[4, 2] = np.nan
+    check(signs, x)
+    assert ran_native()
+
+
+def argmax_of_an_empty_slice(x):
+    total = 0
+    for k in range(x.shape[0] + 1):
+        total += np.argmax(x[k:])
+    return total
+
+
+def test_argmax_of_an_empty_slice_is_numpys_error():
+    check(argmax_of_an_empty_slice, make((9,), np.float64, 11))
+
+
+def where_rows(A, lo):
+    total = 0.0
+    for i in range(A.shape[0]):
+        A[i] = np.where((A[i] < lo) | np.isnan(A[i]), lo, A[i])
+        total += A[i].max()
+    return total, A
+
+
+def test_where_of_a_test_and_slices_written_back():
+    A = make((10, 7), np.float64, 12)
+    A[2, 3] = np.nan
+    check(where_rows, A, -1.5)
+    assert ran_native()
+
+
+def mask_bound_to_a_name(x):
+    c = 0
+    for i in range(x.shape[0]):
+        m = x[i] > 0            # a boolean array of its own: the Python loop
+        c += int(m.sum())
+    return c
+
+
+def test_a_test_bound_to_a_name_runs_python():
+    check(mask_bound_to_a_name, make((10, 4), np.float64, 13))
+    assert not ran_native()
