@@ -274,8 +274,8 @@ def _lu(A):
     n = A.shape[0]
     for k in range(n - 1):
         A[k + 1:, k] = A[k + 1:, k] / A[k, k]
-        # np.sign of a slice: no scalar loop nest (those run on the host), a graph
-        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], np.exp(np.sign(A[k, k + 1:]) * 1e-3))
+        # np.fmod of a slice: no scalar loop nest (those run on the host), a graph
+        A[k + 1:, k + 1:] -= np.outer(A[k + 1:, k], np.exp(np.fmod(A[k, k + 1:], 0.7) * 1e-3))
     return A
 
 

@@ -156,14 +156,14 @@ def clamp_after_step(x, n):
 
 
 def attractor(r, iters, keep):
-    """A logistic map's attractor: np.sign of a slice is not a loop nest's (so the nest
+    """A logistic map's attractor: np.fmod of a slice is not a loop nest's (so the nest
     declines at run time), the `if` tests the loop's numbers only."""
     x = 1e-5 * np.ones_like(r)
     lyap = np.zeros_like(r)
     out = np.empty((keep, r.size))
     for i in range(iters):
         x = r * x * (1 - x)
-        lyap += np.log(abs(r - 2 * r * x)) * np.sign(x - 0.5)
+        lyap += np.log(abs(r - 2 * r * x)) * np.fmod(x - 0.5, 0.75)
         if i >= iters - keep:
             out[i - (iters - keep)] = x
     return out, lyap / iters

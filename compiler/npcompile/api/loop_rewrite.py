@@ -611,7 +611,14 @@ class _Rewriter:
                     self._inner_loops_of_fallback(got)
                     if nat is not None:
                         got = self._by_size(s, nat, got)
-                if got is not None and attempt == self._native and got[-1].body == [s]:
+                if got is not None and attempt == self._native and got[-1].body == [s] and \
+                        _data_bounds(_flattened(s.body)):
+                    # where the nest declines at run time (a knapsack's bool slices), slices
+                    # bounded by elements (`value[wk:]`) run as plain NumPy, untraced, as
+                    # where the nest is no candidate at all
+                    got[-1].body = self._untraced(s)
+                    self.sites[-2].instead = "plain NumPy, untraced"
+                elif got is not None and attempt == self._native and got[-1].body == [s]:
                     # the nest may decline at run time (it writes slices of an array it
                     # also reads as a number): the loop as written runs then, and its
                     # inner loops are compiled bodies like any loop's (a time loop's
