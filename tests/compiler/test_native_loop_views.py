@@ -184,3 +184,45 @@ def mask_bound_to_a_name(x):
 def test_a_test_bound_to_a_name_runs_python():
     check(mask_bound_to_a_name, make((10, 4), np.float64, 13))
     assert not ran_native()
+
+
+def test_lu_with_row_swaps_and_new_axes():
+    # A[[k, p]] = A[[p, k]], perm[[k, p]] = perm[[p, k]] and
+    # A[k + 1:, k, None] * A[None, k, k + 1:]
+    check(corpus("lu_pivot"), make((20, 20), np.float64, 14))
+    assert ran_native()
+
+
+def swaps(A, perm, idx):
+    for k in range(A.shape[0]):
+        p = idx[k]
+        A[[k, p]] = A[[p, k]]               # p may be k, or count from the end
+        perm[[k, p], :] = perm[[p, k], :]
+    return A, perm
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8, bool])
+def test_row_swaps_of_any_dtype_and_rank(dtype):
+    A = make((9, 3, 2), dtype, 15)
+    perm = np.arange(18).reshape(9, 2)
+    idx = np.array([3, 1, -1, 3, 0, 8, -9, 2, 7])
+    check(swaps, A, perm, idx)
+    assert ran_native()
+
+
+def test_a_row_swap_out_of_bounds_is_numpys_index_error():
+    check(swaps, make((9, 3), np.float64, 16), np.arange(18).reshape(9, 2),
+          np.array([3, 1, 9, 3, 0, 8, 0, 2, 7]))
+
+
+def differences(x, y, out):
+    for i in range(out.shape[0]):
+        out[i] = x[i, :, None] - y[None, i, :]      # (n, 1) - (1, m): broadcast
+        out[i, 0] += (x[i, None, :] * y[i, :, None]).max()
+    return out
+
+
+def test_new_axes_broadcast_against_the_other_operand():
+    x, y = make((8, 5), np.float64, 17), make((8, 5), np.float64, 18)
+    check(differences, x, y, np.zeros((8, 5, 5)))
+    assert ran_native()

@@ -297,6 +297,11 @@ class _Scan:
                 for b in (x.lower, x.upper, x.step):
                     if b is not None:
                         self.expr(b, assigned)
+            elif isinstance(x, ast.Constant) and x.value is None:
+                self.slices = True          # a new axis: A[k + 1:, k, None]
+            elif isinstance(x, ast.List):   # rows swapped: A[[k, p]] = A[[p, k]]
+                for v in x.elts:
+                    self.expr(v, assigned)
             else:
                 self.expr(x, assigned)
 

@@ -49,6 +49,7 @@ from .scalar_nest_bits import BitCode
 from . import scalar_nest_vectors as vectors
 from .scalar_nest_arrays import ArrayBindings, NewArray, array_slots, take_arrays
 from . import scalar_nest_predicates as predicates
+from .scalar_nest_swaps import SwapCode, is_swap
 from .scalar_nest_predicates import PREDICATE_CALLS, REDUCING_CALLS, PredicateCode  # noqa: F401
 
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot", "copysign": "copysign"}
@@ -64,8 +65,8 @@ _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 _FAIL = "goto npc_fail"
 
 
-class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, strings.StringCode, BitCode,
-           elements.IterCode):
+class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.StringCode,
+           BitCode, elements.IterCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -301,6 +302,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, strings.StringCode,
                 t = self._typ(s.value)
                 for tgt in s.targets:
                     self._store_type(tgt, t)
+            elif is_swap(s):            # A[[k, p]] = A[[p, k]]
+                self._swap_type(s)
             elif isinstance(s, ast.Assign):
                 tgt = s.targets[0]
                 if isinstance(tgt, ast.Name) and tgt.id in self.copies:
@@ -654,6 +657,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, strings.StringCode,
             self._out(f"const {_CT[t]} {tmp} = {self._expr(s.value)};", depth)
             for tgt in s.targets:
                 self._store(tgt, tmp, t, depth)
+        elif is_swap(s):
+            self._swap(s, depth)
         elif self._is_fill(s):
             self._fill_store(s.targets[0], s.value, depth)
         elif isinstance(s, ast.Assign) and _is_row(s):

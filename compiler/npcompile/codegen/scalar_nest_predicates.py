@@ -126,14 +126,13 @@ class PredicateCode:
         if isinstance(p, ast.Compare):
             a, b = (self._vprep(x, prep) for x in (p.left, p.comparators[0]))
             if a and b:
-                self._same(a, b)
+                return self._same(a, b)
             return a or b
         if isinstance(p, ast.UnaryOp):
             return self._pprep(p.operand, prep)
         if isinstance(p, ast.BinOp):
             a, b = self._pprep(p.left, prep), self._pprep(p.right, prep)
-            self._same(a, b)
-            return a
+            return self._same(a, b)
         if p.func.attr == "logical_not":
             return self._pprep(p.args[0], prep)
         return self._vprep(p.args[0], prep)
@@ -160,7 +159,7 @@ class PredicateCode:
         for x in e.args[1:]:
             got = self._vprep(x, prep)
             if got:
-                self._same(shape, got)
+                shape = self._same(shape, got)
         return shape
 
     def _where_elem(self, e, prep, ks):

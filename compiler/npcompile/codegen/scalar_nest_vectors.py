@@ -42,11 +42,21 @@ def slice_type(arrays, types, sub):
         raise Unsupported(f"{name}[...] where {name} is not an array")
     dtype, ndim, _ = arrays[name]
     idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-    if len(idx) != ndim:
+    new_axes = sum(is_new_axis(x) for x in idx)
+    if len(idx) - new_axes != ndim:
         raise Unsupported(f"{name} has {ndim} dimensions and is indexed by {len(idx)}")
     if dtype != F8:
         raise Unsupported(f"a slice of {name}, a {dtype} array (slices take float64)")
-    return VEC if sum(isinstance(x, ast.Slice) for x in idx) == 1 else MAT
+    rank = sum(isinstance(x, ast.Slice) for x in idx) + new_axes
+    if rank > 2:
+        raise Unsupported(f"a slice of {name} of more than two dimensions")
+    return VEC if rank == 1 else MAT
+
+
+def is_new_axis(x):
+    """`None` in a subscript (np.newaxis): an axis of length 1, broadcast against the
+    other operand's (`A[k + 1:, k, None] * A[None, k, k + 1:]`, an outer product)."""
+    return isinstance(x, ast.Constant) and x.value is None
 
 
 def whole_type(arrays, name):
@@ -246,7 +256,12 @@ class VectorCode:
         idx = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
         p = self._new()
         off, dims = [], []
-        for d, x in enumerate(idx):
+        d = -1          # the array's dimension x indexes
+        for x in idx:
+            if is_new_axis(x):      # length 1, stride 0: its one element at every index
+                dims.append(("1", "0"))
+                continue
+            d += 1
             dim = f"n_{name}_{d}"
             if isinstance(x, ast.Slice):
                 lo, hi, n, st, s = (self._new() for _ in range(5))
@@ -267,7 +282,7 @@ class VectorCode:
                 dims.append((n, s))
             else:
                 off.append(f"{self._index(x, dim)} * s_{name}_{d}")
-        self._out(f"char* const {p} = a_{name} + {' + '.join(off)};")
+        self._out(f"char* const {p} = a_{name} + {' + '.join(off or ['0'])};")
         # (a name bound to a slice, `x = R[k:, k]`, is R's memory: overlaps are R's)
         self.view_names[p] = self.views_bound.get(name, (name,))[0]
         return p, dims
@@ -314,7 +329,7 @@ class VectorCode:
             left, right = (e.left, e.right) if isinstance(e, ast.BinOp) else e.args
             a, b = self._vprep(left, prep), self._vprep(right, prep)
             if a and b:
-                self._same(a, b)
+                return self._same(a, b)
             return a or b
         if isinstance(e, ast.Call):       # np.outer(u, v), np.dot(M, v)
             args = [self._operand(x) for x in e.args]
@@ -429,10 +444,20 @@ class VectorCode:
         return name
 
     def _same(self, a, b):
+        """The shape of an elementwise operation of operands of shapes a and b: equal
+        lengths, or a new axis's 1 against any (NumPy's broadcasting of a length-1 axis
+        known from the code; one of length 1 at run time stops the nest, and the Python
+        loop broadcasts it)."""
         if len(a) != len(b):
             raise Unsupported("slices of different dimensions in one expression")
+        out = []
         for x, y in zip(a, b):
+            if x == "1" or y == "1":
+                out.append(y if x == "1" else x)
+                continue
             self._out(f"if ({x} != {y}) {_FAIL};")
+            out.append(x)
+        return out
 
     def _operand(self, e):
         """An operand of @, np.dot or np.outer: a slice itself, or a whole float64 array
@@ -599,7 +624,9 @@ class VectorCode:
         shape = self._vprep(value, prep)
         tshape = [n for n, _ in target[1]]
         if shape:
-            self._same(tshape, shape)
+            # (a value's new axis, stride 0, is read at every index of the target's)
+            self._same(tshape, [n if n != "1" else t for n, t in zip(shape, tshape)]
+                       if len(shape) == len(tshape) else shape)
         ks = tuple(self._new() for _ in tshape)
         elem = self._at(target, ks)
         put = (lambda v: f"{elem} = {v};") if op is None else \
@@ -651,9 +678,11 @@ class VectorCode:
         ran 3.5x slower than NumPy's); None where the loop has no dimension."""
         if not target[1]:
             return None
-        views = [v for k, v in prep.items() if k != "views" and isinstance(v, tuple) and v[1]]
+        def moving(v):      # (a new axis last, stride 0, is a constant already)
+            return isinstance(v, tuple) and v[1] and v[1][-1][1] != "0"
+        views = [v for k, v in prep.items() if k != "views" and moving(v)]
         cond = " && ".join(f"{v[1][-1][1]} == 8" for v in [target] + views)
-        uprep = {k: _unit(v, -1) if k != "views" and isinstance(v, tuple) and v[1] else v
+        uprep = {k: _unit(v, -1) if k != "views" and moving(v) else v
                  for k, v in prep.items()}
         return cond, _unit(target, -1), uprep
 
