@@ -226,3 +226,60 @@ def test_new_axes_broadcast_against_the_other_operand():
     x, y = make((8, 5), np.float64, 17), make((8, 5), np.float64, 18)
     check(differences, x, y, np.zeros((8, 5, 5)))
     assert ran_native()
+
+
+def jacobi_rotations(S):
+    """Jacobi's eigenvalue method: a while loop (a break inside an `if`) of np.diag,
+    np.sum of a matrix, argmax of a matrix, divmod, column copies and a Python float
+    reset (`t = 1.0`) read through np.sqrt."""
+    A = S.copy()
+    n = A.shape[0]
+    V = np.eye(n)
+    off = np.sqrt(np.sum(A ** 2) - np.sum(np.diag(A) ** 2))
+    rotations = 0
+    while off > 1e-10 and rotations < 20 * n * n:
+        M = np.abs(A - np.diag(np.diag(A)))
+        p, q = divmod(np.argmax(M), n)
+        if A[p, q] == 0.0:
+            break
+        theta = (A[q, q] - A[p, p]) / (2.0 * A[p, q])
+        t = np.sign(theta) / (abs(theta) + np.sqrt(theta ** 2 + 1.0))
+        if theta == 0.0:
+            t = 1.0
+        c = 1.0 / np.sqrt(t ** 2 + 1.0)
+        s = t * c
+        Ap = A[:, p].copy()
+        Aq = A[:, q].copy()
+        A[:, p] = c * Ap - s * Aq
+        A[:, q] = s * Ap + c * Aq
+        Ap = A[p, :].copy()
+        Aq = A[q, :].copy()
+        A[p, :] = c * Ap - s * Aq
+        A[q, :] = s * Ap + c * Aq
+        Vp = V[:, p].copy()
+        Vq = V[:, q].copy()
+        V[:, p] = c * Vp - s * Vq
+        V[:, q] = s * Vp + c * Vq
+        rotations += 1
+        off = np.sqrt(max(np.sum(A ** 2) - np.sum(np.diag(A) ** 2), 0.0))
+    return np.diag(A).copy(), V, rotations, off
+
+
+def test_a_while_loop_of_whole_matrix_work_with_a_break_is_a_nest():
+    B = make((9, 9), np.float64, 19)
+    check(jacobi_rotations, B + B.T)
+    assert ran_native()
+
+
+def norms_and_sums(A):
+    out = np.zeros(A.shape[0])
+    for k in range(A.shape[0]):
+        B = A[k:, k:]
+        q, r = divmod(k * 7 - 3, 4)
+        out[k] = np.linalg.norm(B) + np.sum(B * 2.0) + B.sum() + q - r + np.diag(B).sum()
+    return out
+
+
+def test_norms_and_sums_of_matrices_and_divmod():
+    check(norms_and_sums, make((12, 10), np.float64, 20))
+    assert ran_native()

@@ -653,6 +653,12 @@ class _Rewriter:
             if isinstance(s, ast.While):
                 got = self._while(_with_static_loops_unrolled(s, self.globals)) or \
                     self._selecting(s)
+                if got is None:
+                    # one no body compiled once takes (a break inside an `if`: Jacobi's
+                    # eigenvalue rotations until the off-diagonal is small) may be a nest
+                    got = self._native(s, self._scan_native(s))
+                    if got is not None:
+                        self.visit_body_of(s)
                 if got is not None:
                     out.extend(got)
                     continue

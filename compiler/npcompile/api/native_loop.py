@@ -40,10 +40,11 @@ from ..trace.lazy_array import LazyArray
 from ..trace.tracer import concretize, current
 
 _BUILTINS = ("abs", "min", "max", "len", "float", "int")
-_NAMES = _BUILTINS + ("range", "enumerate", "zip")   # builtins a nest may call
+_NAMES = _BUILTINS + ("range", "enumerate", "zip", "divmod")   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn.UNARY_MATH) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer",
-                           "max", "amax", "min", "amin", "sign"] + list(sn.PREDICATE_CALLS) +
+                           "max", "amax", "min", "amin", "sign", "diag"] +
+                          list(sn.PREDICATE_CALLS) +
                           list(sn.REDUCING_CALLS))
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
 # methods a nest calls on arrays and slice expressions (codegen/scalar_nest_vectors.py):
@@ -139,7 +140,8 @@ def scan(loop, outside):
         return None     # a copy read before it is made, or after the nest, or of a copy
     # the nest renders its own copy: the loop as written stays the fallback, whose inner
     # loops api/loop_rewrite.py then rewrites in place
-    nest = sn.Nest(copy.deepcopy(loop), params, [n for n in outputs if n not in copies],
+    nest = sn.Nest(_divmods_split(copy.deepcopy(loop)), params,
+                   [n for n in outputs if n not in copies],
                    dict.fromkeys(sc.modules, None))
     nest.copies = copies
     nest.slices = sc.slices
@@ -224,7 +226,14 @@ class _Scan:
                 self.target(t, assigned)
         elif isinstance(s, ast.Assign):
             tgt = s.targets[0]
-            if isinstance(tgt, ast.Tuple):
+            if isinstance(tgt, ast.Tuple) and _divmod_of(s.value) is not None and \
+                    len(tgt.elts) == 2:     # p, q = divmod(idx, n)
+                self.read("divmod", assigned)
+                for v in _divmod_of(s.value):
+                    self.expr(v, assigned)
+                for e in tgt.elts:
+                    self.target(e, assigned)
+            elif isinstance(tgt, ast.Tuple):
                 if not isinstance(s.value, ast.Tuple) or len(s.value.elts) != len(tgt.elts):
                     raise _No
                 for v in s.value.elts:
@@ -400,6 +409,27 @@ class _Scan:
                 self.expr(a, assigned)
         else:
             raise _No
+
+
+def _divmod_of(value):
+    """(a, b) of `divmod(a, b)`, else None."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+            value.func.id == "divmod" and len(value.args) == 2 and not value.keywords:
+        return value.args
+    return None
+
+
+def _divmods_split(loop):
+    """`p, q = divmod(a, b)` as `p, q = a // b, a % b`, what divmod computes for numbers
+    (Python's and NumPy's alike; the nest renders // and % as they do)."""
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Assign) and _divmod_of(node.value) is not None:
+            a, b = _divmod_of(node.value)
+            node.value = ast.copy_location(ast.Tuple(
+                [ast.BinOp(a, ast.FloorDiv(), b), ast.BinOp(copy.deepcopy(a), ast.Mod(),
+                                                            copy.deepcopy(b))],
+                ast.Load()), node.value)
+    return ast.fix_missing_locations(loop)
 
 
 def _slice_of(value):
@@ -594,7 +624,7 @@ def _trip_count(loop, values):
         if isinstance(e, ast.BinOp) and type(e.op) in _INT_OPS:
             return _INT_OPS[type(e.op)](ev(e.left), ev(e.right))
         raise ValueError
-    it = loop.iter
+    it = getattr(loop, "iter", None)     # (a while loop's count is not known: long)
     if not (isinstance(loop, ast.For) and isinstance(it, ast.Call) and
             isinstance(it.func, ast.Name) and it.func.id == "range"):
         return 1 << 62

@@ -281,6 +281,16 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
             if r_py is not None and all(_same_numbers(r, r_np) for r in r_py):
                 return self._check_reset_read(name, r_np, r_py, parent,
                                               (parents or {}).get(id(parent)), parents)
+        if isinstance(parent, ast.Call) and len(parent.args) == 1 and not parent.keywords and \
+                isinstance(parent.func, ast.Attribute) and parent.func.attr in UNARY_MATH and \
+                self.modules.get(getattr(parent.func.value, "id", None)) == "numpy":
+            # np.sqrt(t ** 2 + 1.0): NumPy's function gives the same type of either
+            try:
+                r_np = numpy_result_type(parent.func.attr, [t])
+                if {numpy_result_type(parent.func.attr, [p]) for p in pys} == {r_np}:
+                    return
+            except Unsupported:
+                pass
         raise Unsupported(f"{name} holds a Python number or a NumPy {t}, and is read where "
                           f"the two differ")
 
@@ -466,6 +476,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
             return self._astype_type(e)
         if vectors.sign_of_slices(self, e):           # np.sign(E) of a slice expression
             return self._typ(e.args[0])
+        if vectors.diag_of(self, e) is not None:       # np.diag(A), np.diag(v)
+            return self._diag_type(e)
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
             self._vector_operand(f.value)
             return F8

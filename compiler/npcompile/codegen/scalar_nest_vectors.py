@@ -128,6 +128,14 @@ def astype_of(nest, e):
     return None
 
 
+def diag_of(nest, e):
+    """The argument of np.diag(X) (no offset), else None."""
+    if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
+            _numpy_call(nest, e.func, ("diag",)):
+        return e.args[0]
+    return None
+
+
 def sign_of_slices(nest, e):
     """Is `e` np.sign of a slice expression?"""
     return isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
@@ -306,6 +314,8 @@ class VectorCode:
             return self._astype_prep(e, prep)
         if sign_of_slices(self, e):
             return self._vprep(e.args[0], prep)
+        if diag_of(self, e) is not None:
+            return self._diag_prep(e, prep)
         if _transposed(e) is not None:      # V[:, :j].T: the view, its dimensions reversed
             inner = _transposed(e)
             p, dims = self._view(inner if isinstance(inner, ast.Subscript) else
@@ -386,6 +396,34 @@ class VectorCode:
         self._out(f"{loops} {buf}[{flat}] = (double)(*({CT[dtype]}*)({p} + {off}));")
         prep[id(e)] = (f"((char*){buf})", [(n, f"({m}) * 8") for n, m in zip(shape, strides)])
         return shape
+
+    def _diag_type(self, e):
+        """np.diag of a matrix view (its diagonal: a view) or of a vector expression (the
+        square matrix holding it on its diagonal)."""
+        x = diag_of(self, e)
+        t = self._typ(x)
+        if t is MAT and isinstance(x, (ast.Subscript, ast.Name)):
+            return VEC
+        if t is VEC:
+            return MAT
+        raise Unsupported("np.diag of something other than a matrix view or a vector")
+
+    def _diag_prep(self, e, prep):
+        x = diag_of(self, e)
+        if self._typ(x) is VEC:
+            n = self._vprep(x, prep)[0]
+            return [n, n]
+        p, dims = self._view(x if isinstance(x, ast.Subscript) else
+                             whole_subscript(x.id, 2, ast.Load()))
+        n = self._new()
+        (n0, s0), (n1, s1) = dims
+        self._out(f"const i64 {n} = {n0} < {n1} ? {n0} : {n1};")
+        v = prep[id(e)] = (p, [(n, f"({s0} + {s1})")])
+        # (its element k is the view's (k, k): a store into the matrix is not element
+        # for element)
+        prep.setdefault("views", []).append(v)
+        prep.setdefault("crossing", []).append(v)
+        return [n]
 
     def _matmul_prep(self, a, b, prep):
         before = len(prep.get("views", []))
@@ -483,6 +521,9 @@ class VectorCode:
             return self._where_elem(e, prep, ks)
         if copy_of(self, e) is not None:
             return self._velem(copy_of(self, e), prep, ks)
+        if diag_of(self, e) is not None:     # np.diag(v): the matrix with v on its diagonal
+            v = diag_of(self, e)
+            return f"({ks[0]} == {ks[1]} ? (double)({self._velem(v, prep, ks[:1])}) : 0.0)"
         if sign_of_slices(self, e):
             x = self._new()
             return (f"({{ const double {x} = {self._velem(e.args[0], prep, ks)}; "
@@ -728,8 +769,24 @@ class VectorCode:
         saved, self.lines = self.lines, []
         prep = {}
         sa = self._vprep(a, prep)
+        if len(sa) == 2 and (b is None or (square_root and b is a)):  # its elements, in C order
+            k, acc, n = self._new(), self._new(), self._new()
+            self._out(f"const i64 {n} = {sa[0]} * {sa[1]};")
+            ks = (f"({k} / {sa[1]})", f"({k} % {sa[1]})")
+            if square_root:     # (NumPy's Frobenius norm: a dot product of the elements)
+                self._libm("sqrt", 1)
+                x = self._new()
+
+                def term(q):
+                    at = (f"({q} / {sa[1]})", f"({q} % {sa[1]})")
+                    return f"({{ const double {x} = {self._velem(a, prep, at)}; {x} * {x}; }})"
+                self._out(f"double {acc} = sqrt({self._dot(n, term)});")
+            else:
+                self._numpy_sum(self._velem(a, prep, ks), k, acc, n)
+            body, self.lines = self.lines, saved
+            return "({ " + " ".join(body) + f" {acc}; }})"
         if len(sa) != 1:
-            raise Unsupported("a sum or dot product of a matrix")
+            raise Unsupported("a dot product of a matrix")
         if b is not None:
             sb = self._vprep(b, prep)
             self._same(sa, sb)
@@ -788,9 +845,10 @@ class VectorCode:
                       f"<false>({f}, {p}, {n} - {p} < {piece} ? {n} - {p} : {piece}, {n});")
 
     def _vector_operand(self, e):
-        """What a dot product or sum takes: a vector expression."""
-        if self._typ(e) is not VEC:
-            raise Unsupported("a dot product or sum of something other than a vector")
+        """What a sum or a norm takes: a vector or matrix expression (a matrix's, over its
+        elements in C order, as NumPy reduces the C-ordered array an expression makes)."""
+        if self._typ(e) not in (VEC, MAT):
+            raise Unsupported("a sum or norm of something other than a slice expression")
         return e
 
 
