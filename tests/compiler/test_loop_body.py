@@ -201,10 +201,12 @@ def test_a_carried_scalar_that_becomes_an_array():
 
 @CPU_KERNELS
 def test_after_the_first_iteration_the_body_compiles_once():
-    X = make((40, 3), np.float64)
-    y = (make((40,), np.float64, 2) > 0).astype(np.float64)
+    # (arrays past loop_runner.NEST_PREFERRED_ELEMENTS: a compiled loop nest takes the
+    # loop over small ones)
+    X = make((2000, 3), np.float64)
+    y = (make((2000,), np.float64, 2) > 0).astype(np.float64)
     rep = _compiles(gradient_steps, X, y, 30)
-    (loop,) = rep["loops"]
+    (loop,) = [lp for lp in rep["loops"] if "iterations" in lp["summary"]]
     assert "30 iterations, one compiled body" in loop["summary"]
     assert "first iteration was traced as written" in loop["summary"]
     more = _compiles(gradient_steps, X, y, 120)  # the compile does not grow with them

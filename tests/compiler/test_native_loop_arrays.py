@@ -120,10 +120,9 @@ def test_matrices_bound_in_the_loop():
     assert ran_native()
 
 
-def test_an_alias_runs_as_python():
+def test_an_alias_nothing_changes_in_place_is_a_copy():
     check(aliased, make((5,), np.float64, 7), 10)
-    assert not ran_native()
-    assert any("(an alias)" in s for s in summaries())
+    assert ran_native()     # (test_native_loop_views.py: one changed in place runs Python)
 
 
 def test_a_name_holding_a_number_and_an_array_runs_as_python():

@@ -283,3 +283,55 @@ def norms_and_sums(A):
 def test_norms_and_sums_of_matrices_and_divmod():
     check(norms_and_sums, make((12, 10), np.float64, 20))
     assert ran_native()
+
+
+def made_in_the_loop(x, n):
+    total = 0.0
+    for k in range(n):
+        u = np.zeros(x.shape[0])
+        M = np.ones((3, x.shape[0]))
+        w = np.full(x.shape[0], 0.5)
+        z = np.zeros_like(x)
+        e = np.empty_like(x)
+        e[:] = x * k
+        u[1:] = x[:-1] + w[1:]
+        z[k % x.shape[0]] = 1.0
+        total += u.mean() + np.mean(M * 2.0) + z.sum() + np.mean(e) + np.mean(x[: k % 3 + 1])
+    return total
+
+
+def test_new_arrays_made_in_a_loop_and_means():
+    check(made_in_the_loop, make((7,), np.float64, 21), 12)
+    assert ran_native()
+
+
+def power_steps(C, v, steps):
+    for _ in range(steps):
+        w = C @ v
+        w /= np.linalg.norm(w)          # in place, right after its own new array
+        if w[np.argmax(np.abs(w))] < 0:
+            w = -w
+        v = w                           # two names of one array in NumPy
+    return v, w
+
+
+def test_an_alias_taken_as_a_copy_where_nothing_tells_them_apart():
+    B = make((6, 6), np.float64, 22)
+    check(power_steps, B @ B.T, np.ones(6) / np.sqrt(6), 15)
+    assert ran_native()
+
+
+def alias_then_changed(x, steps):
+    y = x + 1.0
+    total = 0.0
+    for _ in range(steps):
+        y = y * 0.5
+        z = y
+        z += 1.0                        # changes y too, as NumPy's alias does
+        total += y.sum()
+    return total, y
+
+
+def test_an_alias_changed_in_place_runs_python():
+    check(alias_then_changed, make((5,), np.float64, 23), 10)
+    assert not ran_native()

@@ -43,13 +43,14 @@ _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range", "enumerate", "zip", "divmod")   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn.UNARY_MATH) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer",
-                           "max", "amax", "min", "amin", "sign", "diag"] +
+                           "max", "amax", "min", "amin", "sign", "diag", "mean"] +
+                          list(sn.CONSTRUCTED) +
                           list(sn.PREDICATE_CALLS) +
                           list(sn.REDUCING_CALLS))
 _TWO_ARGS = frozenset(list(sn._BINARY) + ["minimum", "maximum", "dot", "outer"])
 # methods a nest calls on arrays and slice expressions (codegen/scalar_nest_vectors.py):
 # name -> how many positional arguments
-_METHODS = {"sum": 0, "max": 0, "min": 0, "copy": 0, "astype": 1, "any": 0, "all": 0,
+_METHODS = {"sum": 0, "max": 0, "min": 0, "copy": 0, "astype": 1, "any": 0, "all": 0, "mean": 0,
             "argmax": 0, "argmin": 0}
 # a nest that stopped this often for one argument type runs as Python from then on
 MAX_STOPS = 2
@@ -397,12 +398,19 @@ class _Scan:
                 self.read(f.value.value.id, assigned)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
                     f.attr in _MODULE_FUNCS:
-                want = 2 if f.attr in _TWO_ARGS else 3 if f.attr == "where" else 1
+                want = 2 if f.attr in _TWO_ARGS or f.attr == "full" else \
+                    3 if f.attr == "where" else 1
                 if len(e.args) != want:
                     raise _No
                 if f.value.id not in self.modules:
                     self.modules.append(f.value.id)
                 self.read(f.value.id, assigned)
+                if f.attr in sn.CONSTRUCTED and isinstance(e.args[0], ast.Tuple):
+                    for a in e.args[0].elts:    # np.zeros((n, m)): its shape
+                        self.expr(a, assigned)
+                    for a in e.args[1:]:
+                        self.expr(a, assigned)
+                    return
             else:
                 raise _No
             for a in e.args:

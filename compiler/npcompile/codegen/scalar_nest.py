@@ -50,6 +50,7 @@ from . import scalar_nest_vectors as vectors
 from .scalar_nest_arrays import ArrayBindings, NewArray, array_slots, take_arrays
 from . import scalar_nest_predicates as predicates
 from .scalar_nest_swaps import SwapCode, is_swap
+from .scalar_nest_vectors import CONSTRUCTED  # noqa: F401  (api/native_loop.py's scan)
 from .scalar_nest_predicates import PREDICATE_CALLS, REDUCING_CALLS, PredicateCode  # noqa: F401
 
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot", "copysign": "copysign"}
@@ -478,6 +479,11 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
             return self._typ(e.args[0])
         if vectors.diag_of(self, e) is not None:       # np.diag(A), np.diag(v)
             return self._diag_type(e)
+        if vectors.constructed(self, e) is not None:    # np.zeros(n), np.ones_like(x)
+            return self._constructed_type(e)
+        if vectors.mean_of(self, e) is not None:        # np.mean(E), E.mean()
+            self._vector_operand(vectors.mean_of(self, e))
+            return F8
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
             self._vector_operand(f.value)
             return F8
@@ -932,6 +938,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
         got = predicates.reduced(self, e)
         if got is not None:
             return self._reduced_code(*got)
+        if vectors.mean_of(self, e) is not None:
+            return self._mean(vectors.mean_of(self, e))
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             return self._reduction(f.value)
         extreme = vectors.extreme_of(self, e)

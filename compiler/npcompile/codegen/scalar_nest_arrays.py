@@ -13,7 +13,8 @@ only element for element (`x = x * 0.5 + 1.0`).
 A name bound to a slice of an array the caller gave (`x = R[k:, k]`) is a view: its
 pointer, lengths and strides are into that array, so its reads and writes are the
 array's, as in NumPy (the nest's overlap tests take it for that array). One bound to
-another array's name (`z = y`) would be an alias: refused. Only float64 values (what slice arithmetic computes) of one rank per name: a name given an
+another's name (`v = w`) is NumPy's alias: a copy where no change in place can tell the
+two apart (_aliases_safe), else refused. Only float64 values (what slice arithmetic computes) of one rank per name: a name given an
 array of another dtype or rank is refused.
 
 After the nest, a name that code after it reads and that the nest bound anew is handed
@@ -34,6 +35,58 @@ _RANK = {VEC: 1, MAT: 2}
 _SLOTS = 4      # per array handed back: pointer, length 0, length 1, set
 _libc = ctypes.CDLL(None)
 _libc.free.argtypes = [ctypes.c_void_p]
+
+
+def _aliases_safe(loop):
+    """May `v = w` (two names, one array in NumPy) be a copy in this loop? Where every
+    change in place of a name either side of such an assignment (`X op= ...`, `X[i] =
+    ...`) follows, in its own block, a plain `X = <new array>` with nothing binding X or
+    naming it in another such assignment between them."""
+    pairs = [(s.targets[0].id, s.value.id) for s in ast.walk(loop)
+             if isinstance(s, ast.Assign) and len(s.targets) == 1 and
+             isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Name)]
+    names = {n for pair in pairs for n in pair}
+
+    def changed(st):
+        """The name st changes in place, or None."""
+        if isinstance(st, ast.AugAssign):
+            t = st.target
+        elif isinstance(st, ast.Assign) and len(st.targets) == 1:
+            t = st.targets[0]
+            if not isinstance(t, ast.Subscript):
+                return None
+        else:
+            return None
+        while isinstance(t, ast.Subscript):
+            t = t.value
+        return t.id if isinstance(t, ast.Name) and t.id in names else None
+
+    def fresh(st, name):
+        return isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+            isinstance(st.targets[0], ast.Name) and st.targets[0].id == name and \
+            not isinstance(st.value, (ast.Name, ast.Subscript))
+
+    def touches(st, name):
+        return any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(st)) or \
+            any(isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and
+                n.value.id == name for n in ast.walk(st))
+
+    blocks = [n.body for n in ast.walk(loop) if isinstance(n, (ast.For, ast.While, ast.If))] + \
+        [n.orelse for n in ast.walk(loop) if isinstance(n, (ast.If,)) and n.orelse]
+    for block in blocks:
+        for k, st in enumerate(block):
+            name = changed(st)
+            if name is None:
+                continue
+            for j in range(k - 1, -1, -1):
+                if fresh(block[j], name):
+                    break
+                if touches(block[j], name):
+                    return False
+            else:
+                return False
+    return True
 
 
 def _elementwise_reads(e, name):
@@ -114,7 +167,7 @@ class ArrayBindings:
         whose reads and writes are A's memory (the nest's pointer into it, as NumPy's
         view is), e.g. `x = R[k:, k]` then `v = x.copy()`, `A22 = A[k + 1:, k + 1:]`."""
         if not isinstance(value, ast.Subscript):
-            raise Unsupported(f"{name} is bound to the array {value.id} (an alias)")
+            return self._alias_binding(name, value, rank)
         base = value.value.id
         if base not in self.params or base in self.arrays_bound or base in self.copies or \
                 base in self.views_bound:
@@ -130,6 +183,34 @@ class ArrayBindings:
         self.views_bound[name] = (base, rank)
         self.types[name] = ARRAY
         self.arrays[name] = (F8, rank, self.arrays[base][2])
+        raise NewArray(name)
+
+    def _alias_binding(self, name, value, rank):
+        """`v = w`, both names of arrays the nest makes: NumPy's two names of one array.
+        Taken as a copy where that cannot differ: neither name is changed in place but
+        right after a plain `X = <new array>` of its own in the same block (`v = w` then
+        `w = C @ v; w /= np.linalg.norm(w)`: the copy and the alias hold the same
+        values wherever either is read). A name of the caller's array: refused."""
+        other = value.id
+        if other not in self.arrays_bound or self.arrays_bound[other] != rank:
+            raise Unsupported(f"{name} is bound to the array {other} (an alias)")
+        if not _aliases_safe(self.loop):
+            raise Unsupported(f"{name} is bound to the array {other}, and one of them is "
+                              f"changed in place while both hold it")
+        if name in self.views_bound:
+            raise Unsupported(f"{name} is bound to a view and to another array in the loop")
+        if name in self.arrays_bound:
+            if self.arrays_bound[name] != rank:
+                raise Unsupported(f"{name} is bound to arrays of {rank} and "
+                                  f"{self.arrays_bound[name]} dimensions")
+            return
+        if name in self.locals or name in self.copies or \
+                (self.types.get(name) is not None and (self.types[name] is not ARRAY or
+                                                       self.arrays[name][:2] != (F8, rank))):
+            raise Unsupported(f"{name} holds another value and the array {other}")
+        self.arrays_bound[name] = rank
+        self.types[name] = ARRAY
+        self.arrays[name] = (F8, rank, True)
         raise NewArray(name)
 
     def _view_bind(self, name, value, depth):

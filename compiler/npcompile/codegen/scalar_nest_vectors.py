@@ -24,7 +24,7 @@ import ast
 
 from .numpy_sum_order import unbuffered_piece
 from .scalar_nest_predicates import is_where, sign_of
-from .scalar_nest_types import ARRAY, CT, F8, MAT, UNARY_MATH, VEC, Unsupported
+from .scalar_nest_types import ARRAY, CT, F8, MAT, PYFLOAT, UNARY_MATH, VEC, Unsupported
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
@@ -125,6 +125,33 @@ def astype_of(nest, e):
             (isinstance(d, ast.Attribute) and d.attr in _TO_FLOAT64 and
              nest.modules.get(getattr(d.value, "id", None)) == "numpy"):
         return f.value
+    return None
+
+
+# new float64 arrays: np.zeros(n), np.zeros((n, m)), np.zeros_like(x), np.full(n, v), ...
+# -> the value of every element (np.empty's are NumPy's leftovers: 0 serves)
+CONSTRUCTED = {"zeros": "0.0", "ones": "1.0", "empty": "0.0", "full": None,
+               "zeros_like": "0.0", "ones_like": "1.0", "empty_like": "0.0"}
+
+
+def constructed(nest, e):
+    """The name of np.zeros(...) and the like (CONSTRUCTED), else None."""
+    if isinstance(e, ast.Call) and not e.keywords and e.args and \
+            _numpy_call(nest, e.func, CONSTRUCTED):
+        return e.func.attr
+    return None
+
+
+def mean_of(nest, e):
+    """The operand of np.mean(E) or E.mean(), else None."""
+    f = getattr(e, "func", None)
+    if not isinstance(e, ast.Call) or e.keywords:
+        return None
+    if isinstance(f, ast.Attribute) and f.attr == "mean" and not e.args and \
+            not (isinstance(f.value, ast.Name) and f.value.id in nest.modules):
+        return f.value
+    if len(e.args) == 1 and _numpy_call(nest, f, ("mean",)):
+        return e.args[0]
     return None
 
 
@@ -316,6 +343,8 @@ class VectorCode:
             return self._vprep(e.args[0], prep)
         if diag_of(self, e) is not None:
             return self._diag_prep(e, prep)
+        if constructed(self, e) is not None:
+            return self._constructed_prep(e, prep)
         if _transposed(e) is not None:      # V[:, :j].T: the view, its dimensions reversed
             inner = _transposed(e)
             p, dims = self._view(inner if isinstance(inner, ast.Subscript) else
@@ -396,6 +425,52 @@ class VectorCode:
         self._out(f"{loops} {buf}[{flat}] = (double)(*({CT[dtype]}*)({p} + {off}));")
         prep[id(e)] = (f"((char*){buf})", [(n, f"({m}) * 8") for n, m in zip(shape, strides)])
         return shape
+
+    def _constructed_type(self, e):
+        """np.zeros(n) and the like: VEC or MAT of float64 (another dtype: refused)."""
+        name = constructed(self, e)
+        shape = e.args[0]
+        if name.endswith("_like"):
+            t = self._typ(shape)
+            if t not in (VEC, MAT) or (isinstance(shape, ast.Name) and
+                                       self.arrays[shape.id][0] != F8):
+                raise Unsupported(f"np.{name} of something other than a float64 slice")
+            return t
+        dims = shape.elts if isinstance(shape, ast.Tuple) else [shape]
+        if len(dims) not in (1, 2):
+            raise Unsupported(f"np.{name} of other than one or two dimensions")
+        for d in dims:
+            self._want_int(d)
+        if name == "full" and self._typ(e.args[1]) not in (PYFLOAT, F8):
+            raise Unsupported("np.full of a value that does not make a float64 array")
+        return VEC if len(dims) == 1 else MAT
+
+    def _constructed_prep(self, e, prep):
+        name = constructed(self, e)
+        if name == "full":
+            self._vprep(e.args[1], prep)     # the value, once, as a double
+        if name.endswith("_like"):
+            inner = {}
+            return self._vprep(e.args[0], inner)     # its shape (its values unread)
+        dims = e.args[0].elts if isinstance(e.args[0], ast.Tuple) else [e.args[0]]
+        shape = []
+        for d in dims:
+            n = self._new()
+            # a negative dimension is NumPy's ValueError: the Python loop raises it
+            self._out(f"const i64 {n} = {self._int_expr(d)}; if ({n} < 0) {_FAIL};")
+            shape.append(n)
+        return shape
+
+    def _mean(self, operand):
+        """np.mean: NumPy's sum (pairwise) divided by the count, in float64; of nothing,
+        NaN with NumPy's warning: the nest stops. A statement expression."""
+        saved, self.lines = self.lines, []
+        shape = self._vprep(operand, {})
+        x = self._new()
+        self._out(f"const i64 {x} = {' * '.join(shape)}; if ({x} == 0) {_FAIL};")
+        body, self.lines = self.lines, saved
+        total = self._reduction(operand)
+        return "({ " + " ".join(body) + f" {total} / (double){x}; }})"
 
     def _diag_type(self, e):
         """np.diag of a matrix view (its diagonal: a view) or of a vector expression (the
@@ -521,6 +596,9 @@ class VectorCode:
             return self._where_elem(e, prep, ks)
         if copy_of(self, e) is not None:
             return self._velem(copy_of(self, e), prep, ks)
+        if constructed(self, e) is not None:
+            name = constructed(self, e)
+            return CONSTRUCTED[name] if name != "full" else prep[id(e.args[1])]
         if diag_of(self, e) is not None:     # np.diag(v): the matrix with v on its diagonal
             v = diag_of(self, e)
             return f"({ks[0]} == {ks[1]} ? (double)({self._velem(v, prep, ks[:1])}) : 0.0)"
