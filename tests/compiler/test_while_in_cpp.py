@@ -281,7 +281,8 @@ def test_an_exit_that_sets_names_before_it_breaks(tol, n):
 
 
 @CPU
-def test_an_exit_with_statements_runs_in_one_cpp_loop():
+def test_an_exit_with_statements_runs_in_one_cpp_loop(monkeypatch):
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")     # (a compiled loop nest takes the Jacobi)
     A = spd(20, 5) + 80.0 * np.eye(20)
     assert _ran_in_cpp(jacobi_keeping_the_last, A, make((20,), np.float64), 1e-13, 200) >= 5
     assert _ran_in_cpp(newton_sqrt2, np.linspace(1.0, 5.0, 64), -1.0, 40) >= 20   # never exits
