@@ -4,6 +4,7 @@ anything else. Every test compares with eager NumPy, call after call."""
 import os
 import sys
 import time
+import warnings
 import weakref
 
 import numpy as np
@@ -499,3 +500,26 @@ def test_the_purity_watch_is_off_while_a_graph_compiles_and_runs(monkeypatch):
     assert True in watched, "no graph ran while the watch was on"
     assert inside and all(h is None for h in inside), inside
     assert replays() >= 1, f.replay_refusals
+
+
+def test_a_call_with_an_errstate_scope_replays():
+    """`with np.errstate(...)` sets NumPy's error handling and puts it back: the call has
+    no effect on it, and it replays (Otsu's threshold divides by zero on purpose). The
+    settings are the caller's after every call."""
+    def f(p):
+        omega = np.cumsum(p)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = (omega * 2.0 - 1.0) ** 2 / (omega * (1.0 - omega))
+        return np.nan_to_num(ratio).max()
+    j = jit(f)
+    p = np.zeros(8)
+    p[2:6] = 0.25
+    before = np.geterr()
+    for _ in range(4):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expect = f(p)
+        assert j(p) == expect
+        assert np.geterr() == before
+    assert replays() == 3
+    assert not j.replay_refusals

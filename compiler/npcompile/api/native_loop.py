@@ -515,9 +515,18 @@ def run(site, args, owner_name, small=None, short=0):
     sig = (tuple(sig), tuple(sorted(modules.items())))
     got = site.compiled.get(sig)
     if got is None:
-        got = site.compiled[sig] = _compile(site, types, arrays, modules, cpu)
+        got = site.compiled[sig] = _render(site, types, arrays, modules)
     if isinstance(got, str):
         return _decline(site, got, owner_name)
+    if isinstance(got, sn.Nest):    # rendered, not compiled yet
+        if got.arrays_bound and site.instead == "a body compiled once" and \
+                small is not None and not small():
+            # (compiled only once it would run: 0.2 s of LLVM for a gradient descent
+            # whose arrays are always large, on its first call)
+            return _decline(site, "its arrays are large", owner_name)
+        got = site.compiled[sig] = _compile(site, got, cpu)
+        if isinstance(got, str):
+            return _decline(site, got, owner_name)
     if site.stops.get(sig, 0) >= MAX_STOPS:
         return None
     rendered, address = got
@@ -687,18 +696,25 @@ def _on_host(values, types, stored):
     return staged
 
 
-def _compile(site, types, arrays, modules, cpu):
+def _render(site, types, arrays, modules):
+    """The nest rendered for these types (its source in .source), or why not."""
     nest = copy.copy(site.nest)
     nest.modules = modules
     try:
-        source, sym = nest.render(types, arrays)
-        r = cpu._cpu.compile(source, [sym])
+        nest.source, nest.symbol = nest.render(types, arrays)
     except sn.Unsupported as e:
         return str(e)
     except Exception as e:   # a renderer bug: the loop runs as Python, and it is reported
         return _fallback(site, "could not be compiled", e)
-    nest.symbol = sym
-    nest.source = source
+    return nest
+
+
+def _compile(site, nest, cpu):
+    source, sym = nest.source, nest.symbol
+    try:
+        r = cpu._cpu.compile(source, [sym])
+    except Exception as e:   # a renderer bug: the loop runs as Python, and it is reported
+        return _fallback(site, "could not be compiled", e)
     nest.code = JitCode(cpu._cpu, r)   # its machine code stays loaded while the site holds it
     SESSION.add("kernel_sources", {"name": sym, "source": source, "graph_id": -1,
                                    "target": "cpu", "ptx": None, "ops": []})

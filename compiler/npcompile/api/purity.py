@@ -53,6 +53,23 @@ _MISSING = object()
 _scans = CodeMemo()     # code -> (refusal or None, names of globals read)
 
 
+def _settings_scope_codes():
+    """The Python code of `with np.errstate(...)`: it sets NumPy's error handling and puts
+    it back on the way out, so the call's effect on it is none (its operations run when
+    their graph does, as on the first call: a compiled kernel warns of nothing either
+    way)."""
+    out = set()
+    for attr in ("__init__", "__enter__", "__exit__"):
+        fn = getattr(np.errstate, attr, None)
+        code = getattr(fn, "__code__", None)
+        if code is not None:
+            out.add(code)
+    return frozenset(out)
+
+
+_SETTINGS_SCOPES = _settings_scope_codes()
+
+
 def scan(code):
     """(refusal or None, global names read) of one code object, cached."""
     got = _scans.get(id(code))
@@ -171,10 +188,12 @@ class Watch:
         if event == "call":
             code = frame.f_code
             zone = zone_of(code.co_filename)
-            if zone == "library" and (code in WEAK_CALLBACKS or code.co_name == "__del__"):
+            if zone == "library" and (code in WEAK_CALLBACKS or code.co_name == "__del__" or
+                                      code in _SETTINGS_SCOPES):
                 # what the collector runs (the standard library's weak callbacks, a
                 # library object's __del__) is not the call's doing: it runs wherever a
                 # collection starts. (A __del__ of the user's is scanned as theirs.)
+                # np.errstate's scope leaves NumPy's settings as they were.
                 zone = "ours"
             parent = self.stack[-1] if self.stack else "user"
             if zone == "user":
