@@ -10,7 +10,7 @@ slice code computes them) and numbers, np.isnan / np.isinf / np.isfinite of one,
 0` would be a bool array of its own: refused), only taken by:
 * .any() / .all() / np.any / np.all: a NumPy bool, the loop left at the first element
   that decides it (an empty one: False / True, as NumPy);
-* np.count_nonzero: a Python int;
+* np.count_nonzero: a Python int (NumPy 1.x) or an np.intp (2.x), as NumPy's;
 * np.where(P, a, b), a and b slice expressions or numbers: float64 elementwise (two
   Python ints would make an int64 array: refused).
 Comparisons are the quiet ones (a NaN compares false and raises no invalid flag, which
@@ -20,6 +20,8 @@ np.argmax / np.argmin (and the methods) of a slice expression of any rank: the f
 index of the extreme in C order, a NaN being the extreme (NumPy's rule), an np.int64;
 an empty one stops the nest (NumPy's ValueError)."""
 import ast
+
+import numpy as np
 
 from .scalar_nest_types import B1, F8, I8, MAT, PYINT, VEC, Unsupported, is_float, is_np
 
@@ -31,6 +33,12 @@ _TESTS = {"isnan": "__builtin_isnan", "isinf": "__builtin_isinf", "isfinite": "_
 _QUIET = {ast.Lt: "npc_lt", ast.LtE: "npc_le", ast.Gt: "npc_gt", ast.GtE: "npc_ge"}
 _EQ = {ast.Eq: "==", ast.NotEq: "!="}
 _RANK = {VEC: 1, MAT: 2}
+
+
+# what np.count_nonzero of a whole array is: a Python int under NumPy 1.x, an np.intp
+# under 2.x
+_COUNT = PYINT if type(np.count_nonzero(np.zeros(2))) is int else \
+    np.dtype(type(np.count_nonzero(np.zeros(2))))
 
 
 def _numpy(nest, f, names):
@@ -74,7 +82,7 @@ class PredicateCode:
                 raise Unsupported(f"np.{kind} of something other than a slice expression")
             return I8
         self._pred_rank(operand)
-        return PYINT if kind == "count_nonzero" else B1
+        return _COUNT if kind == "count_nonzero" else B1
 
     def _where_type(self, e):
         rank = self._pred_rank(e.args[0])
