@@ -523,3 +523,25 @@ def test_a_call_with_an_errstate_scope_replays():
         assert np.geterr() == before
     assert replays() == 3
     assert not j.replay_refusals
+
+
+def test_a_view_of_an_argument_read_before_a_write_through_it():
+    """`x = A[:, 0]`, `if x.any():` (a flush: x settles into a view of this call's A),
+    then `x += 1`: the view is this call's memory, not a constant of a plan (a replay
+    read the first call's column and added 1 to it again: wrong numbers)."""
+    def f(A):
+        s = 0.0
+        x = A[:, 0]
+        if x.any():
+            s += 1.0
+        x += 1.0
+        return A, s
+    j = jit(f)
+    for i in range(4):
+        A = np.array([[1.0, 0.3], [0.0, -0.3]]) * (i + 1)
+        B = A.copy()
+        got, s = j(A)
+        expect, t = f(B)
+        np.testing.assert_array_equal(got, expect)
+        np.testing.assert_array_equal(A, B)
+        assert s == t

@@ -271,6 +271,9 @@ class _Scan:
             if isinstance(s.target, ast.Name):
                 self.read(s.target.id, assigned)
                 self.augmented.add(s.target.id)
+                base = self.views.get(s.target.id)
+                if base is not None and base not in self.arrays_stored:
+                    self.arrays_stored.append(base)     # `x += ...` of a view: into its array
             self.expr(s.value, assigned)
             self.target(s.target, assigned, augmented=True)
         elif isinstance(s, ast.Raise):

@@ -425,8 +425,12 @@ def _made_in_call(tracer, value, values):
     method it has no rule for) would be replayed as a constant."""
     if tracer.made.get(id(value)) is value:
         return True
+    # (a view of an argument, settled into a leaf by a flush before it, `x = A[:, 0]`
+    # then `if x.any():` then `x += 1`, is that call's memory, not a constant: kept as
+    # one, a replay read the first call's column and wrote it back into the new A)
     return type(value) is np.ndarray and value.size <= MAX_CONSTANT_ELEMENTS and \
-        not tracer.draws and not any(isinstance(v, _RANDOM) for v in values)
+        not tracer.draws and not any(isinstance(v, _RANDOM) for v in values) and \
+        not any(type(v) is np.ndarray and np.may_share_memory(value, v) for v in values)
 
 
 def _draws(tracer, by_value):
