@@ -335,3 +335,22 @@ def alias_then_changed(x, steps):
 def test_an_alias_changed_in_place_runs_python():
     check(alias_then_changed, make((5,), np.float64, 23), 10)
     assert not ran_native()
+
+
+def two_kinds_of_sums(x, t):
+    s = 0.0
+    for k in range(x.shape[0]):
+        if x[k] > 100.0:
+            s += x[k]           # a NumPy float64 from here on, where it runs
+        else:
+            s += t              # a Python float stays one
+    return s
+
+
+def test_a_number_numpy_or_python_as_its_branches_run_is_pythons():
+    # (no element passes 100: Python's loop leaves a float; the nest handed back a
+    # NumPy float64)
+    check(two_kinds_of_sums, make((12,), np.float64, 24), 0.5)
+    x = make((12,), np.float64, 24)
+    x[3] = 500.0
+    check(two_kinds_of_sums, x, 0.5)

@@ -106,6 +106,7 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
                 continue
             break
         self._check_resets()
+        self._check_entry_outputs(outputs)
         # an array updated in place is not handed back: the caller's object has it; one
         # the nest binds anew is (slots after the numbers', vectors.array_slots)
         self.outputs = [n for n in outputs if self.types.get(n) is not ARRAY]
@@ -211,6 +212,35 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
                 self.changed = self.changed or old is not numpy[0]
                 return
             raise Unsupported(f"{name} is assigned a {_name(t)} and a {_name(old)}")
+
+    def _check_entry_outputs(self, outputs):
+        """A number given from outside that the nest holds as a NumPy scalar (`s = 0.0`
+        before the loop, `s += A[i]` in it) is handed back as NumPy's where the nest
+        assigned it, and left as it was where no assignment ran (a branch never taken).
+        That is Python's type only where every assignment to it makes a NumPy scalar of a
+        Python number; one that keeps it Python's (`s += t` of a float t, beside `s +=
+        x[0]` in another branch) makes its type depend on which ran first: refused."""
+        for name, given in self.entry.items():
+            if name not in outputs or is_np(given):
+                continue
+            for st in ast.walk(self.loop):
+                if isinstance(st, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == name for t in st.targets):
+                    held, self.locals[name] = self.locals[name], given     # (as Python's)
+                    try:
+                        keeps = not is_np(self._typ(st.value))
+                    except Unsupported:
+                        keeps = None
+                    finally:
+                        self.locals[name] = held
+                elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name) and \
+                        st.target.id == name:
+                    keeps = not is_np(arith(given, self._typ(st.value), _ARITH[type(st.op)]))
+                else:
+                    continue
+                if keeps is None or keeps:
+                    raise Unsupported(f"{name}, a Python number given to the loop, is a NumPy "
+                                      f"scalar after it or not, as its branches run")
 
     def _check_resets(self):
         """A variable given Python numbers and NumPy ones of one type T (`x = 0.0` then
