@@ -112,7 +112,8 @@ def test_an_adaptive_time_step_clipped_to_the_end(t_end):
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
-def test_the_clipped_time_step_compiles_once_without_a_break_per_step():
+def test_the_clipped_time_step_compiles_once_without_a_break_per_step(monkeypatch):
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")     # (the body's C++ loop; a nest takes it whole)
     npcompile.reset()
     npcompile.jit(adaptive_decay, choose=False)(np.ones(200), rates(), 0.3, 0.01)
     rep = npcompile.report()

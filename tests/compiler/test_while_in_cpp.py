@@ -119,7 +119,8 @@ def test_while_with_carried_numpy_scalars(tol):
 
 
 @CPU
-def test_while_runs_in_one_cpp_loop():
+def test_while_runs_in_one_cpp_loop(monkeypatch):
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")     # (the body's C++ loop; a nest takes it whole)
     A = spd(30, 3)
     assert _ran_in_cpp(power_iteration, A, np.ones(30) / np.sqrt(30), 0.0, 60) >= 50
     assert _ran_in_cpp(conjugate_gradient, A, make((30,), np.float64), 0.0, 25) >= 15
@@ -329,7 +330,8 @@ def test_a_while_loop_that_ends_in_an_exit(tol):
 
 
 @CPU
-def test_a_while_exit_runs_in_one_cpp_loop():
+def test_a_while_exit_runs_in_one_cpp_loop(monkeypatch):
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")     # (the body's C++ loop; a nest takes it whole)
     assert _ran_in_cpp(newton_while, np.linspace(1.0, 5.0, 64), -1.0) >= 40
 
 

@@ -653,6 +653,13 @@ class _Rewriter:
             if isinstance(s, ast.While):
                 got = self._while(_with_static_loops_unrolled(s, self.globals)) or \
                     self._selecting(s)
+                nat = self._scan_native(s) if got is not None else None
+                if nat is not None:
+                    # a small solver's iteration (CG, power iteration on a 50x50 matrix):
+                    # the nest where its arrays are small (its loop costs nanoseconds per
+                    # iteration, the body's replay microseconds), the body where they are
+                    # large (BLAS on every core); asked at run time, as for a `for` loop
+                    got = self._by_size(s, nat, got)
                 if got is None:
                     # one no body compiled once takes (a break inside an `if`: Jacobi's
                     # eigenvalue rotations until the off-diagonal is small) may be a nest

@@ -54,6 +54,10 @@ WRITE_OUT = 24
 # 1.10 / 1.64 ms, 10,000 points 4.8 / 2.9 ms (200 steps, the body's fused kernels on
 # both cores, the nest's overlapping store through a temporary)
 NEST_PREFERRED_ELEMENTS = 1 << 12
+# A matrix the loop reads only in products (`A @ p`: native_loop.products_only) leaves
+# the nest preferred up to this many elements: a product's work is the same in the nest
+# as in BLAS, where elementwise work over that many is the body's kernels on every core
+NEST_PRODUCT_ELEMENTS = 1 << 18
 # An indexed loop's views are made at once (_views_at_once) for at most this many
 # iterations (a view object each); a longer loop makes them one iteration at a time
 VIEWS_AT_ONCE = 1 << 16
@@ -240,8 +244,10 @@ class LoopRunner:
         # body's replay costs microseconds per row, the nest's loop nanoseconds (a Thomas
         # sweep over 500 systems: 199 replays, 2x NumPy's time)
         # (no array at all: a loop of numbers, `a, b = b, a + b`, whose nest is C++ ints)
-        return all(a.size <= NEST_PREFERRED_ELEMENTS * (max(a.shape[0], 1) if name in rows
-                                                        else 1)
+        products = site.products_only
+        return all(a.size <= (NEST_PRODUCT_ELEMENTS if name in products else
+                              NEST_PREFERRED_ELEMENTS * (max(a.shape[0], 1) if name in rows
+                                                         else 1))
                    for name, a in zip(site.params, args) if type(a) in (np.ndarray, LazyArray))
 
     def native(self, index, args):

@@ -73,7 +73,31 @@ class NativeSite:
         # the arrays it reads and writes by rows of the loop variable only (`X[i]`,
         # `X[i - 1]`): their work per iteration is a row, whatever their size
         self.row_sweep = row_sweep(nest.loop)
+        # the names read only as operands of a matrix product (CG's A in `A @ p`)
+        self.products_only = products_only(nest.loop)
         self.instead = None       # what runs where the nest declines, when not the loop as written
+
+
+def products_only(loop):
+    """The names a loop reads only as an operand of @ or np.dot (`A @ p`, `np.dot(A,
+    p)`): a matrix-vector product's matrix, read once per product, whose work the nest's
+    loop does as BLAS's would (a 300x300 CG: the nest 0.52 ms a solve, the body
+    compiled once 0.90, NumPy 0.62), unlike elementwise work over as many elements."""
+    operands, other = set(), set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            found = [node.left, node.right]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr == "dot" and len(node.args) == 2:
+            found = node.args
+        else:
+            continue
+        operands.update(id(x) for x in found if isinstance(x, ast.Name))
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Name) and id(node) not in operands:
+            other.add(node.id)
+    return frozenset(n.id for n in ast.walk(loop)
+                     if isinstance(n, ast.Name) and id(n) in operands) - other
 
 
 def row_sweep(loop):
