@@ -68,6 +68,46 @@ def program(r):
     return "\n".join(lines) + "\n"
 
 
+def solver(r):
+    """The source of a random g(A, B, p, t): a small iterative solver, a while loop with
+    a break, names of new arrays rebound and aliased (`v = w`), np.zeros/np.full, means,
+    divmod, views of rows written through."""
+    upd = r.choice(["w = A @ v", "w = A[:, 0] * v + B[0]", "w = np.where(v > t, v, 0.5 * v) + B[1]",
+                    "w = np.zeros(v.shape[0]) + v * 0.5 - A[1]"])
+    lines = ["def g(A, B, p, t):",
+             "    n = A.shape[0]",
+             "    v = np.full(n, 1.0) + B[0]",
+             "    it = 0",
+             "    s = 0.0",
+             "    while it < 30:",
+             f"        {upd}",
+             # (bounded: where values grow past 1e154 a sum's order decides inf or not)
+             f"        w /= {r.choice(['np.linalg.norm(w) + 1.0', 'np.abs(w).sum() + 2.0'])}",
+             "        it += 1"]
+    for _ in range(r.randint(1, 3)):
+        pick = r.random()
+        if pick < 0.25:
+            lines.append(f"        if {r.choice(['np.abs(w - v).max() < 1e-3', 'np.isnan(w).any()', '(w > 10.0).all()', 'it > 25'])}:")
+            lines.append("            v = w" if r.random() < 0.5 else "            s += 1.0")
+            lines.append("            break")
+        elif pick < 0.45:
+            lines.append("        q, m = divmod(it * 7 + int(p[it % n]), n)")
+            lines.append("        row = A[q % n]")
+            lines.append(f"        row {r.choice(['+=', '-='])} 0.001 * w")
+        elif pick < 0.65:
+            lines.append(f"        s += {r.choice(['w.mean()', 'np.sum(w * v)', 'float(np.argmax(w))', 'np.sign(w[0])'])}")
+        elif pick < 0.8:
+            lines.append("        z = np.zeros_like(v)")
+            lines.append("        z[it % n] = s")
+            lines.append("        s += z.sum()")
+        else:
+            lines.append("        u = w")
+            lines.append("        s += u[0]")
+    lines.append("        v = w")
+    lines.append("    return A, v, s, it")
+    return "\n".join(lines) + "\n"
+
+
 def _data(r, n):
     rng = np.random.default_rng(r.randrange(1 << 30))
     A = rng.standard_normal((n, n))
@@ -80,14 +120,14 @@ def _data(r, n):
     return A, B, p, r.choice([0.0, 0.25, -0.5, np.nan])
 
 
-def _load(src, tmp_path, seed):
-    path = os.path.join(tmp_path, f"slice_fuzz_{seed}.py")
+def _load(src, tmp_path, seed, name="f"):
+    path = os.path.join(tmp_path, f"slice_fuzz_{name}_{seed}.py")
     with open(path, "w") as fh:
         fh.write("import numpy as np\n\n\n" + src)
-    spec = importlib.util.spec_from_file_location(f"slice_fuzz_{seed}", path)
+    spec = importlib.util.spec_from_file_location(f"slice_fuzz_{name}_{seed}", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.f
+    return getattr(mod, name)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -97,6 +137,14 @@ def test_random_slice_nests_match_numpy(seed, tmp_path):
     f = _load(src, str(tmp_path), seed)
     for n in (9, 2):
         check(f, *_data(r, n))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_solver_nests_match_numpy(seed, tmp_path):
+    r = random.Random(seed)
+    g = _load(solver(r), str(tmp_path), seed, "g")
+    for n in (6, 3):
+        check(g, *_data(r, n))
 
 
 def test_most_random_slice_nests_run_compiled(tmp_path):
