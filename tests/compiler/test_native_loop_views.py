@@ -354,3 +354,18 @@ def test_a_number_numpy_or_python_as_its_branches_run_is_pythons():
     x = make((12,), np.float64, 24)
     x[3] = 500.0
     check(two_kinds_of_sums, x, 0.5)
+
+
+def rows_then_a_warning(A, w):
+    s = 0.0
+    for k in range(A.shape[0]):
+        row = A[k]                 # A[k, :], a view: row -= is a store into A
+        row -= 0.5 * w
+        s += row.sum() / (k - 4)   # 0/0 at k = 4 with a zero row: NumPy warns, the nest stops
+    return A, s
+
+
+def test_a_nest_stopped_after_writes_through_a_row_view_puts_them_back():
+    A = make((8, 3), np.float64, 25)
+    A[4] = 0.5 * np.arange(3.0)      # row 4 becomes zero: 0 / 0
+    check(rows_then_a_warning, A, np.arange(3.0))

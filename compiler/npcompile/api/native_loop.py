@@ -190,6 +190,9 @@ class _Scan:
         self.plain = set()        # names bound otherwise (=, for targets, copies)
         self.slices = False       # whether it takes slices (a:b) anywhere
         self.views = {}           # name -> the array it is bound to a slice of (`x = R[k:, k]`)
+        # name -> the array it may be a view of (`row = A[q]`: a row where A has more
+        # dimensions): a change of it in place is a store into that array
+        self.maybe_views = {}
 
     def read(self, name, assigned):
         if name not in assigned and name not in self.params:
@@ -289,15 +292,18 @@ class _Scan:
             else:
                 self.expr(s.value, assigned)
                 self.target(tgt, assigned)
+                if isinstance(tgt, ast.Name) and isinstance(s.value, ast.Subscript) and \
+                        isinstance(s.value.value, ast.Name):
+                    self.maybe_views[tgt.id] = s.value.value.id
         elif isinstance(s, ast.AugAssign):
             if type(s.op) not in sn._ARITH:
                 raise _No
             if isinstance(s.target, ast.Name):
                 self.read(s.target.id, assigned)
                 self.augmented.add(s.target.id)
-                base = self.views.get(s.target.id)
-                if base is not None and base not in self.arrays_stored:
-                    self.arrays_stored.append(base)     # `x += ...` of a view: into its array
+                for base in (self.views.get(s.target.id), self.maybe_views.get(s.target.id)):
+                    if base is not None and base not in self.arrays_stored:
+                        self.arrays_stored.append(base)     # `x += ...` of a view: its array
             self.expr(s.value, assigned)
             self.target(s.target, assigned, augmented=True)
         elif isinstance(s, ast.Raise):
@@ -317,7 +323,8 @@ class _Scan:
         elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
             self.element(t, assigned)
             # (a store through a view is one into the array it views)
-            for name in (t.value.id, self.views.get(t.value.id)):
+            for name in (t.value.id, self.views.get(t.value.id),
+                         self.maybe_views.get(t.value.id)):
                 if name is not None and name not in self.arrays_stored:
                     self.arrays_stored.append(name)
         else:
