@@ -60,7 +60,11 @@ def test_power_iteration(maxiter):
 
 
 @pytest.mark.parametrize("n", [5, 30])
-def test_conjugate_gradient(n):
+def test_conjugate_gradient(n, monkeypatch):
+    # (the body compiled once, whose products are NumPy's; a compiled loop nest, which
+    # takes small solvers whole, adds its dot products in another order:
+    # test_native_loop_views.py)
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")
     check(conjugate_gradient, spd(n, 2), make((n,), np.float64, seed=3), 1e-10, 200,
           ulp=GPU_ULP if DEVICE == "cuda" else 0)
 
@@ -103,7 +107,8 @@ def test_errors_inside_the_body_are_numpys():
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
-def test_the_body_compiles_once_and_replays():
+def test_the_body_compiles_once_and_replays(monkeypatch):
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")     # (a compiled loop nest takes it whole)
     A, b = spd(40, 6), make((40,), np.float64, seed=7)
     npcompile.reset()
     npcompile.jit(conjugate_gradient, choose=False)(A, b, 1e-10, 200)
