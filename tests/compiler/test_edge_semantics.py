@@ -464,3 +464,21 @@ def test_a_power_error_comes_before_writes_to_arrays_numpy_runs():
     npcompile.reset()
     check(fn, np.array([6, 7, 9]), h.astype(np.float32))
     compiled_without_fallback()
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_a_python_int_out_of_the_dtype_written_into_a_slice(n):
+    """`a[:] = 300` of int8: NumPy 2 raises OverflowError, NumPy 1 warns and wraps; the
+    graph's cast wrapped it silently (the fuzzer's seed 5962075 under NumPy 2.4, with
+    `a[::2] = 2**40` of a one-element array)."""
+    def whole(a):
+        a[:] = 300
+        return a
+
+    def strided(a):
+        a[::2] = 2**40
+        return (a,)
+    for fn in (whole, strided):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            check(fn, np.zeros(n, np.int8))

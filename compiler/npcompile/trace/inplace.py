@@ -120,7 +120,14 @@ def _as_assigned(lz, value):
             raise Unsupported("unsupported", "a float scalar written into an integer array "
                                              "(NumPy converts it as a Python number)")
         return value
-    if not isinstance(value, (float, complex, np.floating, np.complexfloating)):
+    if type(value) is int and lz.dtype.kind in "iu":
+        # a Python int that the dtype cannot hold (`a[:] = 300` of int8): NumPy 2's
+        # OverflowError, NumPy 1's DeprecationWarning and wrapped value, asked of NumPy
+        # (the graph's cast wrapped it silently)
+        info = np.iinfo(lz.dtype)
+        if info.min <= value <= info.max:
+            return value
+    elif not isinstance(value, (float, complex, np.floating, np.complexfloating)):
         return value
     probe = _nb.zeros(1, lz.dtype)
     try:
