@@ -216,31 +216,37 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
     def _check_entry_outputs(self, outputs):
         """A number given from outside that the nest holds as a NumPy scalar (`s = 0.0`
         before the loop, `s += A[i]` in it) is handed back as NumPy's where the nest
-        assigned it, and left as it was where no assignment ran (a branch never taken).
-        That is Python's type only where every assignment to it makes a NumPy scalar of a
-        Python number; one that keeps it Python's (`s += t` of a float t, beside `s +=
-        x[0]` in another branch) makes its type depend on which ran first: refused."""
+        assigned it, and left as it was where no assignment ran. That is Python's type
+        where a statement making it NumPy's runs at every iteration (at the top of the
+        loop's body) and nothing sets it to a Python number again, or where every
+        assignment to it makes it NumPy's. Else (`s += x[k]` in one branch, `s += t` of
+        a float in another) its type depends on which ran: refused."""
+        top = {id(st) for st in getattr(self.loop, "body", [])}
         for name, given in self.entry.items():
             if name not in outputs or is_np(given):
                 continue
+            every, resets, keeps = False, False, False
             for st in ast.walk(self.loop):
                 if isinstance(st, ast.Assign) and any(
                         isinstance(t, ast.Name) and t.id == name for t in st.targets):
                     held, self.locals[name] = self.locals[name], given     # (as Python's)
                     try:
-                        keeps = not is_np(self._typ(st.value))
+                        python = not is_np(self._typ(st.value))
                     except Unsupported:
-                        keeps = None
+                        python = True
                     finally:
                         self.locals[name] = held
+                    resets = resets or python
                 elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name) and \
                         st.target.id == name:
-                    keeps = not is_np(arith(given, self._typ(st.value), _ARITH[type(st.op)]))
+                    python = not is_np(arith(given, self._typ(st.value), _ARITH[type(st.op)]))
                 else:
                     continue
-                if keeps is None or keeps:
-                    raise Unsupported(f"{name}, a Python number given to the loop, is a NumPy "
-                                      f"scalar after it or not, as its branches run")
+                keeps = keeps or python
+                every = every or (id(st) in top and not python)
+            if resets or (keeps and not every):
+                raise Unsupported(f"{name}, a Python number given to the loop, is a NumPy "
+                                  f"scalar after it or not, as its branches run")
 
     def _check_resets(self):
         """A variable given Python numbers and NumPy ones of one type T (`x = 0.0` then
