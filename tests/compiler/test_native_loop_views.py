@@ -383,3 +383,46 @@ def test_a_small_conjugate_gradient_is_a_nest_close_to_numpy():
     got = npcompile.jit(solve, choose=False)(A, b, 1e-10, 200)
     np.testing.assert_allclose(got, solve(A, b, 1e-10, 200), rtol=1e-10, atol=1e-12)
     assert ran_native()
+
+
+def residual_history(A, b, steps):
+    x = np.zeros_like(b)
+    r = b.copy()
+    history = []
+    counts = []
+    ratios = []
+    for k in range(steps):
+        Ar = A @ r
+        alpha = np.dot(r, r) / np.dot(r, Ar)
+        x += alpha * r
+        r -= alpha * Ar
+        history.append(np.linalg.norm(r))      # np.float64
+        counts.append(k * 2)                   # Python ints
+        ratios.append(float(k) / (k - 20))     # Python floats; 0/0 at k = 20 stops the nest
+    return x, history, counts, ratios
+
+
+def test_lists_appended_to_hold_pythons_numbers():
+    rng = np.random.default_rng(27)
+    M = rng.standard_normal((12, 12))
+    A, b = M @ M.T + 12 * np.eye(12), rng.standard_normal(12)
+    got = check(residual_history, A, b, 12)
+    assert type(got[1][0]) is np.float64 and type(got[2][0]) is int and \
+        type(got[3][0]) is float
+    assert ran_native()
+    # at k = 20 the nest stops (ZeroDivisionError): nothing it appended stays, and the
+    # Python loop appends and raises as it always does
+    check(residual_history, A, b, 24)
+
+
+def list_read_too(x, out):
+    for k in range(x.shape[0]):
+        out.append(x[k] * 2.0)
+        if len(out) > 3:
+            out.append(0.0)
+    return out
+
+
+def test_a_list_read_in_the_loop_runs_python():
+    check(list_read_too, make((9,), np.float64, 28), [1.0])
+    assert not ran_native()

@@ -154,6 +154,11 @@ def scan(loop, outside):
     stored_arrays = [n for n in sc.arrays_stored if n not in copies] + \
         [n for n in sorted(sc.augmented) if n not in sc.arrays_stored and
          (n not in sc.plain or n in sc.params)]
+    for name in sc.sinks:   # a list read or bound otherwise than appended to: not taken
+        uses = sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop))
+        if uses != sum(sn.lists.appended(st) is not None and sn.lists.appended(st)[0] == name
+                       for st in ast.walk(loop)):
+            return None
     # (names the nest binds itself and indexes, a view `x = R[k:, k]` or a new array `v =
     # x.copy()`, are its own: codegen/scalar_nest.py types them)
     given = (sc.arrays & set(sc.params)) | set(sc.modules) | set(_NAMES)
@@ -170,6 +175,7 @@ def scan(loop, outside):
                    dict.fromkeys(sc.modules, None))
     nest.copies = copies
     nest.slices = sc.slices
+    nest.lists = frozenset(sc.sinks)
     return nest, stored_arrays
 
 
@@ -190,6 +196,7 @@ class _Scan:
         self.plain = set()        # names bound otherwise (=, for targets, copies)
         self.slices = False       # whether it takes slices (a:b) anywhere
         self.views = {}           # name -> the array it is bound to a slice of (`x = R[k:, k]`)
+        self.sinks = set()        # lists the loop appends numbers to, and does nothing else with
         # name -> the array it may be a view of (`row = A[q]`: a row where A has more
         # dimensions): a change of it in place is a store into that array
         self.maybe_views = {}
@@ -310,6 +317,15 @@ class _Scan:
             # the nest stops there (codegen/scalar_nest.py) and the Python loop raises
             # the user's own exception: what it is made of is never computed here
             pass
+        elif sn.lists.appended(s) is not None:
+            # `history.append(value)` of a list given to the loop: its numbers collected
+            # by the nest (codegen/scalar_nest_lists.py)
+            name, value = sn.lists.appended(s)
+            if name in self.bound:
+                raise _No
+            self.read(name, assigned)
+            self.sinks.add(name)
+            self.expr(value, assigned)
         elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
             raise _No
 
@@ -522,7 +538,13 @@ def run(site, args, owner_name, small=None, short=0):
     types, arrays, sig = {}, {}, []
     for name in nest.params:    # typed before anything is computed: a nest that runs
         v = values[name]        # as Python must not cut the trace's graph
-        if type(v) is LazyArray and v._scalar:    # a NumPy scalar still being traced
+        if name in nest.lists:
+            if type(v) is not list:
+                return _decline(site, f"{name}, which it appends to, is a {type(v).__name__}",
+                                owner_name)
+            types[name] = sn.SINK
+            sig.append("list")
+        elif type(v) is LazyArray and v._scalar:    # a NumPy scalar still being traced
             if v.dtype not in sn.ARRAY_DTYPES:
                 return _decline(site, f"{name} is a NumPy {v.dtype} scalar", owner_name)
             types[name] = v.dtype
@@ -606,6 +628,12 @@ def run(site, args, owner_name, small=None, short=0):
         cpu._cpu.run_kernel(address, [out] + bufs, P, 1, 1)
         made = sn.take_arrays(rendered, out) if out[0] != 1 else {}
         got = {**rendered.unpack(out), **made} if out[0] == 0 else None
+        if rendered.sinks:
+            if got is None:
+                if out[0] != 1:
+                    sn.lists.free(rendered, out)
+            else:
+                sn.lists.take(rendered, out, {n: values[n] for n in rendered.sinks})
     except Exception as e:  # npcompile's own failure: the user's loop runs instead
         out, got = None, None
         _fallback(site, "failed", e)
@@ -618,7 +646,10 @@ def run(site, args, owner_name, small=None, short=0):
         dev.set(host)
     if tracer is not None:
         tracer.mark_irreversible(f"its loop at line {site.lineno} ran compiled natively")
-        got = _as_step(tracer, site, args, values, got, targets, owner_name)
+        if rendered.sinks:      # the lists it appended to: no step of a plan makes them
+            tracer.read_value(f"its loop nest at line {site.lineno} appends to a list")
+        else:
+            got = _as_step(tracer, site, args, values, got, targets, owner_name)
     where = " on the host (its arrays on the GPU copied there and back)" if moved else ""
     _report(site, sig, f"line {site.lineno}: the loop nest runs as one compiled function"
                        f"{where} ({rendered.symbol})", owner_name)

@@ -40,7 +40,7 @@ import numpy as np
 
 from .cpp_ops import PRELUDE, declarations, literal
 from .scalar_nest_types import (ARRAY, ARRAY_DTYPES, B1, BITS, CT as _CT, EXACT as _EXACT, F4, F8,
-                                FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, U8, VEC,
+                                FLOAT_CT, I8, MAT, PYBOOL, PYFLOAT, PYINT, SINK, U8, VEC,
                                 NEP50, Unsupported, arith, array_dtype, int_range, is_float, is_int,
                                 is_np, is_str, numpy_result_type, type_of_value, UNARY_MATH)
 from . import scalar_nest_iter as elements
@@ -50,6 +50,8 @@ from . import scalar_nest_vectors as vectors
 from .scalar_nest_arrays import ArrayBindings, NewArray, array_slots, take_arrays
 from . import scalar_nest_predicates as predicates
 from .scalar_nest_swaps import SwapCode, is_swap
+from . import scalar_nest_lists as lists
+from .scalar_nest_lists import ListCode, appended
 from .scalar_nest_vectors import CONSTRUCTED  # noqa: F401  (api/native_loop.py's scan)
 from .scalar_nest_predicates import PREDICATE_CALLS, REDUCING_CALLS, PredicateCode  # noqa: F401
 
@@ -66,8 +68,8 @@ _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 _FAIL = "goto npc_fail"
 
 
-class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.StringCode,
-           BitCode, elements.IterCode):
+class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, ListCode,
+           strings.StringCode, BitCode, elements.IterCode):
     """One loop nest's analysis (static: what it reads, binds and calls) and rendering
     for given argument types."""
 
@@ -77,6 +79,7 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
         self.outputs = outputs    # names bound in the nest that code after it reads
         self.modules = modules    # names used as modules: 'np'/'math' aliases
         self.copies = {}          # array copies the nest makes: name -> source array
+        self.lists = frozenset()  # lists it appends numbers to (scalar_nest_lists.py)
         self.slices = False       # whether it takes slices anywhere (a:b)
 
     # ----------------------------------------------------------------- rendering
@@ -92,6 +95,7 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
             self.arrays[name] = (arrays[src][0], arrays[src][1], True)
         self.arrays_bound = {}    # name -> rank: bound to a new float64 array in the nest
         self.views_bound = {}     # name -> (array, rank): bound to a slice of that array
+        self.sinks = {}           # list name -> the type of the numbers appended to it
         outputs = self.outputs
         while True:
             self.loop = _whole_rows(self.loop, self.types, self.arrays)
@@ -135,6 +139,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
         for name in self.params + list(self.copies):
             v = values[name]
             t = self.types[name]
+            if t is SINK:
+                continue
             if t is ARRAY:
                 bufs.append(v)
                 for n, st in zip(v.shape, v.strides):
@@ -351,6 +357,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
                     self._store_type(tgt, t)
             elif is_swap(s):            # A[[k, p]] = A[[p, k]]
                 self._swap_type(s)
+            elif appended(s) is not None:   # history.append(np.linalg.norm(r))
+                self._append_type(*appended(s))
             elif isinstance(s, ast.Assign):
                 tgt = s.targets[0]
                 if isinstance(tgt, ast.Name) and tgt.id in self.copies:
@@ -624,6 +632,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
         k, b = 0, 1
         for name in self.params + list(self.copies):
             t = self.types[name]
+            if t is SINK:       # (its numbers go to memory of the nest's: _list_locals)
+                continue
             if t is ARRAY:
                 dtype, ndim, _ = self.arrays[name]
                 out.append(f"  char* a_{name} = bufs[{b}];")
@@ -647,7 +657,7 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
         for name, t in self.locals.items():
             if name not in self.types:      # a string variable: where its element is
                 out.append(f"  {'const char*' if is_str(t) else _CT[t]} v_{name} = 0;")
-        out += self._array_locals() + self._scratch_locals()
+        out += self._array_locals() + self._scratch_locals() + self._list_locals()
         for name in self.outputs:
             out.append(f"  bool set_{name} = false;")
         return "\n".join(out) + "\n"
@@ -660,6 +670,7 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
             bits = f"__builtin_bit_cast(i64, (double){v})" if _CT[t] in FLOAT_CT else f"(i64){v}"
             out.append(f"    npc_out[{1 + 2 * j}] = {bits}; npc_out[{2 + 2 * j}] = set_{name};")
         out += self._arrays_out(1 + 2 * len(self.outputs))
+        out += self._lists_out(array_slots(self) - lists.SLOTS * len(self.sinks))
         out += ["  }",
                 "  {",
                 "    __asm__ volatile(\"\" ::: \"memory\");  // every store before the flags",
@@ -669,7 +680,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
                 "    return;",
                 "  }",
                 "npc_fail:",
-                "  __builtin_ia32_ldmxcsr(npc_csr);"] + self._arrays_freed() + [
+                "  __builtin_ia32_ldmxcsr(npc_csr);"] + self._arrays_freed() + \
+            self._lists_freed() + [
                 "  npc_out[0] = 1;"]
         return "\n".join(out) + "\n"
 
@@ -713,6 +725,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, strings.S
                 self._store(tgt, tmp, t, depth)
         elif is_swap(s):
             self._swap(s, depth)
+        elif appended(s) is not None:
+            self._append(*appended(s), depth)
         elif self._is_fill(s):
             self._fill_store(s.targets[0], s.value, depth)
         elif isinstance(s, ast.Assign) and _is_row(s):

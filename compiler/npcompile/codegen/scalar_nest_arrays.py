@@ -27,6 +27,7 @@ import ctypes
 
 import numpy as np
 
+from .scalar_nest_lists import SLOTS as LIST_SLOTS
 from .scalar_nest_types import ARRAY, F8, MAT, VEC, Unsupported
 from .scalar_nest_vectors import ELEMENTWISE_CALLS
 
@@ -113,8 +114,10 @@ class NewArray(Exception):
 
 
 def array_slots(nest):
-    """How many int64 slots the nest's outputs take: status, the numbers', the arrays'."""
-    return 1 + 2 * len(nest.outputs) + _SLOTS * len(nest.array_outputs)
+    """How many int64 slots the nest's outputs take: status, the numbers', the arrays',
+    the lists' (scalar_nest_lists.py)."""
+    return 1 + 2 * len(nest.outputs) + _SLOTS * len(nest.array_outputs) + \
+        LIST_SLOTS * len(getattr(nest, "sinks", ()))
 
 
 def take_arrays(nest, slots):

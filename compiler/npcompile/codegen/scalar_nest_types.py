@@ -22,6 +22,7 @@ PYINT, PYFLOAT, PYBOOL = _PyType("int"), _PyType("float"), _PyType("bool")
 ARRAY = _PyType("array")    # a parameter that is an array
 VEC = _PyType("slice")      # a one-dimensional float64 slice (scalar_nest_vectors.py)
 MAT = _PyType("matrix")     # a two-dimensional one
+SINK = _PyType("list")      # a list the nest appends numbers to (scalar_nest_lists.py)
 F8, F4, I8, I4 = np.dtype("f8"), np.dtype("f4"), np.dtype("i8"), np.dtype("i4")
 B1 = np.dtype("?")
 INT_DTYPES = tuple(np.dtype(c) for c in "i8 i4 i2 i1 u8 u4 u2 u1".split())
