@@ -71,7 +71,7 @@ def program(r):
 def solver(r):
     """The source of a random g(A, B, p, t): a small iterative solver, a while loop with
     a break, names of new arrays rebound and aliased (`v = w`), np.zeros/np.full, means,
-    divmod, views of rows written through."""
+    divmod, views of rows written through, a history list appended to."""
     upd = r.choice(["w = A @ v", "w = A[:, 0] * v + B[0]", "w = np.where(v > t, v, 0.5 * v) + B[1]",
                     "w = np.zeros(v.shape[0]) + v * 0.5 - A[1]"])
     lines = ["def g(A, B, p, t):",
@@ -79,6 +79,7 @@ def solver(r):
              "    v = np.full(n, 1.0) + B[0]",
              "    it = 0",
              "    s = 0.0",
+             "    hist = []",
              "    while it < 30:",
              f"        {upd}",
              # (bounded: where values grow past 1e154 a sum's order decides inf or not)
@@ -96,6 +97,8 @@ def solver(r):
             lines.append(f"        row {r.choice(['+=', '-='])} 0.001 * w")
         elif pick < 0.65:
             lines.append(f"        s += {r.choice(['w.mean()', 'np.sum(w * v)', 'float(np.argmax(w))', 'np.sign(w[0])'])}")
+        elif pick < 0.72:
+            lines.append(f"        hist.append({r.choice(['np.linalg.norm(w)', 's', 'it * 2', 'w[0] > t'])})")
         elif pick < 0.8:
             lines.append("        z = np.zeros_like(v)")
             lines.append("        z[it % n] = s")
@@ -104,7 +107,7 @@ def solver(r):
             lines.append("        u = w")
             lines.append("        s += u[0]")
     lines.append("        v = w")
-    lines.append("    return A, v, s, it")
+    lines.append("    return A, v, s, it, hist")
     return "\n".join(lines) + "\n"
 
 
