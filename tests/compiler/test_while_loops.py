@@ -264,7 +264,8 @@ def test_an_exit_loop_whose_number_stays_a_number(steps):
 
 
 @pytest.mark.skipif(not COMPILED, reason="compiled CPU path not in use")
-def test_an_exit_loop_carrying_a_python_float_compiles_once():
+def test_an_exit_loop_carrying_a_python_float_compiles_once(monkeypatch):
+    monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")     # (the body; a nest takes it whole)
     npcompile.reset()
     npcompile.jit(em_like, choose=False)(make((50,), np.float64, seed=23), 60, 1e-14)
     rep = npcompile.report()
