@@ -575,6 +575,8 @@ def run(site, args, owner_name, small=None, short=0):
     if isinstance(got, str):
         return _decline(site, got, owner_name)
     if isinstance(got, sn.Nest):    # rendered, not compiled yet
+        if got.arrays_bound and _trip_count(nest.loop, values) < short:
+            return None     # (before compiling it: PCA's 4 components, 0.8 s of LLVM)
         if got.arrays_bound and site.instead == "a body compiled once" and \
                 small is not None and not small():
             # (compiled only once it would run: 0.2 s of LLVM for a gradient descent
