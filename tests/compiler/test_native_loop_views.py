@@ -426,3 +426,41 @@ def list_read_too(x, out):
 def test_a_list_read_in_the_loop_runs_python():
     check(list_read_too, make((9,), np.float64, 28), [1.0])
     assert not ran_native()
+
+
+def online_perceptron(X, y, lr, epochs):
+    w = np.zeros(X.shape[1])
+    errors = []
+    for epoch in range(epochs):
+        err = 0
+        for xi, target in zip(X, y):        # xi: a row of X, a view
+            update = lr * (target - np.sign(xi @ w))
+            w += update * xi
+            err += int(update != 0.0)
+        errors.append(err)
+    return w, errors
+
+
+def test_an_online_perceptron_over_the_rows_of_a_matrix():
+    rng = np.random.default_rng(29)
+    X = rng.standard_normal((40, 5))
+    y = np.sign(X @ np.arange(5.0) - 1.0)
+    got = check(online_perceptron, X, y, 0.1, 6)
+    assert type(got[1][0]) is int
+    assert ran_native()
+
+
+def rows_written(X, scale):
+    total = 0.0
+    for rep in range(2):
+        for row in X:
+            row *= scale                    # into X
+            total += row.sum()
+            if total > 1e300:
+                break
+    return total, X
+
+
+def test_rows_of_an_element_loop_are_views_written_through():
+    check(rows_written, make((9, 4), np.float64, 30), 0.5)
+    assert ran_native()

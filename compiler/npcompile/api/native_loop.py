@@ -227,6 +227,7 @@ class _Scan:
                 if array is not None:
                     self.arrays.add(array)
                     self.read(array, assigned)
+                    self.maybe_views[name] = array      # (a row of a 2-d array: a view)
             for name, _ in bound:
                 self.bind(name, inner)
             self.stmts(s.body, inner)
