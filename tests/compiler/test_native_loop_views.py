@@ -464,3 +464,27 @@ def rows_written(X, scale):
 def test_rows_of_an_element_loop_are_views_written_through():
     check(rows_written, make((9, 4), np.float64, 30), 0.5)
     assert ran_native()
+
+
+def rows_at_the_top(X, scale):
+    total = 0.0
+    for row in X:                           # (the loop's own reads of row are no output)
+        row *= scale
+        total += row.sum()
+    return total, X
+
+
+def rows_and_the_last_row(X, scale):
+    total = 0.0
+    for row in X:
+        row *= scale
+        total += row.sum()
+    return total, row, X                    # the last row, a view, read after the loop
+
+
+def test_a_top_level_loop_over_rows_is_a_nest_unless_its_row_is_read_after():
+    check(rows_at_the_top, make((9, 4), np.float64, 31), 0.5)
+    assert ran_native()
+    npcompile.reset()
+    check(rows_and_the_last_row, make((9, 4), np.float64, 31), 0.5)
+    assert not ran_native()

@@ -56,6 +56,9 @@ def as_indexed(loop, k, locals_):
                       iter=ast.Call(ast.Name("range", ast.Load()), [length], []),
                       body=picks + copy.deepcopy(loop.body), orelse=[])
     indexed.npc_elements = len(picks)     # the statements that pick the elements
+    # (the loop as it stands in the function: what its body reads is not read after it,
+    # api/loop_rewrite._loaded_outside; `row` of `for row in X` is no output)
+    indexed.npc_written = loop
     # the loop as written iterates the same values: a plain name as itself (its report
     # then names it), anything else through its temporary (evaluated once)
     again = [copy.deepcopy(q) if isinstance(q, ast.Name) else copy.deepcopy(x)

@@ -1413,7 +1413,8 @@ def _glue(template, loop):
 
 def _loaded_outside(fdef, loop):
     """Names read anywhere in the function except inside this loop's body."""
-    loop = getattr(loop, "npc_written", loop)   # the loop as it stands in fdef
+    while hasattr(loop, "npc_written"):         # the loop as it stands in fdef
+        loop = loop.npc_written
     inside = {id(n) for s in loop.body for n in ast.walk(s)}
     return {n.id for n in ast.walk(fdef)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in inside}
