@@ -147,6 +147,11 @@ class ArrayBindings:
         rank = _RANK[self._type(value)]
         if isinstance(value, (ast.Subscript, ast.Name)):
             return self._view_binding(name, value, rank)
+        self._new_array(name, rank)
+
+    def _new_array(self, name, rank):
+        """`name` a float64 array of this rank the nest makes (a value, a copy), found
+        now: NewArray, and inference starts over; or checked against what it was found."""
         if name in self.views_bound:
             raise Unsupported(f"{name} is bound to a view and to a new array in the loop")
         if name in self.arrays_bound:
@@ -200,21 +205,7 @@ class ArrayBindings:
         if not _aliases_safe(self.loop):
             raise Unsupported(f"{name} is bound to the array {other}, and one of them is "
                               f"changed in place while both hold it")
-        if name in self.views_bound:
-            raise Unsupported(f"{name} is bound to a view and to another array in the loop")
-        if name in self.arrays_bound:
-            if self.arrays_bound[name] != rank:
-                raise Unsupported(f"{name} is bound to arrays of {rank} and "
-                                  f"{self.arrays_bound[name]} dimensions")
-            return
-        if name in self.locals or name in self.copies or \
-                (self.types.get(name) is not None and (self.types[name] is not ARRAY or
-                                                       self.arrays[name][:2] != (F8, rank))):
-            raise Unsupported(f"{name} holds another value and the array {other}")
-        self.arrays_bound[name] = rank
-        self.types[name] = ARRAY
-        self.arrays[name] = (F8, rank, True)
-        raise NewArray(name)
+        self._new_array(name, rank)     # (a copy of `other`'s values, _array_bind)
 
     def _view_bind(self, name, value, depth):
         """`name = A[...]`: the name's pointer, lengths and strides those of the view."""

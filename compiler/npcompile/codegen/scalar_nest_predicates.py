@@ -23,7 +23,8 @@ import ast
 
 import numpy as np
 
-from .scalar_nest_types import B1, F8, I8, MAT, PYINT, VEC, Unsupported, is_float, is_np
+from .scalar_nest_types import B1, F8, I8, MAT, PYINT, VEC, Unsupported, is_float, is_np, \
+    method_of, numpy_call
 
 _FAIL = "goto npc_fail"
 PREDICATE_CALLS = ("isnan", "isinf", "isfinite", "logical_not", "where")
@@ -41,35 +42,21 @@ _COUNT = PYINT if type(np.count_nonzero(np.zeros(2))) is int else \
     np.dtype(type(np.count_nonzero(np.zeros(2))))
 
 
-def _numpy(nest, f, names):
-    return isinstance(f, ast.Attribute) and f.attr in names and \
-        nest.modules.get(getattr(f.value, "id", None)) == "numpy"
-
-
-def _method(nest, e, names):
-    """The receiver of E.name() (no arguments) for a name in names, else None."""
-    f = e.func
-    if isinstance(f, ast.Attribute) and f.attr in names and not e.args and not e.keywords \
-            and not (isinstance(f.value, ast.Name) and f.value.id in nest.modules):
-        return f.value
-    return None
-
-
 def reduced(nest, e):
     """(kind, operand) of a reduction of a predicate or an argmax/argmin, else None."""
     if not isinstance(e, ast.Call) or e.keywords:
         return None
-    got = _method(nest, e, REDUCING_CALLS[:2] + REDUCING_CALLS[3:])
+    got = method_of(nest, e, REDUCING_CALLS[:2] + REDUCING_CALLS[3:])
     if got is not None:
         return e.func.attr, got
-    if _numpy(nest, e.func, REDUCING_CALLS) and len(e.args) == 1:
+    if numpy_call(nest, e.func, REDUCING_CALLS) and len(e.args) == 1:
         return e.func.attr, e.args[0]
     return None
 
 
 def is_where(nest, e):
     return isinstance(e, ast.Call) and not e.keywords and len(e.args) == 3 and \
-        _numpy(nest, e.func, ("where",))
+        numpy_call(nest, e.func, ("where",))
 
 
 class PredicateCode:
@@ -110,10 +97,10 @@ class PredicateCode:
                 raise Unsupported("& or | of tests of other dimensions")
             return a
         if isinstance(p, ast.Call) and not p.keywords and len(p.args) == 1 and \
-                _numpy(self, p.func, ("logical_not",)):
+                numpy_call(self, p.func, ("logical_not",)):
             return self._pred_rank(p.args[0])
         if isinstance(p, ast.Call) and not p.keywords and len(p.args) == 1 and \
-                _numpy(self, p.func, _TESTS):
+                numpy_call(self, p.func, _TESTS):
             return self._operands_rank(p.args)
         raise Unsupported("a test of slices other than comparisons, np.isnan/isinf/isfinite, "
                           "~, & and |")

@@ -3,6 +3,8 @@ NumPy scalars of the dtypes it takes (bool, every integer width signed and unsig
 float32 and float64), arrays and one-dimensional slices, and how binary arithmetic
 combines them as Python and NumPy do. Elements of fixed-width string arrays (<Un, Sn)
 are typed by their dtype too, but only compared (codegen/scalar_nest_strings.py)."""
+import ast
+
 import numpy as np
 
 
@@ -167,3 +169,20 @@ def _bitwise(a, b, op):
     if is_float(r):
         raise Unsupported(f"{op} of a {a} and a {b} (NumPy has no loop for them)")
     return r
+
+
+def numpy_call(nest, f, names):
+    """Is the callee `f` np.<name> (the nest's alias of numpy) for a name in names?"""
+    return isinstance(f, ast.Attribute) and f.attr in names and \
+        nest.modules.get(getattr(f.value, "id", None)) == "numpy"
+
+
+def method_of(nest, e, names):
+    """The receiver of E.name() (no arguments, E not a module) for a name in names, else
+    None."""
+    f = getattr(e, "func", None)
+    if isinstance(e, ast.Call) and isinstance(f, ast.Attribute) and f.attr in names and \
+            not e.args and not e.keywords and \
+            not (isinstance(f.value, ast.Name) and f.value.id in nest.modules):
+        return f.value
+    return None

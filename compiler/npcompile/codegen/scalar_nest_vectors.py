@@ -24,7 +24,8 @@ import ast
 
 from .numpy_sum_order import unbuffered_piece
 from .scalar_nest_predicates import is_where, sign_of
-from .scalar_nest_types import ARRAY, CT, F8, MAT, PYFLOAT, UNARY_MATH, VEC, Unsupported
+from .scalar_nest_types import ARRAY, CT, F8, MAT, PYFLOAT, UNARY_MATH, VEC, Unsupported, \
+    method_of, numpy_call
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _FAIL = "goto npc_fail"
@@ -74,11 +75,6 @@ ELEMENTWISE_CALLS = _ABS + _EXTREMA + tuple(UNARY_MATH)
 _EXTREME = {"max": "max", "amax": "max", "min": "min", "amin": "min"}
 
 
-def _numpy_call(nest, f, names):
-    return isinstance(f, ast.Attribute) and f.attr in names and \
-        nest.modules.get(getattr(f.value, "id", None)) == "numpy"
-
-
 def _abs_call(nest, e):
     """The operand of abs(E), np.abs(E), np.absolute(E) or np.fabs(E), else None."""
     if not isinstance(e, ast.Call) or len(e.args) != 1 or e.keywords:
@@ -86,7 +82,7 @@ def _abs_call(nest, e):
     f = e.func
     # (a user's own abs, shadowing the builtin, is refused when the nest runs:
     # native_loop.run checks every builtin it calls)
-    if (isinstance(f, ast.Name) and f.id == "abs") or _numpy_call(nest, f, _ABS):
+    if (isinstance(f, ast.Name) and f.id == "abs") or numpy_call(nest, f, _ABS):
         return e.args[0]
     return None
 
@@ -96,19 +92,14 @@ def unary_call(nest, e):
     argument, a function of NumPy's that is libm's of one double), else None. Of a slice
     expression it is elementwise (math.X of an array raises, and is not one)."""
     if not isinstance(e, ast.Call) or len(e.args) != 1 or e.keywords or \
-            not _numpy_call(nest, e.func, UNARY_MATH):
+            not numpy_call(nest, e.func, UNARY_MATH):
         return None
     return e.args[0], UNARY_MATH[e.func.attr]
 
 
 def copy_of(nest, e):
     """The receiver of E.copy(), else None."""
-    f = getattr(e, "func", None)
-    if isinstance(e, ast.Call) and isinstance(f, ast.Attribute) and f.attr == "copy" and \
-            not e.args and not e.keywords and not (isinstance(f.value, ast.Name) and
-                                                   f.value.id in nest.modules):
-        return f.value
-    return None
+    return method_of(nest, e, ("copy",))
 
 
 _TO_FLOAT64 = ("float64", "double", "float_")
@@ -137,28 +128,24 @@ CONSTRUCTED = {"zeros": "0.0", "ones": "1.0", "empty": "0.0", "full": None,
 def constructed(nest, e):
     """The name of np.zeros(...) and the like (CONSTRUCTED), else None."""
     if isinstance(e, ast.Call) and not e.keywords and e.args and \
-            _numpy_call(nest, e.func, CONSTRUCTED):
+            numpy_call(nest, e.func, CONSTRUCTED):
         return e.func.attr
     return None
 
 
 def mean_of(nest, e):
     """The operand of np.mean(E) or E.mean(), else None."""
-    f = getattr(e, "func", None)
-    if not isinstance(e, ast.Call) or e.keywords:
-        return None
-    if isinstance(f, ast.Attribute) and f.attr == "mean" and not e.args and \
-            not (isinstance(f.value, ast.Name) and f.value.id in nest.modules):
-        return f.value
-    if len(e.args) == 1 and _numpy_call(nest, f, ("mean",)):
-        return e.args[0]
-    return None
+    got = method_of(nest, e, ("mean",))
+    if got is None and isinstance(e, ast.Call) and not e.keywords and len(e.args) == 1 and \
+            numpy_call(nest, e.func, ("mean",)):
+        got = e.args[0]
+    return got
 
 
 def diag_of(nest, e):
     """The argument of np.diag(X) (no offset), else None."""
     if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
-            _numpy_call(nest, e.func, ("diag",)):
+            numpy_call(nest, e.func, ("diag",)):
         return e.args[0]
     return None
 
@@ -166,7 +153,7 @@ def diag_of(nest, e):
 def sign_of_slices(nest, e):
     """Is `e` np.sign of a slice expression?"""
     return isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
-        _numpy_call(nest, e.func, ("sign",)) and nest._typ(e.args[0]) in (VEC, MAT)
+        numpy_call(nest, e.func, ("sign",)) and nest._typ(e.args[0]) in (VEC, MAT)
 
 
 def extreme_of(nest, e):
@@ -178,7 +165,7 @@ def extreme_of(nest, e):
     if isinstance(f, ast.Attribute) and f.attr in ("max", "min") and not e.args and \
             not (isinstance(f.value, ast.Name) and f.value.id in nest.modules):
         operand = f.value
-    elif _numpy_call(nest, f, _EXTREME) and len(e.args) == 1:
+    elif numpy_call(nest, f, _EXTREME) and len(e.args) == 1:
         operand = e.args[0]
     else:
         return None
