@@ -402,13 +402,14 @@ def corpus(name):
     return corpus_module(name).run
 
 
-def corpus_module(name):
-    """A program of the benchmark corpus (bench/programs): run() and make_inputs()."""
+def corpus_module(name, folder="programs"):
+    """A program of the benchmark corpus (bench/programs, or another set of the bench's
+    such as bench/heldout): run() and make_inputs()."""
     bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
     if bench not in sys.path:       # (what a program imports: bench/program_inputs.py)
         sys.path.append(bench)
-    path = os.path.join(bench, "programs", name + ".py")
-    spec = importlib.util.spec_from_file_location(f"corpus_{name}", path)
+    path = os.path.join(bench, folder, name + ".py")
+    spec = importlib.util.spec_from_file_location(f"{folder}_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

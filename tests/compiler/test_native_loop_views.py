@@ -9,7 +9,7 @@ import pytest
 
 import npcompile
 from conftest import check, make
-from test_native_loop import NATIVE, corpus, ran_native, summaries
+from test_native_loop import NATIVE, corpus, corpus_module, ran_native, summaries
 
 pytestmark = NATIVE
 
@@ -72,22 +72,9 @@ def test_a_view_and_its_array_see_each_others_writes():
     assert ran_native()
 
 
-def welford(X):
-    nrow, ncol = X.shape
-    mean = np.zeros(ncol)
-    M2 = np.zeros(ncol)
-    k = 0
-    skipped = 0
-    for i in range(nrow):
-        row = X[i].astype(np.float64)
-        if np.isnan(row).any():
-            skipped += 1
-            continue
-        k += 1
-        delta = row - mean
-        mean += delta / k
-        M2 += delta * (row - mean)
-    return mean, M2, k, skipped
+# a Welford running mean skipping rows with NaNs (`if np.isnan(row).any(): continue`),
+# rows of any dtype as float64 (`X[i].astype(np.float64)`)
+welford = corpus_module("welford_zscore", "heldout").run
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8])
@@ -229,41 +216,10 @@ def test_new_axes_broadcast_against_the_other_operand():
     assert ran_native()
 
 
-def jacobi_rotations(S):
-    """Jacobi's eigenvalue method: a while loop (a break inside an `if`) of np.diag,
-    np.sum of a matrix, argmax of a matrix, divmod, column copies and a Python float
-    reset (`t = 1.0`) read through np.sqrt."""
-    A = S.copy()
-    n = A.shape[0]
-    V = np.eye(n)
-    off = np.sqrt(np.sum(A ** 2) - np.sum(np.diag(A) ** 2))
-    rotations = 0
-    while off > 1e-10 and rotations < 20 * n * n:
-        M = np.abs(A - np.diag(np.diag(A)))
-        p, q = divmod(np.argmax(M), n)
-        if A[p, q] == 0.0:
-            break
-        theta = (A[q, q] - A[p, p]) / (2.0 * A[p, q])
-        t = np.sign(theta) / (abs(theta) + np.sqrt(theta ** 2 + 1.0))
-        if theta == 0.0:
-            t = 1.0
-        c = 1.0 / np.sqrt(t ** 2 + 1.0)
-        s = t * c
-        Ap = A[:, p].copy()
-        Aq = A[:, q].copy()
-        A[:, p] = c * Ap - s * Aq
-        A[:, q] = s * Ap + c * Aq
-        Ap = A[p, :].copy()
-        Aq = A[q, :].copy()
-        A[p, :] = c * Ap - s * Aq
-        A[q, :] = s * Ap + c * Aq
-        Vp = V[:, p].copy()
-        Vq = V[:, q].copy()
-        V[:, p] = c * Vp - s * Vq
-        V[:, q] = s * Vp + c * Vq
-        rotations += 1
-        off = np.sqrt(max(np.sum(A ** 2) - np.sum(np.diag(A) ** 2), 0.0))
-    return np.diag(A).copy(), V, rotations, off
+# Jacobi's eigenvalue method: a while loop (a break inside an `if`) of np.diag, np.sum of
+# a matrix, argmax of a matrix, divmod, column copies and a Python float reset (`t = 1.0`)
+# read through np.sqrt
+jacobi_rotations = corpus_module("jacobi_eigenvalue", "heldout2").run
 
 
 def test_a_while_loop_of_whole_matrix_work_with_a_break_is_a_nest():
