@@ -616,8 +616,9 @@ class _Rewriter:
                     # where the nest declines at run time (a knapsack's bool slices), slices
                     # bounded by elements (`value[wk:]`) run as plain NumPy, untraced, as
                     # where the nest is no candidate at all
+                    nest = self.sites[-1]
                     got[-1].body = self._untraced(s)
-                    self.sites[-2].instead = "plain NumPy, untraced"
+                    nest.instead = "plain NumPy, untraced"
                 elif got is not None and attempt == self._native and got[-1].body == [s]:
                     # the nest may decline at run time (it writes slices of an array it
                     # also reads as a number): the loop as written runs then, and its

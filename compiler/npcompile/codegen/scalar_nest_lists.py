@@ -12,7 +12,7 @@ import ctypes
 
 import numpy as np
 
-from .scalar_nest_types import F4, PYBOOL, PYFLOAT, PYINT, U8, Unsupported, is_float, is_np, \
+from .scalar_nest_types import PYBOOL, PYFLOAT, PYINT, U8, Unsupported, is_float, is_np, \
     is_str
 
 _FAIL = "goto npc_fail"
@@ -41,8 +41,7 @@ def take(nest, slots, lists):
         if not ptr:
             continue
         t = nest.sinks[name]
-        kind = np.float64 if is_float(t) or t == PYFLOAT else np.uint64 if t == U8 else np.int64
-        bits = np.empty(n, kind)
+        bits = np.empty(n, _stored(t)[1])
         if n:
             ctypes.memmove(bits.ctypes.data, ptr, n * 8)
         _libc.free(ptr)
@@ -57,6 +56,14 @@ def free(nest, slots):
         ptr = int(slots[base + SLOTS * j])
         if ptr:
             _libc.free(ptr)
+
+
+def _stored(t):
+    """(C type, NumPy dtype) of the 8 bytes a number of type t is kept in: a double for
+    floats (a float32 widens exactly), a uint64 for uint64, else an int64."""
+    if is_float(t) or t == PYFLOAT:
+        return "double", np.float64
+    return ("u64", np.uint64) if t == U8 else ("i64", np.int64)
 
 
 def _as_python(bits, t):
@@ -83,8 +90,7 @@ class ListCode:
     def _append(self, name, value, depth):
         t = self.sinks[name]
         v = self._new()
-        store = "double" if is_float(t) or t == PYFLOAT or t == F4 else \
-            "u64" if t == U8 else "i64"
+        store = _stored(t)[0]
         self._out(f"{{ const {store} {v} = ({store})({self._expr(value)});", depth)
         self._out(f"if (ln_{name} == lc_{name}) {{ const u64 c = lc_{name} ? 2 * lc_{name} : 16; "
                   f"void* g = realloc(lp_{name}, c * 8); if (!g) {_FAIL}; lp_{name} = g; "
