@@ -81,3 +81,30 @@ def test_the_viewer_opens_the_runtime_folder(runtime_kernel, tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert png.stat().st_size > 10_000
+
+
+def test_a_real_kernel_writes_its_session_file_private_and_removes_it_at_shutdown(
+        kernelspec, tmp_path):
+    """The file holds the cells' source: 0600 like the connection file, written by the
+    kernel itself, and gone after a clean shutdown (a shutdown_request, as JupyterLab
+    sends when a notebook is closed)."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir()
+    kernel_id = str(uuid.uuid4())
+    km = KernelManager(kernel_name=KERNEL_NAME,
+                       connection_file=str(runtime / f"kernel-{kernel_id}.json"))
+    km.start_kernel(env=dict(os.environ, JUPYTER_RUNTIME_DIR=str(runtime)))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        ok(kc, "import numpy as np")
+        ok(kc, "%%npcompile\ny = np.arange(5.0) * 2\nif y.sum() > 0:\n    y = y + 1")
+        files = sessions(runtime)
+        assert [f.name for f in files] == [f"npcompile-session-{kernel_id}.json"]
+        assert files[0].stat().st_mode & 0o777 == 0o600
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=False)     # the clean way: a shutdown_request
+    assert not km.is_alive()
+    assert sessions(runtime) == []

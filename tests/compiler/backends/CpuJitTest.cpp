@@ -379,6 +379,34 @@ TEST_F(CpuJitTest, PlantedLinkIsNotFollowed) {
   check_pointwise(r.addresses[0], 999);
 }
 
+TEST_F(CpuJitTest, PlantedLinkToDevZeroIsNeitherFollowedNorRead) {
+  // a link to an endless device: following it would read until memory runs out
+  const std::string key = first_key();
+  fs::remove(cache_file(key));
+  fs::create_symlink("/dev/zero", cache_file(key));
+  CpuJit jit;
+  CompileResult r = jit.compile(kPointwise, {"pointwise"});
+  EXPECT_FALSE(r.from_disk);
+  EXPECT_NE(r.diagnostics.find("ignored invalid cache file"), std::string::npos);
+  check_pointwise(r.addresses[0], 999);
+}
+
+TEST_F(CpuJitTest, OversizedCacheFileIsNotRead) {
+  // 257 MiB, sparse (no disk used): past the 256 MiB limit, refused before a byte is read
+  const std::string key = first_key();
+  fs::remove(cache_file(key));
+  {
+    std::ofstream f(cache_file(key), std::ios::binary);
+    ASSERT_TRUE(f.good());
+  }
+  fs::resize_file(cache_file(key), (std::uintmax_t{257} << 20));
+  CpuJit jit;
+  CompileResult r = jit.compile(kPointwise, {"pointwise"});
+  EXPECT_FALSE(r.from_disk);
+  EXPECT_NE(r.diagnostics.find("too large"), std::string::npos);
+  check_pointwise(r.addresses[0], 999);
+}
+
 TEST_F(CpuJitTest, FolderOfAnotherUserTurnsTheDiskCacheOff) {
   if (::geteuid() != 0)
     GTEST_SKIP() << "needs root to give the folder away";
