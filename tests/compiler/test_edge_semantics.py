@@ -482,3 +482,68 @@ def test_a_python_int_out_of_the_dtype_written_into_a_slice(n):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             check(fn, np.zeros(n, np.int8))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.float16, np.bool_])
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_var_in_a_narrower_float_dtype_squares_numpys_deviations(name, dtype):
+    """np.var(x, dtype=np.float32) of a float64 x: NumPy's deviations x - mean are
+    float64 (the promotion of x and a float32 mean), squared in float64 and summed in
+    float32; the kernel cast x to float32 first, and a float64 element's variance came
+    out 0.0 where NumPy's is (x - float32(x))**2 (fuzzer seed 103773)."""
+    fn = getattr(np, name)
+    x = (np.random.default_rng(3).standard_normal((4, 3)) * 10 + 0.1).astype(dtype)
+    for arg, axis in ((x[:1, 0], None), (x, 0), (x, None)):
+        f = npcompile.jit(lambda a: fn(a, axis=axis, dtype=np.float32), device=DEVICE,
+                          choose=False)
+        # (in units of float32 rounding: 0.0 against 3.7e-18 is no rounding difference)
+        same(f(arg.copy()), fn(arg, axis=axis, dtype=np.float32), ulp=8)
+        compiled_without_fallback()
+
+
+def _divided(a, b):
+    return (a / b + 1.0) * 2.0
+
+
+def _divided_in_scope(a, b):
+    y = a * 2.0
+    with np.errstate(divide="raise"):
+        return (a / b + y) * 2.0
+
+
+def test_floating_point_errors_raise_as_in_numpy_under_errstate_raise():
+    """Compiled kernels test no floating-point flags: under np.errstate(divide="raise")
+    a call of them returned inf where NumPy raises FloatingPointError. Such a call now
+    runs as plain NumPy (a fallback in the report), as does a function whose own code
+    enters such a scope; under "ignore" and "warn" the call stays compiled."""
+    a, b = np.ones(1000), np.zeros(1000)
+    f = npcompile.jit(_divided, device=DEVICE, choose=False)
+    with np.errstate(divide="ignore"):
+        same(f(a, b), _divided(a, b))
+    compiled_without_fallback()
+    for mode in ("raise", "call"):
+        with np.errstate(divide=mode, call=lambda *e: (_ for _ in ()).throw(ValueError())):
+            with pytest.raises(FloatingPointError if mode == "raise" else ValueError):
+                f(a, b)
+    reasons = [r["reason"] for r in npcompile.report()["fallbacks"]]
+    assert any('divide="raise" in force at the call' in r for r in reasons), reasons
+    with np.errstate(divide="ignore"):
+        same(f(a, b + 1), _divided(a, b + 1))      # compiled again
+    g = npcompile.jit(_divided_in_scope, device=DEVICE, choose=False)
+    with np.errstate(divide="ignore"):
+        with pytest.raises(FloatingPointError):
+            g(a, b)
+        same(g(a, b + 1), _divided_in_scope(a, b + 1))
+    assert any("in its code" in r["reason"] for r in npcompile.report()["fallbacks"])
+
+
+def test_a_cell_under_errstate_raise_runs_as_numpy():
+    ns = {"np": np, "a": np.ones(5), "b": np.zeros(5)}
+    with np.errstate(invalid="raise"):
+        with pytest.raises(FloatingPointError):
+            npcompile.run_cell("c = (a - a) / b\nc.sum()", ns)
+    assert "c" not in ns
+    with pytest.raises(FloatingPointError):
+        npcompile.run_cell("with np.errstate(over='raise'):\n    c = np.exp(a * 1000)\n", ns)
+    ns2 = {"np": np, "a": np.ones(5)}
+    assert npcompile.run_cell("(a * 2).sum()", ns2) == 10.0

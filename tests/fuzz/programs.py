@@ -2,18 +2,18 @@
 
 A program is Python source of one function `f(a, b, c)` over up to three arrays: ufuncs,
 operators, reductions with axis/keepdims/dtype/ddof, views with negative steps, casts,
-in-place and masked writes, Python numbers (large ints, NaN, inf, -0.0), and Python
-numbers the graph computes (counts, sizes, whole-array comparisons). Its inputs
-have shapes that broadcast against a base shape, in every dtype the tracer meets
-(float16, complex and byte-swapped included), with edge values mixed in. The same
-seed always gives the same program and inputs."""
+in-place and masked writes, Python numbers (ints up to and past int64's range, NaN, inf,
+-0.0), and Python numbers the graph computes (counts, sizes, whole-array comparisons).
+Its inputs have shapes that broadcast against a base shape, in every dtype the tracer
+meets (float16, complex64 and complex128, every unsigned width, byte-swapped), with edge
+values mixed in. The same seed always gives the same program and inputs."""
 import random
 import zlib
 
 import numpy as np
 
 DTYPES = ["float64", "float32", "int64", "int32", "int8", "uint8", "bool", "complex128",
-          "float16", ">f8", "<i2"]
+          "float16", ">f8", "<i2", "complex64", "uint16", "uint32", "uint64"]
 BASES = [(), (0,), (1,), (5,), (3, 4), (2, 3, 4), (4, 1)]
 UNARY = ["np.sin", "np.exp", "np.abs", "np.sqrt", "np.negative", "np.floor", "np.log1p",
          "np.tanh", "np.square", "np.sign", "np.isnan", "np.cos", "np.positive"]
@@ -21,7 +21,8 @@ BINARY_UF = ["np.maximum", "np.minimum", "np.arctan2", "np.hypot", "np.add", "np
              "np.fmod", "np.logical_and"]
 OPS = ["+", "-", "*", "/", "//", "%", "**", "<", "==", ">=", "&", "|", "^"]
 REDUCE = ["sum", "mean", "max", "min", "std", "var", "prod", "argmax", "any", "all"]
-CONSTS = ["2", "-3", "0.5", "-0.0", "1e300", "np.nan", "np.inf", "2**40", "True", "7"]
+CONSTS = ["2", "-3", "0.5", "-0.0", "1e300", "np.nan", "np.inf", "2**40", "True", "7",
+          "2**53 + 1", "2**63 - 1", "2**70", "-2**63"]
 # library calls and gathers ({x}: an operand)
 LIBRARY = ["np.sort({x}, axis=-1)", "np.cumsum({x})", "np.argsort({x}, axis=0)",
            "np.take({x}, [0, -1, 1])", "{x}.ravel()[[0, 2, -1]]", "np.flip({x})",
@@ -105,8 +106,8 @@ class Program:
                 kw.append("keepdims=True")
             if red in ("std", "var") and r.random() < 0.3:
                 kw.append("ddof=1")
-            if red in ("sum", "prod", "mean") and r.random() < 0.2:
-                kw.append(f"dtype=np.{r.choice(['float32', 'int64', 'float64'])}")
+            if red in ("sum", "prod", "mean", "std", "var") and r.random() < 0.2:
+                kw.append(f"dtype=np.{r.choice(['float32', 'int64', 'float64', 'int8'])}")
             return f"np.{red}({self._expr(depth - 1)}{', ' if kw else ''}{', '.join(kw)})"
         if k < 0.9:
             return f"np.where({self._expr(depth - 1)} > 0, {self._expr(depth - 1)}, {self._expr(depth - 1)})"
@@ -196,9 +197,9 @@ def _values(rng, dt, shape):
     elif dt.kind in "iu":
         info = np.iinfo(dt)
         lo, hi = max(info.min, -100), min(info.max, 100)
-        v = rng.integers(lo, hi + 1, n)
-        if n and rng.random() < 0.3:
-            v[rng.integers(0, n)] = rng.choice([info.min, info.max, 0])
+        v = rng.integers(lo, hi + 1, n).astype(dt)
+        if n and rng.random() < 0.3:     # (uint64's max is no int64: chosen in dt)
+            v[rng.integers(0, n)] = rng.choice(np.array([info.min, info.max, 0], dtype=dt))
     else:
         v = rng.standard_normal(n) * rng.choice([1.0, 100.0])
         if n and rng.random() < 0.3:

@@ -8,7 +8,7 @@ from ..exec.engine import ENGINE, SiteInfo
 from ..records import SESSION
 from ..trace.lazy_array import LazyArray
 from ..trace.tracer import Tracer, concretize, is_traceable
-from . import loop_rewrite
+from . import fp_errors, loop_rewrite
 from .jit import Jitted, check_options, finish_after_error, loops_default
 from .loop_runner import LoopRunner
 
@@ -50,6 +50,26 @@ def _holds_lazy(container):
     return any(type(x) is LazyArray for x in values)
 
 
+def _raising(source, filename):
+    """What makes the cell's floating-point errors NumPy's alone (api/fp_errors.py): the
+    handling in force now, or an np.errstate/np.seterr that raises in its own code."""
+    now = fp_errors.raising_now()
+    if now is not None:
+        return now, "in force at the cell"
+    scope = fp_errors.raising_code(compile(source, filename, "exec"))
+    return (scope, "in its code") if scope else None
+
+
+def _as_plain_python(tree, last, namespace, filename, raising):
+    """The cell run as plain Python and NumPy, its last expression's value returned; the
+    reason is a fallback in the report."""
+    what, where = raising
+    SESSION.add("fallbacks", {"graph_id": -1, "function": "<cell>",
+                              "reason": fp_errors.reason(where, what)})
+    exec(compile(tree, filename, "exec"), namespace)
+    return eval(compile(last, filename, "eval"), namespace) if last is not None else None
+
+
 def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, filename=None):
     """Run `source` in `namespace` with its NumPy arrays traced. Returns the value of the
     last expression (None if the cell ends in a statement)."""
@@ -58,6 +78,9 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
     filename = filename or f"<npcompile-cell-{next(_cell_ids)}>"
     _register_source(source, filename)
     tree, last = _split_last_expr(ast.parse(source, filename, "exec"))
+    raising = _raising(source, filename)
+    if raising is not None:     # NumPy's FloatingPointError is NumPy's alone
+        return _as_plain_python(tree, last, namespace, filename, raising)
     site = SiteInfo(("cell", digest), "<cell>", filename, 1)
     runner = None
     if loops_default():

@@ -19,7 +19,7 @@ from ..trace.loop_values import LoopValueRefused
 from .dynamic_args import DynamicFloats
 from ..trace.masked_select import materialize_all
 from ..trace.tracer import Tracer, concretize, current, is_traceable
-from . import loop_rewrite, path_choice
+from . import fp_errors, loop_rewrite, path_choice
 from .loop_runner import LoopRunner
 from .path_choice import PathChooser
 from .purity import Watch, closure_guards
@@ -123,6 +123,9 @@ class Jitted:
         # api/path_choice.py's host path, asked at the first call, made at its own first
         self._offers_host = None if device == "cuda" else False
         self._host = None
+        # an np.errstate(... "raise") of the function's own: every call runs as NumPy
+        self._fp_scope = fp_errors.raising_scope(fn)
+        self._fp_reported = set()
 
     def _report_untraced(self, args, names, function):
         """An array argument whose dtype is not traced (byte-swapped, long double, strings)
@@ -173,6 +176,9 @@ class Jitted:
     def __call__(self, *args, **kwargs):
         if current() is not None:  # called from traced code: inline into that trace
             return self.fn(*args, **kwargs)
+        raising = self._fp_scope or fp_errors.raising_now()
+        if raising is not None:     # NumPy's FloatingPointError is NumPy's alone
+            return self._numpy_for_fp_errors(raising, args, kwargs)
         if self.chooser is None:
             return self._returned(self._compiled_call(args, kwargs))
         key = self._floats.choice_key(choice_key(args, kwargs), args)
@@ -189,6 +195,16 @@ class Jitted:
             self._settle_device()    # the kernels' time, not only their launches
         self.chooser.record(key, path, time.perf_counter() - t0, generation)
         return result
+
+    def _numpy_for_fp_errors(self, raising, args, kwargs):
+        """The call as plain NumPy, under floating-point error handling that raises
+        (api/fp_errors.py), said once per function and mode in the report."""
+        if raising not in self._fp_reported:
+            self._fp_reported.add(raising)
+            where = "in its code" if raising == self._fp_scope else "in force at the call"
+            SESSION.add("fallbacks", {"graph_id": -1, "function": self._site_name,
+                                      "reason": fp_errors.reason(where, raising)})
+        return self._eager(*args, **kwargs)
 
     def _run_path(self, path, args, kwargs):
         if path == "numpy":

@@ -563,9 +563,14 @@ class Lowering:
         if op == "mean":
             s2 = self._reduce("sum", xf, axis, keepdims, fdt)
             return Expr("pw", "true_divide", [s2, n], s2.shape, fdt, node=node)
-        d = Expr("pw", "subtract", [xf, mean_k], x.shape, fdt)
-        sq = Expr("pw", "multiply", [d, d], x.shape, fdt)
-        ss = self._reduce("sum", sq, axis, keepdims, fdt)
+        # NumPy's _var: the deviations `arr - mean` in the promoted type of the two
+        # (float64 for a float64 or int64 array with dtype=float32), squared there, and
+        # summed in dtype: a float64 deviation cast after squaring, not before (one
+        # float64 element with dtype=float32 has variance (x - float32(x))**2, not 0)
+        dev = np.result_type(x.dtype, fdt)
+        d = Expr("pw", "subtract", [self._cast(x, dev), self._cast(mean_k, dev)], x.shape, dev)
+        sq = Expr("pw", "multiply", [d, d], x.shape, dev)
+        ss = self._reduce("sum", self._cast(sq, fdt), axis, keepdims, fdt)
         denom = Expr("const", float(max(count - ddof, 0)), [], (), fdt)
         var = Expr("pw", "true_divide", [ss, denom], ss.shape, fdt, node=node if op == "var" else None)
         if op == "var":

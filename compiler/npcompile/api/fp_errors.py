@@ -1,0 +1,74 @@
+"""NumPy's floating-point error handling that only NumPy gives: np.errstate or np.seterr
+set to "raise" (or "call", "print", "log") for division by zero, overflow, underflow or
+an invalid value.
+
+Compiled kernels test no floating-point exception flags (a loop nest stops on them and
+runs as Python, but a fused kernel runs on). Under NumPy's default handling, "warn",
+that costs a RuntimeWarning; under "raise" it would cost NumPy's FloatingPointError,
+and the values after it: where NumPy stops at the error, a kernel would return inf or
+NaN as if nothing happened. So a call made while such a mode is in force, and a
+function whose own code enters one, runs as plain NumPy, visibly (a fallback in the
+report), and NumPy raises where it raises."""
+import dis
+import types
+
+import numpy as np
+
+from ..memo import CodeMemo
+
+# the modes under which NumPy does more than warn: its error, a callback, a print or a
+# log line, each at the operation that set the flag
+RAISING = frozenset(("raise", "call", "print", "log"))
+_KINDS = ("divide", "over", "under", "invalid")
+_SETTERS = frozenset(("errstate", "seterr"))
+
+_scopes = CodeMemo()     # code -> what its errstate/seterr raises for, or ""
+
+
+def raising_now():
+    """'divide="raise"' and the like for the handling in force now, or None: a call
+    made under it runs as plain NumPy."""
+    modes = np.geterr()
+    got = [f'{k}="{modes[k]}"' for k in _KINDS if modes[k] in RAISING]
+    return ", ".join(got) or None
+
+
+def raising_scope(fn):
+    """'np.errstate(... "raise")' where the function's own code (its nested functions
+    and comprehensions included) calls np.errstate or np.seterr with one of the RAISING
+    modes written out, else None. (Modes computed at run time, `np.errstate(**kw)`,
+    are not seen: such a scope behaves as "warn" in compiled kernels.)"""
+    code = getattr(fn, "__code__", None)
+    return raising_code(code) if isinstance(code, types.CodeType) else None
+
+
+def raising_code(code):
+    """raising_scope of a code object (a cell's)."""
+    return _scan(code) or None
+
+
+def _scan(code):
+    got = _scopes.get(id(code))
+    if got is None:
+        names, modes = set(), set()
+        for ins in dis.get_instructions(code):
+            if ins.opname in ("LOAD_ATTR", "LOAD_METHOD", "LOAD_GLOBAL", "LOAD_NAME") and \
+                    ins.argval in _SETTERS:
+                names.add(ins.argval)
+            elif ins.opname == "LOAD_CONST" and isinstance(ins.argval, str) and \
+                    ins.argval in RAISING:
+                modes.add(ins.argval)
+        found = ""
+        if names and modes:
+            found = f"np.{sorted(names)[0]}(... \"{sorted(modes)[0]}\")"
+        for const in code.co_consts:
+            if not found and isinstance(const, types.CodeType):
+                found = _scan(const)
+        got = _scopes.put(code, found)
+    return got
+
+
+def reason(where, what):
+    """The report's words for a call that ran as plain NumPy because of `what`."""
+    return (f"{what} {where}: floating-point errors are raised by NumPy alone (compiled "
+            f"kernels do not test the flags), so the call ran as plain NumPy")
