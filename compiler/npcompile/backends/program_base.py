@@ -50,13 +50,14 @@ class ProgramBase:
     scans = False   # do the target's kernels compute scans (np.cumsum, ufunc.accumulate)?
     gathers = False  # and integer-array reads (x[idx], g[Y, X])?
 
-    def __init__(self, leaves, pending, outputs):
+    def __init__(self, leaves, pending, outputs, numpy_nodes=frozenset()):
         t0 = time.perf_counter()
         self.nodes = leaves + pending
         self.pos = {id(n): i for i, n in enumerate(self.nodes)}
         self.n_leaves = len(leaves)
         self.output_pos = [self.pos[id(o)] for o in outputs]
-        self.plan = partition(leaves, pending, outputs, self.kinds, self.scans, self.gathers)
+        self.plan = partition(leaves, pending, outputs, self.kinds, self.scans, self.gathers,
+                              numpy_nodes)
         self.fusion_ms = (time.perf_counter() - t0) * 1e3
         self._examples = self._view_examples(pending)
         # What a run needs of each pending node, copied now: the trace's nodes become

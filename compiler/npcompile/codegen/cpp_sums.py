@@ -227,9 +227,12 @@ _REORDERING = frozenset({"transpose", "swapaxes", "moveaxis"})
 
 
 def _c_ancestry(node, limit=20000):
-    """Every array `node` was computed from is in C order, through no transposing or
-    reversing view: NumPy's temporaries of it are in C order too. (A value past `limit`
-    graph nodes back is taken as not known: False.)"""
+    """Every array `node` was computed from is in C axis order, through no transposing
+    view: NumPy's temporaries of it are in C order too. (A reversed axis does not change
+    that: NumPy allocates a result with positive strides in its operands' axis order, by
+    the size of their strides, whatever their signs: `np.abs(p[1:4] - a)` of a reflecting
+    np.pad is C-ordered, under NumPy 1.24 and 2.4 alike. A value past `limit` graph nodes
+    back is taken as not known: False.)"""
     stack, seen = [node], set()
     while stack:
         n = stack.pop()
@@ -243,23 +246,14 @@ def _c_ancestry(node, limit=20000):
             if isinstance(v, np.ndarray) and not _c_ordered_array(v):
                 return False
             continue
-        if n.label in _REORDERING or (n.label == "getitem" and _reverses(n.args)):
+        if n.label in _REORDERING:
             return False
         stack.extend(n.inputs)
     return True
 
 
 def _c_ordered_array(v):
-    """Positive strides, falling from the outermost axis (size-1 axes aside)."""
-    st = [s for n, s in zip(v.shape, v.strides) if n != 1]
+    """Strides falling in size from the outermost axis, of either sign (size-1 axes
+    aside): the axis order NumPy's temporaries of it take."""
+    st = [abs(s) for n, s in zip(v.shape, v.strides) if n != 1]
     return all(s > 0 for s in st) and all(a > b for a, b in zip(st, st[1:]))
-
-
-def _reverses(args):
-    """A negative slice step anywhere in an indexing key."""
-    for a in args:
-        if isinstance(a, slice) and a.step is not None and a.step < 0:
-            return True
-        if isinstance(a, tuple) and _reverses(a):
-            return True
-    return False

@@ -264,7 +264,7 @@ class Engine:
         if not any(cpu_worthy(n) for n in pending):
             return None, "reference"
         try:
-            return cpu.Program(leaves, pending, outputs), "cpu"
+            return cpu.compile_program(leaves, pending, outputs), "cpu"
         except Exception as e:
             self.session.add("fallbacks", {"graph_id": entry.graph_id,
                                            "function": tracer.site.function,

@@ -85,9 +85,12 @@ class Plan:
         self.kernel_of = {}   # node id -> kernel index (for the fused-graph picture)
 
 
-def partition(leaves, pending, outputs, kinds=KINDS, scans=False, gathers=False):
+def partition(leaves, pending, outputs, kinds=KINDS, scans=False, gathers=False,
+              numpy_nodes=frozenset()):
     """The plan of a graph for a target whose kernels compute the dtype kinds `kinds`
-    (and scans, where `scans`; integer-array reads, where `gathers`)."""
+    (and scans, where `scans`; integer-array reads, where `gathers`). The nodes whose
+    ids are in `numpy_nodes` are NumPy steps (float sums whose order NumPy keeps to
+    itself: backends/cpu.compile_program)."""
     plan = Plan()
     low = Lowering(kinds, scans, gathers)
     consumers = {}
@@ -117,13 +120,17 @@ def partition(leaves, pending, outputs, kinds=KINDS, scans=False, gathers=False)
         # the part of a complex array handed back is NumPy's view of it (it shares the
         # array's memory); read by kernels, it is the part's elementwise op
         numpy_view = numpy_view or (n.fn in COMPLEX_PARTS and id(n) in out_ids)
-        lowerable[id(n)] = (not numpy_view) and low.lower(n, [load(i) for i in n.inputs]) is not None
+        lowerable[id(n)] = (not numpy_view) and id(n) not in numpy_nodes and \
+            low.lower(n, [load(i) for i in n.inputs]) is not None
         if lowerable[id(n)] and (is_view or n.fn in (np.concatenate, calls.copy)) and all(
                 i.is_leaf or not i.inputs or id(i) in moves or _read_by_numpy(i, consumers, lowerable)
                 for i in n.inputs):
             moves.add(id(n))
         if not lowerable[id(n)]:
-            plan.decisions.append(f"{n.label}: runs in NumPy" + (" (a view: no copy)" if is_view else ""))
+            plan.decisions.append(f"{n.label}: runs in NumPy" + (
+                " (a view: no copy)" if is_view else
+                " (a float sum in a memory order NumPy keeps to itself: its bits)"
+                if id(n) in numpy_nodes else ""))
 
     # 2. what must be written to memory
     materialize = set(out_ids)
