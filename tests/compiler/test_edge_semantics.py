@@ -547,3 +547,18 @@ def test_a_cell_under_errstate_raise_runs_as_numpy():
         npcompile.run_cell("with np.errstate(over='raise'):\n    c = np.exp(a * 1000)\n", ns)
     ns2 = {"np": np, "a": np.ones(5)}
     assert npcompile.run_cell("(a * 2).sum()", ns2) == 10.0
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint32, np.uint16, np.int64, np.int8])
+def test_fmod_by_the_largest_unsigned_value(dtype):
+    """An integer fmod skipped its division where the divisor is -1 (INT_MIN % -1
+    traps); an unsigned divisor at its maximum compared equal to -1, and 29 fmod
+    2**64 - 1 gave 0 where NumPy gives 29 (fuzzer seed 5964243)."""
+    info = np.iinfo(dtype)
+    a = np.array([29, 5, info.max, info.min, 7], dtype)
+    b = np.array([info.max, 3, 2, -1 if info.min else 1, info.max], dtype)
+    f = npcompile.jit(lambda x, y: (np.fmod(x, y), np.remainder(x, y), x // y), device=DEVICE,
+                      choose=False)
+    with np.errstate(all="ignore"):
+        same(f(a, b), (np.fmod(a, b), np.remainder(a, b), a // b))
+    compiled_without_fallback()

@@ -300,6 +300,8 @@ def render(op, args, in_dt, out_dt, need, nonzero=False):
                 f"(((({a}) % ({b})) < 0) != (({b}) < 0))) ? (({a}) % ({b})) + ({b}) : (({a}) % ({b}))))")
     if op == "fmod" and k in "iu":
         zero = _zero_divisor(T, need, nonzero)
+        if k == "u":    # (b == -1 holds for an unsigned b at its maximum: 29 fmod 2**64-1 is 29)
+            return f"(({b}) == 0 ? {zero} : ({T})(({a}) % ({b})))"
         return f"(({b}) == 0 ? {zero} : ({b}) == -1 ? ({T})0 : ({T})(({a}) % ({b})))"
     if op == "power" and k in "iu":
         need.add(("helper", "ipow", T, U))
