@@ -545,3 +545,27 @@ def test_a_view_of_an_argument_read_before_a_write_through_it():
         np.testing.assert_array_equal(got, expect)
         np.testing.assert_array_equal(A, B)
         assert s == t
+
+
+def _helper_sweeps(x, n):
+    y = x.copy()
+    for _ in range(n):
+        y = y * 0.5 + 1.0
+    return y
+
+
+def _calls_a_helper_with_a_loop(x):
+    return _helper_sweeps(x, 12).sum() + x
+
+
+def test_a_helper_rewritten_for_its_loops_does_not_stop_replay():
+    """A module-level helper holding a loop is called through its loop rewrite
+    (api/loop_helpers.py), a closure over npcompile's loop runners: the replay watch
+    took it for a closure of the user's and refused every plan of the caller."""
+    f = npcompile.jit(_calls_a_helper_with_a_loop, choose=False)
+    for k in range(4):
+        x = np.arange(50.0) + k
+        got = f(x)
+        np.testing.assert_array_equal(got, _calls_a_helper_with_a_loop(x))
+    assert not f.replay_refusals, f.replay_refusals
+    assert f._plans

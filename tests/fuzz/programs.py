@@ -88,11 +88,12 @@ class Program:
         k = r.random()
         if k < 0.3:
             left, op, right = self._expr(depth - 1), r.choice(OPS), self._expr(depth - 1)
-            if op == "**" and ((left in CONSTS and right in CONSTS) or right == "2**70"):
+            if op == "**" and ((left in CONSTS and right in CONSTS) or "2**70" in right):
                 # Python's own power of two numbers, before NumPy sees anything:
                 # `2**40 ** 2**40` is a tower Python computes for ever (seed 5928315);
-                # and NumPy 1.x's power of an int64 array by 2**70, an object array of
-                # Python ints raised to it, never ends either (seed 301669)
+                # and NumPy 1.x's power by 2**70 or by an array it makes of Python ints
+                # (`c ** (2**70 * c)`), object arrays of Python ints raised to them,
+                # never ends either (seeds 301669, 5972006)
                 op = "*"
             return f"({left} {op} {right})"
         if k < 0.5:

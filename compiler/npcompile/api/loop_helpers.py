@@ -13,8 +13,12 @@ with loop runners of the jitted function's) where it is the function seen at rew
 time, else the function itself."""
 import ast
 import inspect
+import sys
 import textwrap
 import types
+
+from . import purity
+from ..profile_hook import is_watch
 
 HELPER = "__npc_helper__"
 
@@ -77,9 +81,24 @@ class Helpers:
         if self.found.get(key) is not f:
             return f            # rebound since: the function the name holds now
         self.made[key] = f      # (a recursive helper calls itself as it is meanwhile)
+        # The rewrite (made at the helper's first call, inside a watched call) reads
+        # its source and runs the module code that defines it: npcompile's work, out of
+        # the purity watch's sight, set aside and back here in this frame (as
+        # exec/engine.run does). Seen, its `<string>` and defining code counted as the
+        # user's, and the caller never replayed.
+        hook = sys.getprofile()
+        if hook is not None and is_watch(hook):
+            sys.setprofile(None)
+        else:
+            hook = None
         try:
             new, _ = self.rewrite(f, self.runner_factory)
         except Exception:      # the helper runs as written, traced as before
             new = None
+        finally:
+            if hook is not None:
+                sys.setprofile(hook)
+        if new is not None:
+            purity.our_closure(new)     # (a closure over our loop runners only)
         self.made[key] = new if new is not None else f
         return self.made[key]

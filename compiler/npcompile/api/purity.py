@@ -23,6 +23,7 @@ import dis
 import os
 import sys
 import types
+import weakref
 
 import numpy as np
 
@@ -51,6 +52,17 @@ _GENERATOR_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, async (g
 _MISSING = object()
 
 _scans = CodeMemo()     # code -> (refusal or None, names of globals read)
+# The code of the loop rewrites npcompile made of helpers a jitted function calls (api/
+# loop_helpers.py) and of their nested bodies: closures, but over the loop runners
+# npcompile made, not over the user's variables (the helpers rewritten have no closure
+# of their own). A call of one is scanned as the user's code, not refused as a closure.
+_OUR_CLOSURES = weakref.WeakSet()
+
+
+def our_closure(fn):
+    """Register fn, a loop rewrite of a plain module-level function (see _OUR_CLOSURES)."""
+    _OUR_CLOSURES.add(fn.__code__)
+    _OUR_CLOSURES.update(_nested_codes(fn.__code__))
 
 
 def _settings_scope_codes():
@@ -216,7 +228,8 @@ class Watch:
         if refusal:
             self.refuse(refusal)
             return
-        if code.co_freevars and code is not self.fn.__code__ and code not in self.code_tree:
+        if code.co_freevars and code is not self.fn.__code__ and code not in self.code_tree \
+                and code not in _OUR_CLOSURES:
             self.refuse(f"calls {code.co_name}, a closure defined outside the function",
                         effect=False)
             return
