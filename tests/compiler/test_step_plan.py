@@ -410,3 +410,22 @@ def test_a_graph_run_in_numpy_for_its_layouts_is_a_step_of_the_plan():
                           for s in (0, 3 + c % 4, -5)]),)
     j, replayed = _check(_peak_lag, make, range(5))
     assert _step_plans(j) and all(replayed[1:]), (replayed, j.replay_refusals)
+
+
+def test_a_time_loop_of_helper_nests_replays_past_64_steps():
+    """Crank-Nicolson (the corpus program): each of 25 time steps is a graph and a Thomas
+    solve, a module-level helper whose two sweeps run as loop nests: 75 steps, with no
+    value read between them. Plans stopped at 64 steps, so the call traced at every
+    call (7-16 ms against NumPy's 1.9); past 64 only the values read in Python count."""
+    from test_native_loop import corpus_module
+    m = corpus_module("crank_nicolson")
+    j = npcompile.jit(m.run, choose=False)
+    for k in range(3):
+        args = list(m.make_inputs("small"))
+        args[0] = args[0] * (1 + 0.1 * k)
+        want = m.run(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        got = j(*args)
+        _same(got, want)
+    assert _replayed(), j.replay_refusals
+    plan = _step_plans(j)[0]
+    assert len(plan.steps) > 64

@@ -25,7 +25,8 @@ takes the other branch). A plan whose only steps are graphs never needs that."""
 import numpy as np
 
 from ..graph import calls
-from ..trace.steps import EAGER, GRAPH, MAX_STEPS, READ, same_value
+from ..trace.steps import EAGER, GRAPH, READ, same_value
+from ..trace.steps import too_many as _too_many
 from .replay import Plan, _NotNow, _overlap, build, const_source, template_of
 
 _REF, _ARRAY, _CONST, _SEQ = range(4)
@@ -87,8 +88,9 @@ def make_step_plan(tracer, result, values, by_value):
         return "it draws random numbers and breaks the graph"
     if tracer.options.get("device", "cpu") != "cpu":
         return "it breaks the graph on the GPU"
-    if len(tracer.steps) > MAX_STEPS:
-        return f"it took {len(tracer.steps)} steps (graphs and breaks)"
+    too_many = _too_many(tracer.steps, [0, 0])
+    if too_many is not None:
+        return f"it took {too_many}"
     n = len(values)
     consts, steps, programs = [], [], []
     dyn = {}          # id(array) -> k: the k-th value the steps made (tagged -1 - k)

@@ -133,6 +133,7 @@ class Tracer:
         # the graphs, eager calls and value reads of the call, in order (trace/steps.py),
         # and why a break could not be recorded so (None: every one was)
         self.steps = []
+        self._steps_counted = [0, 0]    # (steps.too_many's count of the reads)
         self.unrecorded = None
         self.steps_wanted = False  # set by the jit: a plan of steps may come of this call
         self.recorded_reads = 0   # value_reads that are steps
@@ -459,11 +460,13 @@ class Tracer:
 
     def recording(self):
         """Does this call record its steps (trace/steps.py)? Not where no plan can come
-        of it, nor past a plan's most steps (api/step_plan.MAX_STEPS)."""
-        if self.steps_wanted and len(self.steps) > _steps.MAX_STEPS:
-            self.steps_wanted = False
-            if self.unrecorded is None:
-                self.unrecorded = f"more than {_steps.MAX_STEPS} steps"
+        of it, nor past the most a plan takes (trace/steps.too_many)."""
+        if self.steps_wanted and len(self.steps) > _steps.MAX_READS:
+            why = _steps.too_many(self.steps, self._steps_counted)
+            if why is not None:
+                self.steps_wanted = False
+                if self.unrecorded is None:
+                    self.unrecorded = why
         return self.steps_wanted
 
     def note_direct(self, node, order):
