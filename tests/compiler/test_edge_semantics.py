@@ -562,3 +562,28 @@ def test_fmod_by_the_largest_unsigned_value(dtype):
     with np.errstate(all="ignore"):
         same(f(a, b), (np.fmod(a, b), np.remainder(a, b), a // b))
     compiled_without_fallback()
+
+
+@pytest.mark.parametrize("order", ["L first", "Q first"])
+def test_ulonglong_and_uint64_stay_apart(order):
+    """uint64 'L' and ulonglong 'Q' (int64 'l' and longlong 'q') are equal dtypes of
+    equal hash, but NumPy keeps them apart: `b - 2**53` of a uint64 array is 'Q' under
+    NumPy 1.x, and its sum an np.ulonglong. The trace's memos of result dtypes, keyed
+    by dtype, handed one the other's (fuzzer seed 6005611: np.uint64 where NumPy gives
+    np.ulonglong)."""
+    b = np.arange(5, dtype=np.uint64)
+    q = b.astype(np.ulonglong)
+    fns = [lambda x: np.sum(x, axis=0), lambda x: x.sum(), lambda x: (x + 1)[0],
+           lambda x: x * x, lambda x: x ** 2]
+    pairs = [(b, q), (q, b)][order == "Q first"]
+    for fn in fns:
+        for x in pairs:
+            f = npcompile.jit(fn, device=DEVICE, choose=False)
+            exp, got = fn(x), f(x)
+            same(got, exp)
+            assert np.asarray(got).dtype.char == np.asarray(exp).dtype.char
+    k = np.arange(5, dtype=np.longlong)
+    for fn in fns:
+        f = npcompile.jit(fn, device=DEVICE, choose=False)
+        assert type(f(k.copy()) if np.ndim(fn(k)) == 0 else f(k)[0]) is \
+            type(fn(k) if np.ndim(fn(k)) == 0 else fn(k)[0])

@@ -76,11 +76,11 @@ def _coarse(a, depth):
 def _key(a):
     t = type(a)
     if t is np.ndarray:
-        dt = a.dtype
-        return (dt, a.shape, a.strides) if traced_dtype(dt) else None
+        dt = a.dtype       # (its char: 'L' and 'Q' are equal dtypes NumPy keeps apart)
+        return (dt, dt.char, a.shape, a.strides) if traced_dtype(dt) else None
     if t.__name__ == "DeviceArray" and t.__module__.endswith("device_array"):
         dt = a.dtype
-        return (t, dt, a.shape, a.strides) if traced_dtype(dt) else None
+        return (t, dt, dt.char, a.shape, a.strides) if traced_dtype(dt) else None
     return _value_key(a)
 
 

@@ -15,7 +15,7 @@ def fake_of(dtype, shape):
     shape and strides of a view without touching memory. Nothing writes or reads its
     elements, so one per (dtype, shape) serves every storage (as_strided costs more than
     a recorded op)."""
-    key = (dtype, shape)
+    key = (dtype, dtype.char, shape)     # ('L' and 'Q' are equal dtypes, not one)
     fake = _fakes.get(key)
     if fake is None:
         buf = _nb.empty(1, dtype)

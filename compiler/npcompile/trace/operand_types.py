@@ -12,7 +12,9 @@ _protos = {}
 def proto(dtype, zero_d):
     """An empty (or 0-d) array of a dtype: calling NumPy on it costs nothing and gives
     the result dtype NumPy would give for the real operands."""
-    key = (dtype, zero_d)
+    # (dtype.char too: uint64 'L' and ulonglong 'Q' compare and hash equal, but NumPy
+    # keeps them apart, and its scalars are of two types: np.uint64, np.ulonglong)
+    key = (dtype, dtype.char, zero_d)
     p = _protos.get(key)
     if p is None:
         p = _nb.zeros((), dtype) if zero_d else _nb.empty((0,), dtype)

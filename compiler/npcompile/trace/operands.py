@@ -37,7 +37,8 @@ class Operands:
                 shape = node.shape
                 shapes.append(shape)
                 zd = len(shape) == 0
-                sig.append((node.dtype, zd))
+                # (the char: 'L' and 'Q', 'l' and 'q' are equal dtypes NumPy keeps apart)
+                sig.append((node.dtype, zd, node.dtype.char))
                 if zd:
                     zero_d_lazy.append(len(template) - 1)
                 else:
@@ -54,7 +55,7 @@ class Operands:
                 template.append(Ref(len(inputs)))
                 inputs.append(node)
                 shapes.append(node.shape)
-                sig.append((node.dtype, arr.ndim == 0))
+                sig.append((node.dtype, arr.ndim == 0, node.dtype.char))
                 all_zero_d = all_zero_d and arr.ndim == 0
             else:
                 raise Unsupported("unsupported", f"operand of type {t.__name__}")
@@ -70,7 +71,7 @@ class Operands:
         k = 0
         for item, s in zip(self.template, self.sig):
             if type(item) is Ref:
-                dt, zd = s
+                dt, zd, _ = s
                 if zd and zero_d_values is not None:
                     out.append(zero_d_values[k])
                     k += 1

@@ -75,7 +75,8 @@ def call(tracer, ufunc, inputs, kwargs):
     shape = broadcast(shapes) if len(shapes) > 1 else (shapes[0] if shapes else ())
     kw = kwargs or {}
     out_dt = out.dtype if out is not None else None
-    key = (ufunc, ops.sig, _freeze_kw(kw) if kw else None, out_dt)
+    key = (ufunc, ops.sig, _freeze_kw(kw) if kw else None, out_dt,
+           out_dt.char if out_dt is not None else None)
     try:
         dtypes = _dtype_cache.get(key)
     except TypeError:  # an unhashable constant
