@@ -376,39 +376,22 @@ def test_a_graph_of_views_before_a_break_replays():
     assert replayed == [False, True, True, True]
 
 
-def _peak_lag(chans):
-    """Cross-correlation peak with a sub-sample fit and the aligned coherence (held-out
-    tdoa_correlate's loop): a graph of it holds a view decided on an assumed layout (of
-    np.correlate's and np.roll's results, by indexes read from the data), so it runs in
-    NumPy, kept as its calls for the plan."""
-    ref = chans[0] - chans[0].mean()
-    lags = np.arange(-ref.size + 1, ref.size)
-    est = np.zeros(chans.shape[0])
-    coh = np.zeros(chans.shape[0])
-    for c in range(chans.shape[0]):
-        sig = chans[c] - chans[c].mean()
-        xc = np.correlate(sig, ref, mode="full")
-        i = np.argmax(xc)
-        if 0 < i < xc.size - 1:
-            y0, y1, y2 = xc[i - 1], xc[i], xc[i + 1]
-            frac = 0.5 * (y0 - y2) / (y0 - 2 * y1 + y2)
-        else:
-            frac = 0.0
-        est[c] = lags[i] + frac
-        aligned = np.roll(sig, -lags[i])
-        coh[c] = np.dot(aligned, ref) / np.sqrt(np.dot(aligned, aligned) * np.dot(ref, ref))
-    return est, coh
-
-
 def test_a_graph_run_in_numpy_for_its_layouts_is_a_step_of_the_plan():
-    """It made the call trace at every call ("a graph of the call did not run compiled");
-    now the call replays, the graph's NumPy calls run again on the new values."""
+    """Cross-correlation peaks with a sub-sample fit and the aligned coherence (the
+    held-out tdoa_correlate itself): a graph of it holds a view decided on an assumed
+    layout (of np.correlate's and np.roll's results, by indexes read from the data), so
+    it runs in NumPy. That made the call trace at every call ("a graph of the call did
+    not run compiled"); now it is kept as its calls, a step of the plan, and the call
+    replays."""
+    from test_native_loop import corpus_module
+    peak_lag = corpus_module("tdoa_correlate", "heldout2").run
+
     def make(c):
         rng = np.random.default_rng(c)
         base = rng.standard_normal(300)
         return (np.stack([np.roll(base, s) + 0.01 * rng.standard_normal(300)
                           for s in (0, 3 + c % 4, -5)]),)
-    j, replayed = _check(_peak_lag, make, range(5))
+    j, replayed = _check(peak_lag, make, range(5))
     assert _step_plans(j) and all(replayed[1:]), (replayed, j.replay_refusals)
 
 

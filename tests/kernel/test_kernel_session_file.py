@@ -14,17 +14,23 @@ from jupyter_client.manager import KernelManager
 from .kernel_helpers import KERNEL_NAME, run_cell
 
 
-@pytest.fixture(scope="module")
-def runtime_kernel(kernelspec, tmp_path_factory):
-    """A kernel started as a Jupyter server starts one (connection file kernel-<id>.json),
-    with a fresh runtime folder: the test sees only its own files."""
-    runtime = tmp_path_factory.mktemp("runtime")
+def _started(runtime):
+    """(kernel id, manager, client) of a kernel started as a Jupyter server starts one
+    (connection file kernel-<id>.json), its runtime folder `runtime`."""
     kernel_id = str(uuid.uuid4())
     km = KernelManager(kernel_name=KERNEL_NAME,
                        connection_file=str(runtime / f"kernel-{kernel_id}.json"))
     km.start_kernel(env=dict(os.environ, JUPYTER_RUNTIME_DIR=str(runtime)))
     kc = km.client()
     kc.start_channels()
+    return kernel_id, km, kc
+
+
+@pytest.fixture(scope="module")
+def runtime_kernel(kernelspec, tmp_path_factory):
+    """A kernel with a fresh runtime folder: the test sees only its own files."""
+    runtime = tmp_path_factory.mktemp("runtime")
+    kernel_id, km, kc = _started(runtime)
     kc.wait_for_ready(timeout=60)
     yield kernel_id, kc, runtime
     kc.stop_channels()
@@ -90,12 +96,7 @@ def test_a_real_kernel_writes_its_session_file_private_and_removes_it_at_shutdow
     sends when a notebook is closed)."""
     runtime = tmp_path / "runtime"
     runtime.mkdir()
-    kernel_id = str(uuid.uuid4())
-    km = KernelManager(kernel_name=KERNEL_NAME,
-                       connection_file=str(runtime / f"kernel-{kernel_id}.json"))
-    km.start_kernel(env=dict(os.environ, JUPYTER_RUNTIME_DIR=str(runtime)))
-    kc = km.client()
-    kc.start_channels()
+    kernel_id, km, kc = _started(runtime)
     try:
         kc.wait_for_ready(timeout=60)
         ok(kc, "import numpy as np")
