@@ -60,3 +60,11 @@ def traceable(value):
     """An ndarray, or a registered device array, of a traced dtype."""
     t = type(value)
     return (t is np.ndarray or t in DEVICE_TYPES) and traced_dtype(value.dtype)
+
+
+def dtype_key(dtype):
+    """A dtype as part of a cache key: with its char, since uint64 'L' and ulonglong 'Q'
+    (int64 'l' and longlong 'q') are equal dtypes of one hash that NumPy keeps apart,
+    down to the type of its scalars (np.uint64, np.ulonglong). None stays None (a node
+    of no array value)."""
+    return (dtype, dtype.char) if dtype is not None else None

@@ -21,7 +21,7 @@ from ..graph import calls, number_inputs
 from ..trace.lazy_array import LazyArray
 from ..trace.overlap import overlaps
 from ..trace.steps import GRAPH
-from ..dtypes import traced_dtype
+from ..dtypes import dtype_key, traced_dtype
 from .purity import MISSING, closure_guards, defaults_refusal, stable_value
 
 _EXACT = (int, bool, str, complex, bytes, type(None))
@@ -76,11 +76,11 @@ def _coarse(a, depth):
 def _key(a):
     t = type(a)
     if t is np.ndarray:
-        dt = a.dtype       # (its char: 'L' and 'Q' are equal dtypes NumPy keeps apart)
-        return (dt, dt.char, a.shape, a.strides) if traced_dtype(dt) else None
+        dt = a.dtype
+        return (dtype_key(dt), a.shape, a.strides) if traced_dtype(dt) else None
     if t.__name__ == "DeviceArray" and t.__module__.endswith("device_array"):
         dt = a.dtype
-        return (t, dt, dt.char, a.shape, a.strides) if traced_dtype(dt) else None
+        return (t, dtype_key(dt), a.shape, a.strides) if traced_dtype(dt) else None
     return _value_key(a)
 
 

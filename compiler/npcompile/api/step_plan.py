@@ -26,7 +26,6 @@ import numpy as np
 
 from ..graph import calls
 from ..trace.steps import EAGER, GRAPH, READ, same_value
-from ..trace.steps import too_many as _too_many
 from .replay import Plan, _NotNow, _overlap, build, const_source, template_of
 
 _REF, _ARRAY, _CONST, _SEQ = range(4)
@@ -88,7 +87,7 @@ def make_step_plan(tracer, result, values, by_value):
         return "it draws random numbers and breaks the graph"
     if tracer.options.get("device", "cpu") != "cpu":
         return "it breaks the graph on the GPU"
-    too_many = _too_many(tracer.steps, [0, 0])
+    too_many = tracer.too_many_steps()
     if too_many is not None:
         return f"it took {too_many}"
     n = len(values)

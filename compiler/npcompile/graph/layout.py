@@ -4,6 +4,7 @@ strides and offset (the tracer's views, the fusion's index maps) without reading
 import numpy as np
 
 from .. import np_base as _nb
+from ..dtypes import dtype_key
 from ..memo import Memo
 
 
@@ -15,7 +16,7 @@ def fake_of(dtype, shape):
     shape and strides of a view without touching memory. Nothing writes or reads its
     elements, so one per (dtype, shape) serves every storage (as_strided costs more than
     a recorded op)."""
-    key = (dtype, dtype.char, shape)     # ('L' and 'Q' are equal dtypes, not one)
+    key = (dtype_key(dtype), shape)
     fake = _fakes.get(key)
     if fake is None:
         buf = _nb.empty(1, dtype)

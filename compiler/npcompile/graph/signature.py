@@ -2,6 +2,7 @@
 (dtype, shape with dynamic dimensions, layout) that decide cache hit or recompile."""
 import numpy as np
 
+from ..dtypes import dtype_key
 from .view_step import ViewStep
 from .calls import NOKEY
 from .node import Ref
@@ -75,16 +76,9 @@ def ops_key(leaves, pending, outputs):
         index[id(n)] = i
     for i, n in enumerate(pending, len(leaves)):
         index[id(n)] = i
-    # (a dtype with its char: uint64 'L' and ulonglong 'Q' are equal dtypes of one hash
-    # that NumPy keeps apart, down to the type of its scalars)
     ops = tuple((n.fn, n.label, tuple(index[id(i)] for i in n.inputs), freeze(n.args),
-                 freeze(n.kwargs), _exact(n.dtype)) for n in pending)
+                 freeze(n.kwargs), dtype_key(n.dtype)) for n in pending)
     return ops, tuple(index[id(o)] for o in outputs)
-
-
-def _exact(dtype):
-    """A dtype with its char (None: a node of no array value, a tuple of results)."""
-    return (dtype, dtype.char) if dtype is not None else None
 
 
 def guarded_meta(meta, dynamic_dims):
@@ -93,4 +87,4 @@ def guarded_meta(meta, dynamic_dims):
     name, dtype, shape, lay = meta
     if dynamic_dims:
         shape = tuple("dyn" if i in dynamic_dims and d >= 2 else d for i, d in enumerate(shape))
-    return (_exact(dtype), shape, lay)
+    return (dtype_key(dtype), shape, lay)

@@ -6,7 +6,7 @@ import operator
 import numpy as np
 
 from ..memo import Memo
-from ..dtypes import traced_array, traced_dtype
+from ..dtypes import dtype_key, traced_array, traced_dtype
 from .. import np_base as _nb
 
 from ..graph import calls
@@ -127,7 +127,7 @@ def _reduction_dtype(fn, label, lz, kw):
     """NumPy's result dtype for this reduction, asked on a one-element prototype (under
     errstate and warnings guards that cost more than the rest of the op: memoized)."""
     try:
-        key = (fn, lz.dtype, lz.dtype.char, lz.ndim, tuple(sorted(kw.items())))
+        key = (fn, dtype_key(lz.dtype), lz.ndim, tuple(sorted(kw.items())))
         dtype = _RED_DTYPES.get(key)
     except TypeError:  # an unhashable option: ask NumPy every time
         key, dtype = None, None
@@ -274,7 +274,7 @@ _POW_DTYPES = Memo()  # (dtype, 0-d, exponent type, exponent) -> result dtype, a
 def scalar_pow(tracer, lz, exponent):
     """`x ** scalar` as ndarray.__pow__ does it (see _la.LazyArray.__pow__)."""
     import operator
-    key = (lz.dtype, lz.dtype.char, lz.ndim == 0, type(exponent), exponent)
+    key = (dtype_key(lz.dtype), lz.ndim == 0, type(exponent), exponent)
     try:
         dtype = _POW_DTYPES.get(key)
     except TypeError:  # an unhashable exponent: ask NumPy every time

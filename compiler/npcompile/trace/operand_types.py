@@ -4,7 +4,7 @@ constants, and tiny prototypes that let NumPy itself decide dtypes."""
 import numpy as np
 
 from .. import np_base as _nb
-from ..dtypes import NUMPY2  # noqa: F401 (the rules read it here)
+from ..dtypes import NUMPY2, dtype_key  # noqa: F401 (the rules read NUMPY2 here)
 
 _protos = {}
 
@@ -12,9 +12,7 @@ _protos = {}
 def proto(dtype, zero_d):
     """An empty (or 0-d) array of a dtype: calling NumPy on it costs nothing and gives
     the result dtype NumPy would give for the real operands."""
-    # (dtype.char too: uint64 'L' and ulonglong 'Q' compare and hash equal, but NumPy
-    # keeps them apart, and its scalars are of two types: np.uint64, np.ulonglong)
-    key = (dtype, dtype.char, zero_d)
+    key = (dtype_key(dtype), zero_d)
     p = _protos.get(key)
     if p is None:
         p = _nb.zeros((), dtype) if zero_d else _nb.empty((0,), dtype)

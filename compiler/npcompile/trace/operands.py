@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from ..memo import Memo
-from ..dtypes import traced_array, traced_dtype
+from ..dtypes import dtype_key, traced_array, traced_dtype
 from .. import np_base as _nb
 
 from ..graph.node import Ref
@@ -37,8 +37,7 @@ class Operands:
                 shape = node.shape
                 shapes.append(shape)
                 zd = len(shape) == 0
-                # (the char: 'L' and 'Q', 'l' and 'q' are equal dtypes NumPy keeps apart)
-                sig.append((node.dtype, zd, node.dtype.char))
+                sig.append((node.dtype, zd, dtype_key(node.dtype)))
                 if zd:
                     zero_d_lazy.append(len(template) - 1)
                 else:
@@ -55,7 +54,7 @@ class Operands:
                 template.append(Ref(len(inputs)))
                 inputs.append(node)
                 shapes.append(node.shape)
-                sig.append((node.dtype, arr.ndim == 0, node.dtype.char))
+                sig.append((node.dtype, arr.ndim == 0, dtype_key(node.dtype)))
                 all_zero_d = all_zero_d and arr.ndim == 0
             else:
                 raise Unsupported("unsupported", f"operand of type {t.__name__}")

@@ -462,12 +462,17 @@ class Tracer:
         """Does this call record its steps (trace/steps.py)? Not where no plan can come
         of it, nor past the most a plan takes (trace/steps.too_many)."""
         if self.steps_wanted and len(self.steps) > _steps.MAX_READS:
-            why = _steps.too_many(self.steps, self._steps_counted)
+            why = self.too_many_steps()
             if why is not None:
                 self.steps_wanted = False
                 if self.unrecorded is None:
                     self.unrecorded = why
         return self.steps_wanted
+
+    def too_many_steps(self):
+        """Why this call's steps are more than a plan takes, or None (trace/steps.py;
+        the reads among them are counted once, as the steps grow)."""
+        return _steps.too_many(self.steps, self._steps_counted)
 
     def note_direct(self, node, order):
         """`node` is about to be computed straight from concrete arrays (lazy_array

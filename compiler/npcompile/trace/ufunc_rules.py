@@ -2,7 +2,7 @@
 import numpy as np
 
 from .. import np_base as _nb
-from ..dtypes import traced_dtype
+from ..dtypes import dtype_key, traced_dtype
 from ..graph.node import Ref
 from ..memo import Memo
 from ..ops import INT_DIVISIONS
@@ -75,8 +75,7 @@ def call(tracer, ufunc, inputs, kwargs):
     shape = broadcast(shapes) if len(shapes) > 1 else (shapes[0] if shapes else ())
     kw = kwargs or {}
     out_dt = out.dtype if out is not None else None
-    key = (ufunc, ops.sig, _freeze_kw(kw) if kw else None, out_dt,
-           out_dt.char if out_dt is not None else None)
+    key = (ufunc, ops.sig, _freeze_kw(kw) if kw else None, dtype_key(out_dt))
     try:
         dtypes = _dtype_cache.get(key)
     except TypeError:  # an unhashable constant
