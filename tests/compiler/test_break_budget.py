@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import npcompile
+from npcompile.records import SESSION
 from npcompile.trace import budget
 from conftest import same
 
@@ -19,6 +20,8 @@ def small_budget(monkeypatch):
     # (loops as the trace takes them: a compiled loop nest would run some of these rows
     # without a break, and the budget is what is tested here)
     monkeypatch.setenv("NPC_NATIVE_LOOPS", "0")
+    # (a first call over the budget settles at once: the retries have their own tests)
+    monkeypatch.setattr(budget, "RETRIES", 0)
     before = budget.BREAK_LIMIT
     budget.set_break_limit(LIMIT)
     yield
@@ -58,8 +61,10 @@ def batch_means(x, batches):
     return out
 
 
-def budget_choices():
-    return [c for c in npcompile.report()["path_choices"] if c.get("budget")]
+def budget_choices(retry=False):
+    """The calls settled as plain NumPy past the budget (retry: those traced again)."""
+    return [c for c in npcompile.report()["path_choices"]
+            if c.get("budget") and bool(c.get("retry")) == retry]
 
 
 def inputs(n=200, d=6):
@@ -224,3 +229,57 @@ def test_explain_shows_the_breaks_up_to_the_budget():
     assert ex.budget and "broke the graph" in ex.budget
     assert "run as plain NumPy" in ex.replay
     assert "budget: " in repr(ex)
+
+
+def centres(X, C, iters):
+    """k-means: a mask compaction per centre (a break each), a few of them per call on
+    small arrays; its first call compiles a graph at each break (four each against the
+    budget), its later calls find them compiled."""
+    for _ in range(iters):
+        labels = np.argmin(((X[:, None, :] - C[None, :, :]) ** 2).sum(axis=2), axis=1)
+        for j in range(C.shape[0]):
+            members = X[labels == j]
+            if len(members) > 0:
+                C[j] = members.mean(axis=0)
+    return C, labels
+
+
+def kmeans_inputs():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((300, 2)) + np.repeat(np.eye(2) * 4, 150, axis=0)
+    return X, X[:2].copy(), 2
+
+
+@pytest.mark.parametrize("choose", [True, False])
+def test_over_the_budget_by_new_graphs_is_traced_again_and_replays(monkeypatch, choose):
+    """Over the budget only because its graphs were new: the next call traces again with
+    them compiled, stays within it, and its plan of steps replays the calls after."""
+    monkeypatch.setattr(budget, "RETRIES", 2)
+    f = npcompile.jit(centres, choose=choose)
+    for call in range(8):
+        X, C, iters = kmeans_inputs()
+        eC = C.copy()
+        same(f(X, C, iters), centres(X, eC, iters))
+        np.testing.assert_array_equal(C, eC)        # written in place, as NumPy's
+        if call == 0:
+            (retry,) = budget_choices(retry=True)
+            assert "traced again" in retry["reason"]
+        replayed = SESSION.traces[-1].get("replay")
+    assert budget_choices() == [] and len(budget_choices(retry=True)) == 1
+    rep = npcompile.report()
+    assert rep["compiles"] and not rep["fallbacks"]
+    assert replayed
+
+
+def test_breaking_every_row_settles_after_its_retries(monkeypatch):
+    monkeypatch.setattr(budget, "RETRIES", 1)
+    X, y, lr = inputs()
+    f = npcompile.jit(online_perceptron)
+    same(f(X, y, lr), online_perceptron(X, y, lr))
+    assert budget_choices() == [] and budget_choices(retry=True)   # traced again next time
+    same(f(X, y, lr), online_perceptron(X, y, lr))
+    (choice,) = budget_choices()
+    assert "over it in 2 calls in a row" in choice["reason"]
+    n = len(npcompile.report()["traces"])
+    same(f(X, y, lr), online_perceptron(X, y, lr))
+    assert len(npcompile.report()["traces"]) == n      # NumPy for good, untraced

@@ -13,6 +13,7 @@ from ..exec.engine import ENGINE, SiteInfo, record_kernel_times
 from ..dtypes import DEVICE_TYPES, untraced_reason
 from ..records import SESSION
 from ..trace.breaks import user_frame
+from ..trace import budget
 from ..trace.budget import TraceBudgetExceeded
 from ..trace.lazy_array import LazyArray
 from ..trace.loop_values import LoopValueRefused
@@ -85,6 +86,9 @@ class Jitted:
         self._plans = {}        # argument key -> replay.Plan
         self._floats = DynamicFloats(fn)  # float arguments taken as run-time values
         self._over_budget = {}  # argument key -> ENGINE.generation: plain NumPy (no chooser)
+        # argument key -> (calls over the break budget by their new graphs, generation)
+        self._budget_tries = {}
+        self._choosing = None   # the path choice's key of the call under way
         self.replay_refusals = {}  # argument key -> why calls like it are traced every time
         self._step_misses = {}  # argument key -> plans of steps whose checks failed in a row
         self._untraced_seen = set()  # (argument name, dtype) of untraced arrays reported
@@ -181,7 +185,7 @@ class Jitted:
             return self._numpy_for_fp_errors(raising, args, kwargs)
         if self.chooser is None:
             return self._returned(self._compiled_call(args, kwargs))
-        key = self._floats.choice_key(choice_key(args, kwargs), args)
+        key = self._choosing = self._floats.choice_key(choice_key(args, kwargs), args)
         generation = ENGINE.generation
         path = self.chooser.next_path(key, generation, self._third_path(args, kwargs))
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
@@ -296,7 +300,7 @@ class Jitted:
                 args = given
                 key = arg_key(args, kwargs)[0]
             self._settle_over_budget(key, args, kwargs, e.reason + "; the call ran again "
-                                     "as plain NumPy, as will its later calls like it")
+                                     "as plain NumPy", e.retry)
             return self._eager(*args, **kwargs)
         self.last_graph_ids = tracer.graph_ids
         if tracer.budget_reason is not None:
@@ -304,11 +308,14 @@ class Jitted:
                 f"; the rest of the call ran "
                 f"{'as plain NumPy, untraced' if tracer.untraced_rest else 'uncompiled'} "
                 f"(it could not start again: "
-                f"{tracer.irreversible or 'what it did is not known'}), and its later "
-                f"calls like it run as plain NumPy"))
-        elif watch is not None and not tracer.loops_settling:
-            self._keep_plan(key, tracer.plan)
-            self._floats.kept(key, args, spec, tracer.plan)
+                f"{tracer.irreversible or 'what it did is not known'})"),
+                tracer.budget_retry)
+        else:
+            if self._budget_tries:   # within it: a later overrun counts from one again
+                self._budget_tries.pop(key, None)
+            if watch is not None and not tracer.loops_settling:
+                self._keep_plan(key, tracer.plan)
+                self._floats.kept(key, args, spec, tracer.plan)
         return result
 
     def _loops_call(self, args, kwargs):
@@ -316,16 +323,33 @@ class Jitted:
         arguments, each of its loops compiled on its own (api/path_choice.py)."""
         return self.trace_call(args, kwargs, loops_only=True)[0]
 
-    def _settle_over_budget(self, key, args, kwargs, reason):
+    def _settle_over_budget(self, key, args, kwargs, reason, retry=False):
         """Calls with these argument layouts run as plain NumPy from now on (until
-        npcompile.reset()): their trace outgrew the op budget (trace/budget.py)."""
+        npcompile.reset()): their trace outgrew the op budget (trace/budget.py). Unless
+        `retry`: it was over only by the graphs it compiled, and the next calls like it
+        are traced again, up to budget.RETRIES times."""
         if key is None:    # not worked out for this call (no replay), or not describable
             key = arg_key(args, kwargs)[0]
+        if key is None:    # (the path choice's coarse description)
+            key = choice_key(args, kwargs)
+        tries, generation = self._budget_tries.get(key, (0, -1))
+        tries = (tries if generation == ENGINE.generation else 0) + 1
+        self._budget_tries[key] = (tries, ENGINE.generation)
+        if retry and tries <= budget.RETRIES:
+            SESSION.add("path_choices", {
+                "function": self._site_name, "choice": "numpy", "budget": True,
+                "retry": True, "reason": reason + "; its graphs were new, so the next "
+                "call like it is traced again, with them compiled"})
+            if self.chooser is not None:
+                self.chooser.retry(self._choosing, ENGINE.generation)
+            return
+        reason += ", and its later calls like it run as plain NumPy"
+        if tries > 1:
+            reason += f" (over it in {tries} calls in a row, the first compiling its graphs)"
         SESSION.add("path_choices", {"function": self._site_name, "choice": "numpy",
                                      "reason": reason, "budget": True})
-        if self.chooser is not None:
-            self.chooser.settle(choice_key(args, kwargs) if key is None else key,
-                                ENGINE.generation)
+        if self.chooser is not None:    # under the key this call was chosen by
+            self.chooser.settle(self._choosing, ENGINE.generation)
         elif key is not None:
             self._over_budget[key] = ENGINE.generation
 
@@ -411,13 +435,13 @@ class Jitted:
                 if tracer.restarting:   # the budget's end of the trace, whatever the
                     # user's code made of it: nothing pending lands, the call starts again
                     raise e if isinstance(e, TraceBudgetExceeded) else \
-                        TraceBudgetExceeded(tracer.budget_reason) from None
+                        tracer.budget_exceeded() from None
                 earlier = finish_after_error(tracer)
                 if earlier is not None and isinstance(e, Exception):
                     raise earlier from None
                 raise
             if tracer.restarting:       # the user's code swallowed the budget's exception
-                raise TraceBudgetExceeded(tracer.budget_reason)
+                raise tracer.budget_exceeded()
             del wargs, wkwargs
             if tracer.loop_values is not None:
                 tracer.check_loop_values(result)

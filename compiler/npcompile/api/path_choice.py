@@ -78,7 +78,7 @@ def enabled_default():
 
 class _State:
     __slots__ = ("calls", "compiled", "numpy", "third", "third_name", "choice", "generation",
-                 "settled", "interval", "recheck_at", "turn")
+                 "settled", "again", "interval", "recheck_at", "turn")
 
     def __init__(self, generation):
         self.generation = generation
@@ -90,6 +90,7 @@ class _State:
         self.turn = 0           # rechecks take the other paths in turns
         self.choice = None
         self.settled = False    # NumPy for good, never timed again (settle())
+        self.again = False      # the call under way compiles again (retry())
         self.interval = RECHECK
         self.recheck_at = 0     # the call count at which the other path runs again
 
@@ -145,9 +146,18 @@ class PathChooser:
         st = self._state(key, generation)
         st.choice, st.settled = "numpy", True
 
+    def retry(self, key, generation=0):
+        """The call under way ran as plain NumPy, over its trace's break budget only by
+        the graphs it compiled (trace/budget.RETRIES): its time is not a sample, and the
+        next call like it is traced again as a first call."""
+        self._state(key, generation).again = True
+
     def record(self, key, path, seconds, generation=0):
         st = self._state(key, generation)
         if st.settled:
+            return
+        if st.again:
+            st.again = False
             return
         st.calls += 1
         if st.choice is None and st.calls == 1:

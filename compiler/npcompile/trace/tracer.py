@@ -150,6 +150,7 @@ class Tracer:
         # whether the call is being run again as plain NumPy, else every later flush
         # runs on the reference path
         self.budget_reason = None
+        self.budget_retry = False  # over only by its new graphs: try again (budget.RETRIES)
         self.restarting = False
         self.reference_only = False
         self.untraced_rest = False   # past the break budget, the rest ran untraced
@@ -363,7 +364,7 @@ class Tracer:
         if budget.LIMIT is not None and len(ops) > budget.LIMIT:
             self.over_budget()
 
-    def over_budget(self, reason=None):
+    def over_budget(self, reason=None, retry=False):
         """The trace has outgrown the budget (of ops, or `reason`: of graph breaks): end
         it (TraceBudgetExceeded) when the call can run again from its start, else trace
         on with nothing more compiled (past the break budget, on the CPU: run the rest
@@ -377,11 +378,12 @@ class Tracer:
                 f"the trace passed {budget.LIMIT} ops{where}: a Python loop unrolls into it "
                 f"(its body reads the loop index, or breaks the graph every iteration), and "
                 f"compiling that costs more than NumPy spends running it")
+            self.budget_retry = retry
             self.reference_only = True
             self.restarting = self.irreversible is None and self.can_restart is not None \
                 and self.can_restart()
         if self.restarting:
-            raise budget.TraceBudgetExceeded(self.budget_reason)
+            raise self.budget_exceeded()
         if reason is not None and self.options.get("device", "cpu") == "cpu" and \
                 current() is self:
             # over the break budget right after a flush (nothing pending): the rest of
@@ -393,6 +395,10 @@ class Tracer:
             # arrays NumPy does not take
             self.untraced_rest = True
             _set_current(None)
+
+    def budget_exceeded(self):
+        """The exception that ends this trace past its budget."""
+        return budget.TraceBudgetExceeded(self.budget_reason, self.budget_retry)
 
     def compile_deadline(self):
         """perf_counter() past which a compile under way stops (budget.COMPILE_LIMIT_MS
@@ -455,7 +461,8 @@ class Tracer:
                     f"arrays of fewer than {budget.SMALL_ELEMENTS} elements or with a graph "
                     f"compiled anew ({rec.reason}): each break costs a trace and a lookup "
                     f"(a compile, for a new graph) that NumPy does not pay, and kernels "
-                    f"that small cannot win it back")
+                    f"that small cannot win it back",
+                    retry=2 * self.small_breaks < budget.BREAK_LIMIT)
         return rec
 
     def recording(self):
