@@ -265,20 +265,8 @@ class Jitted:
                     if self._step_misses:
                         self._step_misses.pop(key, None)
                     return result
-                if type(plan) is not Plan and key not in self.replay_refusals:
-                    # a plan of steps whose checks failed (another branch, another
-                    # count): this call's trace makes the plan for the next one, unless
-                    # they keep failing (data that changes what Python reads at every
-                    # call), where each replay's work up to the failed check is lost
-                    misses = self._step_misses[key] = self._step_misses.get(key, 0) + 1
-                    if misses >= STEP_MISSES:
-                        del self._plans[key]
-                        self.replay_refusals[key] = (
-                            f"what its plan of steps reads came out otherwise in {misses} "
-                            f"calls in a row (the values Python reads change from call to "
-                            f"call)")
-                    else:
-                        watch = Watch(self.fn, values)
+                if self.step_plan_missed(key, plan):
+                    watch = Watch(self.fn, values)
             elif key not in self.replay_refusals:
                 watch = Watch(self.fn, values)
         try:
@@ -317,6 +305,23 @@ class Jitted:
                 self._keep_plan(key, tracer.plan)
                 self._floats.kept(key, args, spec, tracer.plan)
         return result
+
+    def step_plan_missed(self, key, plan):
+        """A plan of steps whose checks failed (another branch, another count): this
+        call's trace makes the plan for the next one, unless they keep failing (data
+        that changes what Python reads at every call), where each replay's work up to
+        the failed check is lost. Whether this call's trace makes the next plan (a plain
+        plan, which has no checks, failed on values NumPy must handle: no)."""
+        if type(plan) is Plan or key in self.replay_refusals:
+            return False
+        misses = self._step_misses[key] = self._step_misses.get(key, 0) + 1
+        if misses < STEP_MISSES:
+            return True
+        self._plans.pop(key, None)
+        self.replay_refusals[key] = (
+            f"what its plan of steps reads came out otherwise in {misses} calls in a row "
+            f"(the values Python reads change from call to call)")
+        return False
 
     def _loops_call(self, args, kwargs):
         """The path choice's loops path: the function's own code as plain NumPy on its
@@ -387,9 +392,8 @@ class Jitted:
         tracer = Tracer(site, self.options, ENGINE)
         tracer.loops_only = loops_only
         # a call that may become a plan of steps records them (trace/steps.py); the others
-        # (loop bodies, the GPU, a call traced without a watch) do not pay for it
-        tracer.steps_wanted = watch is not None and not self.loop_body and \
-            self.options["device"] == "cpu"
+        # (the GPU, a call traced without a watch) do not pay for it
+        tracer.steps_wanted = watch is not None and self.options["device"] == "cpu"
         if watch is not None and self.options["device"] == "cpu":
             # past the op budget the call may start again as plain NumPy if it has had
             # no effect yet (the watch sees the user's code, arguments are arrays and

@@ -114,10 +114,13 @@ class LoopSite:
         # may replay); and the last such reason, of the step or of the last body
         self.value_refused = None
         self.refusal = None
+        self.span = None        # the inner loops' iterations its body writes out
+        self.written_out = 0
 
     def attach(self, funcs):
         self.step = funcs[f"__npc_step_{self.index}"]
         self.body = funcs[f"__npc_body_{self.index}"]
+        self.span = funcs.get(f"__npc_wspan_{self.index}")
         # the body as traced as written: its inner loops rewritten (_Rewriter._loop)
         self.wstep = funcs.get(f"__npc_wstep_{self.index}", self.step)
         self.wbody = funcs.get(f"__npc_wbody_{self.index}", self.body)
@@ -879,6 +882,7 @@ class _Rewriter:
             self.body_defs.append(self._body_function(name, body_params, copy.deepcopy(body) +
                                                       [_returning(returned + sunk)], loop))
         if inner:
+            self.body_defs.append(_span_function(index, params, body, loop))
             # iterations traced as written (the body could not be replayed: a Generator's
             # draw per epoch) take the body with its inner loops rewritten like any loop:
             # written out, a mini-batch loop of 32 made each epoch's trace 32 times longer
@@ -1043,16 +1047,7 @@ class _Rewriter:
                 p for p in params if p not in binds], [ast.Return(copy.deepcopy(exit_test))],
                 loop))
         if inner:
-            # how many inner iterations the body writes out, from the values before the
-            # loop (the ranges read no name the body binds): past WRITE_OUT the runner
-            # declines, and the loop runs as written with its inner loops compiled
-            # bodies of their own (a 200-row sweep written out took 5 s to compile)
-            total = ast.Constant(0)
-            for st in inner:
-                total = ast.BinOp(total, ast.Add(), ast.Call(ast.Name("len", ast.Load()),
-                                                             [copy.deepcopy(st.iter)], []))
-            self.body_defs.append(_function(f"__npc_wspan_{index}", params,
-                                            [ast.Return(total)], loop))
+            self.body_defs.append(_span_function(index, params, inner, loop))
         args, r = f"__npc_args_{index}", f"__npc_r_{index}"
         targets = sinks.targets if sinks else []
         names = binds + counters + targets
@@ -1315,6 +1310,22 @@ class _Picks(ast.NodeTransformer):
             return ast.copy_location(ast.Call(ast.Name("__npc_pick", ast.Load()),
                                               [f] + node.args, []), node)
         return node
+
+
+def _span_function(index, params, body, loop):
+    """__npc_wspan_K(params): how many inner iterations a body compiled once writes out,
+    from the values before the loop. Past loop_runner.WRITE_OUT the runner declines, and
+    the loop runs as written with its inner loops compiled bodies of their own: a 200-row
+    sweep written out into a while loop's body took 5 s to compile, and an epoch loop's
+    32 mini-batches written out made a body of 576 ops (0.1 s) that never replayed (its
+    Generator draws per epoch). A range that reads a name the body binds raises
+    NameError, and the runner declines as well."""
+    total = ast.Constant(0)
+    for st in body:
+        if isinstance(st, ast.For):
+            total = ast.BinOp(total, ast.Add(), ast.Call(ast.Name("len", ast.Load()),
+                                                         [copy.deepcopy(st.iter)], []))
+    return _function(f"__npc_wspan_{index}", params, [ast.Return(total)], loop)
 
 
 def _straight_line(nodes, nested=False):

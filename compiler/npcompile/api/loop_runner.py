@@ -111,6 +111,8 @@ class LoopRunner:
         site = self.sites[index]
         if site.value_refused:
             return None         # found on an earlier call: the loop as written
+        if self._writes_out_too_much(site, args, "loop"):
+            return None
         args, fed = loop_sinks.feed(site.sinks, args)
         if fed is None:
             return None         # a sink's target is not a list or a number
@@ -331,6 +333,25 @@ class LoopRunner:
             i += 1
         return n, out, graphs, native
 
+    def _writes_out_too_much(self, site, args, what):
+        """Would a body compiled once write out more inner loop iterations than
+        WRITE_OUT (site.span: their count from the values before the loop)? Then the loop
+        runs as written, each inner loop a compiled body of its own (said once)."""
+        if site.span is None:
+            return False
+        try:
+            span = site.span(*args[:len(site.params)])
+        except Exception:   # NumPy's or Python's error: raised where the loop does
+            return True
+        site.written_out = span
+        if span <= WRITE_OUT:
+            return False
+        self._note_once((site.index, span, "write out"), site, None,
+                        f"the {what} runs as written: its inner loops take {span} "
+                        f"iterations, more than the {WRITE_OUT} a body compiled once writes "
+                        f"out; each of them is a compiled body of its own")
+        return True
+
     def whiles(self, index, args):
         """A `while` loop (WhileSite): its values after it, () when the body never ran,
         or None (the original loop runs) when no trace is running or a name is unbound."""
@@ -338,19 +359,8 @@ class LoopRunner:
         if tracer is None or args is None:
             return None
         site = self.sites[index]
-        if site.span is not None:
-            try:
-                span = site.span(*args)
-            except Exception:   # NumPy's or Python's error: raised where the loop does
-                return None
-            site.written_out = span
-            if span > WRITE_OUT:
-                self._note_once((index, span, "write out"), site, None,
-                                f"the while loop runs as written: its inner loops take "
-                                f"{span} iterations, more than the {WRITE_OUT} a body "
-                                f"compiled once writes out; each of them is a compiled body "
-                                f"of its own")
-                return None
+        if self._writes_out_too_much(site, args, "while loop"):
+            return None
         args, fed = loop_sinks.feed(site.sinks, args)
         if fed is None or _lazy_inside(args):
             return None
@@ -921,9 +931,11 @@ class _Replays:
             try:
                 out = plan.run(values)
             except (_NotNow, Exception):   # traced instead, as jit would
-                pass
+                jit.step_plan_missed(key, plan)
             else:
                 jit.record_replay(plan)
+                if jit._step_misses:
+                    jit._step_misses.pop(key, None)
                 if self.last == (jit, plan):
                     self.settled = self.last
                     if not scalars:
