@@ -170,3 +170,43 @@ def test_a_long_sweep_is_its_own_compiled_body(monkeypatch):
     # the while test needs its value once per iteration as written: those breaks only
     assert breaks and all(b["kind"] == "bool" for b in breaks), breaks
     assert not fallbacks
+
+
+def epochs_of_batches(X, y, epochs, bs, seed):
+    """Mini-batch gradient descent: a fresh permutation per epoch (a Generator's draw:
+    the epoch's body cannot replay), then a loop over its batches."""
+    rng = np.random.default_rng(seed)
+    w = np.zeros(X.shape[1])
+    for ep in range(epochs):
+        perm = rng.permutation(X.shape[0])
+        for s in range(0, X.shape[0], bs):
+            idx = perm[s:s + bs]
+            g = X[idx].T @ (X[idx] @ w - y[idx]) / len(idx)
+            w -= 0.1 * g
+    return w
+
+
+@CPU_KERNELS
+@pytest.mark.parametrize("batches", [WRITE_OUT // 2, WRITE_OUT + 8])
+def test_a_for_loop_writes_out_at_most_write_out_inner_iterations(batches):
+    """A for loop whose body holds an inner loop: written out in the body compiled once
+    up to WRITE_OUT inner iterations; past that the loop runs as written, each inner
+    loop a compiled body of its own (32 batches written out into an epoch's body were
+    576 ops that failed to compile, and never replayed)."""
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((batches * 8, 3))
+    y = X @ np.array([1.0, -2.0, 0.5])
+    epochs = LOOP_MIN + 2
+    check(epochs_of_batches, X, y, epochs, 8, 0)
+    loops, breaks, fallbacks = _compiled(epochs_of_batches, X, y, epochs, 8, 0)
+    outer = [s for s in loops if s.startswith(f"line {_line(epochs_of_batches, 'for ep')}:")]
+    written = f"the loop runs as written: its inner loops take {batches} iterations, " \
+              f"more than the {WRITE_OUT} a body compiled once writes out"
+    if batches > WRITE_OUT:
+        assert outer and all(written in s for s in outer), loops
+        inner = [s for s in loops if s.startswith(f"line {_line(epochs_of_batches, 'for s')}:")]
+        assert inner and all(f"{batches} iterations, one compiled body" in s for s in inner), \
+            loops
+    else:
+        assert not any(written in s for s in outer), loops
+    assert not breaks and not fallbacks, (breaks, fallbacks)
