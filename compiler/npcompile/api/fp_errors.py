@@ -25,12 +25,26 @@ _SETTERS = frozenset(("errstate", "seterr"))
 _scopes = CodeMemo()     # code -> what its errstate/seterr raises for, or ""
 
 
+# NumPy 1.x keeps the handling as an int mask (3 bits per kind), which np.geterr()
+# decodes in Python at each call: masks found free of RAISING modes are remembered,
+# so that every jitted call pays one C call (NumPy 2's geterr is C already)
+_errobj = np.core.umath.geterrobj if np.__version__.split(".")[0] == "1" else None
+_quiet_masks = set()
+
+
 def raising_now():
     """'divide="raise"' and the like for the handling in force now, or None: a call
     made under it runs as plain NumPy."""
+    if _errobj is not None:
+        mask = _errobj()[1]
+        if mask in _quiet_masks:
+            return None
     modes = np.geterr()
-    got = [f'{k}="{modes[k]}"' for k in _KINDS if modes[k] in RAISING]
-    return ", ".join(got) or None
+    if RAISING.isdisjoint(modes.values()):   # (every jitted call asks: the common case)
+        if _errobj is not None:
+            _quiet_masks.add(mask)
+        return None
+    return ", ".join(f'{k}="{modes[k]}"' for k in _KINDS if modes[k] in RAISING)
 
 
 def raising_scope(fn):

@@ -187,7 +187,7 @@ class Jitted:
             return self._returned(self._compiled_call(args, kwargs))
         key = self._choosing = self._floats.choice_key(choice_key(args, kwargs), args)
         generation = ENGINE.generation
-        path = self.chooser.next_path(key, generation, self._third_path(args, kwargs))
+        path = self.chooser.next_path(key, generation, self._third_path, args, kwargs)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
             return self._eager(*args, **kwargs)
         untimed = path_choice.UNTIMED_OF.get(path)

@@ -118,14 +118,18 @@ class PathChooser:
             st = self._states[key] = _State(generation)
         return st
 
-    def next_path(self, key, generation=0, third=None):
+    def next_path(self, key, generation=0, third=None, *args):
         """'numpy', 'compiled' or the `third` path offered ('loops', True for it, or
         'host') for the call about to run with this argument key; 'settled' once it runs
-        as plain NumPy for good (settle()), untimed."""
+        as plain NumPy for good (settle()), untimed. A callable `third` is asked (with
+        `args`) only where this key has no third path yet: it looks at every argument,
+        which a call on the chosen path need not pay again."""
         st = self._state(key, generation)
         if st.settled:
             return "settled"
-        if third and st.third is None:
+        if third is not None and st.third is None and st.calls == 0 and callable(third):
+            third = third(*args)
+        if third and st.third is None and not callable(third):
             st.third, st.third_name = [], "loops" if third is True else third
         if st.choice is not None:
             if st.calls >= st.recheck_at:
