@@ -211,6 +211,36 @@ def test_a_loop_nest_run_on_its_own_is_a_step():
     assert any("runs as one compiled function" in r["summary"] for r in SESSION.loops)
 
 
+def guarded_log(x, scale):
+    y = x * scale
+    total = 0.0
+    for i in range(y.shape[0]):      # a scalar loop nest, a step of the plan
+        if y[i] > 0.5:
+            total += np.log(y[i] - 0.6)
+    return y - total, total
+
+
+def test_a_replayed_nest_types_once_and_still_stops_where_python_would():
+    """Replays of a plan run its nest from what the first replay found of its arguments'
+    types (native_loop.NestSite.replays): the nest's own checks still run at each one.
+    A call whose data makes a NaN (the log of a negative: NumPy warns) runs the loop as
+    Python there, with NumPy's values; the calls after it replay again."""
+    import warnings
+    from npcompile.api import native_loop
+    x = np.where(np.arange(40) % 2, 0.9, 0.1)
+    bad = x.copy()
+    bad[7] = 0.38                    # 0.57 after scaling: log(-0.03)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        j, replayed = _check(guarded_log, lambda c: ((x, bad)[c == 9], 1.5 if c < 5 else 2),
+                             [0, 1, 2, 3, 9, 5, 6, 7])
+    assert replayed[1:4] == [True, True, True] and replayed[-2:] == [True, True], replayed
+    sites = [st[1].args[0] for p in _step_plans(j) for st in p.steps
+             if getattr(st[1], "func", None) is native_loop._again]
+    assert sites and all(len(site.replays) == 1 for site in sites), \
+        [site.replays for site in sites]   # (an array and a float: typed once)
+
+
 def heat_steps(u, k):
     u = u.copy()
     for _ in range(k):               # a body compiled once, run on its own

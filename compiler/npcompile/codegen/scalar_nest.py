@@ -36,6 +36,8 @@ import functools
 import hashlib
 import math
 
+import struct
+
 import numpy as np
 
 from .cpp_ops import PRELUDE, declarations, literal
@@ -54,6 +56,9 @@ from . import scalar_nest_lists as lists
 from .scalar_nest_lists import ListCode, appended
 from .scalar_nest_vectors import CONSTRUCTED  # noqa: F401  (api/native_loop.py's scan)
 from .scalar_nest_predicates import PREDICATE_CALLS, REDUCING_CALLS, PredicateCode  # noqa: F401
+
+# a float argument as the int64 of its bits (what P carries)
+_F8, _F8_BITS = struct.Struct("<d"), struct.Struct("<q")
 
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot", "copysign": "copysign"}
 # np.int32(x), np.float64(x), ...: a number cast as NumPy's setitem casts it
@@ -148,7 +153,7 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, ListCode,
             elif is_str(t):
                 bufs.append(strings.buffer(v, t))
             elif _CT[t] in FLOAT_CT:
-                P.append(int(np.float64(v).view(np.int64)))
+                P.append(_F8_BITS.unpack(_F8.pack(v))[0])
             else:           # a uint64 as its bits
                 P.append(int(np.uint64(v).view(np.int64)) if t == U8 else int(v))
         return bufs, P
@@ -157,15 +162,23 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, ListCode,
         """{name: value} of the outputs the nest assigned, typed as Python would have
         them; slots: the int64 output array after a run with status 0."""
         got = {}
+        # the slots as Python numbers, read once per kind (a NumPy scalar per output cost
+        # more than the nest's own run, replayed at every call of a plan)
+        ints, floats, uints = slots.tolist(), None, None
         for j, name in enumerate(self.outputs):
-            if not slots[2 + 2 * j]:
+            if not ints[2 + 2 * j]:
                 continue
             t = self.type_of(name)
-            bits = slots[1 + 2 * j]
             if _CT[t] in FLOAT_CT:
-                v = float(np.int64(bits).view(np.float64))
-            else:           # a uint64 comes back as its bits
-                v = int(np.int64(bits).view(np.uint64)) if t == U8 else int(bits)
+                if floats is None:
+                    floats = slots.view(np.float64).tolist()
+                v = floats[1 + 2 * j]
+            elif t == U8:   # a uint64 comes back as its bits
+                if uints is None:
+                    uints = slots.view(np.uint64).tolist()
+                v = uints[1 + 2 * j]
+            else:
+                v = ints[1 + 2 * j]
             got[name] = (bool(v) if t == PYBOOL else v if t in (PYINT, PYFLOAT)
                          else t.type(v))
         return got
