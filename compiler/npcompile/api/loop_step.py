@@ -55,8 +55,10 @@ def record_exit(tracer, runner, index, it, args, given, last, hit, bound, lineno
 def _record(tracer, again, args, given, result, lineno):
     if not tracer.recording():
         return refused(tracer, lineno, "no plan of steps is made of this call")
+    # (an array no one can write, np.diag's view of an argument, is no write of it)
     step = _steps.eager_step(again, tuple(args), None, tuple(given), {}, result,
-                             writes=[a for a in given if type(a) is np.ndarray], same=True)
+                             writes=[a for a in given if type(a) is np.ndarray and
+                                     a.flags.writeable], same=True)
     if type(step) is str:
         return refused(tracer, lineno, step)
     tracer.steps.append(step)
