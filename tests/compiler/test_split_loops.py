@@ -192,3 +192,26 @@ def test_a_declined_nest_with_ifs_is_split_not_written_out():
         assert max(c["ops"] for c in rep["compiles"]) < 50, rep["compiles"]
         compiles.append(len(rep["compiles"]))
     assert compiles[0] == compiles[1]
+
+
+def test_a_split_loop_is_a_step_and_the_call_replays():
+    """A split loop with no list among its values is a step of the call's plan
+    (api/loop_step.record_split): later calls replay, running its compiled part and its
+    ifs in Python again, with NumPy's values, whichever branches the data takes. (Its
+    glue's locals() made the call as a whole refuse to replay.)"""
+    from npcompile.records import SESSION
+    if DEVICE != "cpu":
+        pytest.skip("plans of steps are the CPU's")
+    j = npcompile.jit(branch_temporaries, choose=False)
+    replayed = []
+    for low in (0.0, 0.0, 0.0, -5.0, 0.0):
+        A = np.linspace(low, 1.0, 60).reshape(6, 10)
+        mine = A.copy()
+        want = branch_temporaries(A, 12)
+        got = j(mine, 12)
+        for g, w in zip(got, want):
+            assert type(g) is type(w)
+            np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(mine, A)
+        replayed.append(bool(SESSION.traces[-1].get("replay")))
+    assert replayed[1:3] == [True, True], (replayed, j.replay_refusals)

@@ -514,7 +514,8 @@ class LoopRunner:
         args = [local[p] for p in names]
         if _lazy_inside(args):
             return None
-        state, lazies = _take_over(tracer, site, args, loop_sinks.Fed(None, []))
+        state, lazies = _take_over(tracer, site, args, loop_sinks.Fed(None, []), read=False)
+        given = list(state)
         env = dict(zip(names, state))
         graphs, parts, native = _on_its_own(lambda: self._split_iterations(site, env, it))
         n = len(it)
@@ -525,7 +526,16 @@ class LoopRunner:
                 "NumPy (nothing outside them to compile)") + (
                 f"; {native} of them in one C++ loop" if native else ""),
             graphs[0] if graphs else -1)
-        return it[-1], tuple(_rejoin(tracer, env[name], lazies, name) for name in site.binds)
+        out = tuple(env[name] for name in site.binds)
+        loop_step.record_split(tracer, self, index, it, names, args, given, out, site.lineno)
+        return it[-1], tuple(_rejoin(tracer, v, lazies, name) for v, name in zip(out, site.binds))
+
+    def split_again(self, index, it, names, values):
+        """A replay of a split loop (api/loop_step.py): what it binds, run on `values`."""
+        site = self.sites[index]
+        env = dict(zip(names, values))
+        self._split_iterations(site, env, it)
+        return tuple(env[name] for name in site.binds)
 
     def _split_iterations(self, site, env, it):
         replays = [_Replays() for _ in site.items]

@@ -52,6 +52,20 @@ def record_exit(tracer, runner, index, it, args, given, last, hit, bound, lineno
                 (last, hit) + tuple(bound), lineno)
 
 
+def record_split(tracer, runner, index, it, names, args, given, out, lineno):
+    """Record the `for` loop of segments and `if`s that just ran (api/loop_split.py):
+    a replay runs its segments' compiled bodies and its `if`s in Python again, as the
+    traced call did (`names`: the loop's values it was handed, in order)."""
+    if type(it) is not range:
+        refused(tracer, lineno, "it runs over something other than a range")
+    elif any(type(v) in (list, dict, set) for v in given):
+        # (what its ifs append to is Python state a replay would not see)
+        refused(tracer, lineno, "a list, dict or set among its values")
+    else:
+        _record(tracer, functools.partial(_split_again, runner, index, it, tuple(names)),
+                args, given, (it[-1],) + tuple(out), lineno)
+
+
 def _record(tracer, again, args, given, result, lineno):
     if not tracer.recording():
         return refused(tracer, lineno, "no plan of steps is made of this call")
@@ -94,3 +108,7 @@ def _exit_again(runner, index, it, *args):
     values, fed = loop_sinks.feed(site.sinks, args)
     last, hit, bound = runner.exit_again(site, it, list(values), fed)
     return (last, hit) + tuple(bound)
+
+
+def _split_again(runner, index, it, names, *args):
+    return (it[-1],) + runner.split_again(index, it, names, args)
