@@ -59,6 +59,8 @@ from .scalar_nest_predicates import PREDICATE_CALLS, REDUCING_CALLS, PredicateCo
 
 # a float argument as the int64 of its bits (what P carries)
 _F8, _F8_BITS = struct.Struct("<d"), struct.Struct("<q")
+# how pack() and unpack() take a value (Nest._packing, Nest._unpacking)
+_SKIP, _BUF, _STR, _FLOAT, _UINT, _INT = (object() for _ in range(6))
 
 _BINARY = {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot", "copysign": "copysign"}
 # np.int32(x), np.float64(x), ...: a number cast as NumPy's setitem casts it
@@ -138,25 +140,42 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, ListCode,
     def pack(self, values):
         """(buffers after the output slots, P) for the arguments, in render()'s order."""
         bufs, P = [], []
-        values = dict(values)
-        for name, src in self.copies.items():   # scratch for each copy, made once
-            values[name] = np.empty(values[src].shape, values[src].dtype)
-        for name in self.params + list(self.copies):
+        if self.copies:
+            values = dict(values)
+            for name, src in self.copies.items():   # scratch for each copy, made once
+                values[name] = np.empty(values[src].shape, values[src].dtype)
+        for name, kind, t in self._packing():
             v = values[name]
-            t = self.types[name]
-            if t is SINK:
+            if kind is _SKIP:
                 continue
-            if t is ARRAY:
+            if kind is _BUF:
                 bufs.append(v)
                 for n, st in zip(v.shape, v.strides):
                     P += (n, st)
-            elif is_str(t):
+            elif kind is _STR:
                 bufs.append(strings.buffer(v, t))
-            elif _CT[t] in FLOAT_CT:
+            elif kind is _FLOAT:
                 P.append(_F8_BITS.unpack(_F8.pack(v))[0])
-            else:           # a uint64 as its bits
-                P.append(int(np.uint64(v).view(np.int64)) if t == U8 else int(v))
+            elif kind is _UINT:     # a uint64 as its bits
+                P.append(int(np.uint64(v).view(np.int64)))
+            else:
+                P.append(int(v))
         return bufs, P
+
+    def _packing(self):
+        """[(name, kind, type)] of pack()'s arguments, worked out once: comparing a
+        NumPy dtype with another type costs half a microsecond (NumPy tries to make a
+        dtype of it), and a plan replays the nest at every call."""
+        got = self.__dict__.get("_packed")
+        if got is None:
+            got = []
+            for name in self.params + list(self.copies):
+                t = self.types[name]
+                kind = (_SKIP if t is SINK else _BUF if t is ARRAY else _STR if is_str(t)
+                        else _FLOAT if _CT[t] in FLOAT_CT else _UINT if t == U8 else _INT)
+                got.append((name, kind, t))
+            self._packed = got
+        return got
 
     def unpack(self, slots):
         """{name: value} of the outputs the nest assigned, typed as Python would have
@@ -165,22 +184,34 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, ListCode,
         # the slots as Python numbers, read once per kind (a NumPy scalar per output cost
         # more than the nest's own run, replayed at every call of a plan)
         ints, floats, uints = slots.tolist(), None, None
-        for j, name in enumerate(self.outputs):
+        for j, name, kind, make in self._unpacking():
             if not ints[2 + 2 * j]:
                 continue
-            t = self.type_of(name)
-            if _CT[t] in FLOAT_CT:
+            if kind is _FLOAT:
                 if floats is None:
                     floats = slots.view(np.float64).tolist()
                 v = floats[1 + 2 * j]
-            elif t == U8:   # a uint64 comes back as its bits
+            elif kind is _UINT:     # a uint64 comes back as its bits
                 if uints is None:
                     uints = slots.view(np.uint64).tolist()
                 v = uints[1 + 2 * j]
             else:
                 v = ints[1 + 2 * j]
-            got[name] = (bool(v) if t == PYBOOL else v if t in (PYINT, PYFLOAT)
-                         else t.type(v))
+            got[name] = v if make is None else make(v)
+        return got
+
+    def _unpacking(self):
+        """[(slot, name, kind, what makes the value or None)] of unpack(), worked out once
+        (as _packing)."""
+        got = self.__dict__.get("_unpacked")
+        if got is None:
+            got = []
+            for j, name in enumerate(self.outputs):
+                t = self.type_of(name)
+                kind = _FLOAT if _CT[t] in FLOAT_CT else _UINT if t == U8 else _INT
+                make = bool if t == PYBOOL else None if t in (PYINT, PYFLOAT) else t.type
+                got.append((j, name, kind, make))
+            self._unpacked = got
         return got
 
     def type_of(self, name):
