@@ -478,7 +478,12 @@ def test_a_python_int_out_of_the_dtype_written_into_a_slice(n):
     def strided(a):
         a[::2] = 2**40
         return (a,)
-    for fn in (whole, strided):
+
+    def numpy_scalar(a):
+        # a NumPy integer scalar: NumPy 2 writes it as a Python int too (seed 8505378)
+        a[::2] = np.abs(2**53 + 1)
+        return (a,)
+    for fn in (whole, strided, numpy_scalar):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
             check(fn, np.zeros(n, np.int8))

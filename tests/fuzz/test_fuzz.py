@@ -46,3 +46,11 @@ def test_the_conditioning_check_still_sees_a_wrong_integer_and_a_wrong_write():
     wrong_write = (exp[0], (exp[1][0], exp[1][1] + 1e-3))
     assert not within_conditioning(f, args, exp, wrong_write)
     assert within_conditioning(f, args, exp, exp)
+
+
+def test_a_numpy_integer_scalar_out_of_range_written_into_an_integer_array():
+    """Seed 8505378 (NumPy 2): `c[::2] = np.abs(2**53 + 1)` into an int16 array. NumPy 2
+    writes a NumPy integer scalar as a Python int and raises OverflowError; the graph's
+    cast wrapped it. NumPy 1 wraps it (and says so in a warning or not): both versions
+    are asked of NumPy itself."""
+    assert check(8505378) is None, report(8505378, check(8505378))

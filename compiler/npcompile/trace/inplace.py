@@ -120,12 +120,14 @@ def _as_assigned(lz, value):
             raise Unsupported("unsupported", "a float scalar written into an integer array "
                                              "(NumPy converts it as a Python number)")
         return value
-    if type(value) is int and lz.dtype.kind in "iu":
+    if (type(value) is int or isinstance(value, np.integer)) and lz.dtype.kind in "iu":
         # a Python int that the dtype cannot hold (`a[:] = 300` of int8): NumPy 2's
         # OverflowError, NumPy 1's DeprecationWarning and wrapped value, asked of NumPy
-        # (the graph's cast wrapped it silently)
+        # (the graph's cast wrapped it silently). A NumPy integer scalar too: NumPy 2
+        # writes it as a Python int (`c[::2] = np.abs(2**53 + 1)` into int16 raised
+        # there, where the graph's cast wrapped it)
         info = np.iinfo(lz.dtype)
-        if info.min <= value <= info.max:
+        if info.min <= int(value) <= info.max:
             return value
     elif not isinstance(value, (float, complex, np.floating, np.complexfloating)):
         return value
