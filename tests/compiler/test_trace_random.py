@@ -1,6 +1,8 @@
 """Random numbers join the trace (trace/random_rules.py): what is computed from them
 compiles, the stream is NumPy's own, and a replayed call or loop body draws anew, in
 the same order, from the generator it is handed."""
+import os
+
 import numpy as np
 import pytest
 
@@ -258,3 +260,74 @@ def test_a_draw_needs_no_copy_of_its_values(monkeypatch):
 
     check(batches, 3, 1000)
     assert compared == []
+
+
+def lattice_walk(seed, n, steps):
+    rng = np.random.default_rng(seed)
+    pos = np.zeros(n, np.int64)
+    for _ in range(steps):          # a body compiled once that draws
+        pos += rng.integers(-1, 2, n)
+    return pos, int(np.abs(pos).max())
+
+
+def test_a_generator_made_in_the_call_is_a_step_and_the_call_replays():
+    """default_rng(seed) in the call is a step of its plan (trace/random_rules._as_step):
+    a replay makes a new generator, and the loop step draws its stream again, so the
+    call replays with NumPy's exact values (integers: every draw shows). A generator made
+    from a seed outside the loop was "a random generator as an argument" of the loop
+    step, and the call traced at every call."""
+    from npcompile.records import SESSION
+    if DEVICE != "cpu" or os.environ.get("NPC_BACKEND") == "reference":
+        pytest.skip("plans of steps are the compiled CPU backend's")
+    j = npcompile.jit(lattice_walk, choose=False)
+    replayed = []
+    for seed in (7, 7, 7, 8, 8):
+        got, want = j(seed, 32, LOOP_MIN + 4), lattice_walk(seed, 32, LOOP_MIN + 4)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1] == want[1] and type(got[1]) is int
+        replayed.append(bool(SESSION.traces[-1].get("replay")))
+    assert replayed == [False, True, True, False, True], (replayed, j.replay_refusals)
+
+
+def lattice_walk_given(rng, n, steps):
+    pos = np.zeros(n, np.int64)
+    for _ in range(steps):
+        pos += rng.integers(-1, 2, n)
+    return pos
+
+
+def test_a_generator_handed_in_moves_on_across_calls():
+    """A generator handed in is no step (a replay that stopped would have moved its
+    state): each call draws on from where the last one left it, as NumPy does."""
+    j = npcompile.jit(lattice_walk_given, device=DEVICE, choose=False)
+    mine, theirs = np.random.default_rng(5), np.random.default_rng(5)
+    for _ in range(4):
+        got = j(mine, 16, LOOP_MIN + 2)
+        got = got.get() if hasattr(got, "get") else got
+        np.testing.assert_array_equal(got, lattice_walk_given(theirs, 16, LOOP_MIN + 2))
+
+
+def walk_then_branch(seed, limit, n, steps):
+    rng = np.random.default_rng(seed)
+    pos = np.zeros(n, np.int64)
+    for _ in range(steps):
+        pos += rng.integers(-1, 2, n)
+    if np.abs(pos).max() > limit[0]:    # a read after the draws: may come out otherwise
+        return pos * 2
+    return pos - 1
+
+
+def test_a_replay_that_stops_after_its_draws_traces_from_a_fresh_generator():
+    """A replay whose check fails after the loop drew (the other branch) is traced as
+    written: its default_rng(seed) makes the stream anew, so the values are NumPy's."""
+    from npcompile.records import SESSION
+    j = npcompile.jit(walk_then_branch, device=DEVICE, choose=False)
+    replayed = []
+    for lim in (0, 0, 1000, 1000, 0):
+        limit = np.array([lim])
+        got = j(7, limit, 32, LOOP_MIN + 4)
+        got = got.get() if hasattr(got, "get") else got
+        np.testing.assert_array_equal(got, walk_then_branch(7, limit, 32, LOOP_MIN + 4))
+        replayed.append(bool(SESSION.traces[-1].get("replay")))
+    if DEVICE == "cpu" and os.environ.get("NPC_BACKEND") != "reference":
+        assert replayed[1] and not replayed[2], replayed

@@ -233,6 +233,9 @@ def _sources(frozen, source):
     if kind == "array":
         i = source(frozen[1])
         return None if i is None else (_ARRAY, i)
+    if kind == "gen":       # a generator an earlier step made, never an argument
+        i = source(frozen[1])
+        return None if i is None or i >= 0 else (_ARRAY, i)
     if kind == "const":
         return (_CONST, frozen[1])
     items = []
@@ -297,6 +300,8 @@ def _assigned(spec, new, source):
     if kind == "array":
         a = spec[1]
         return ("array", new(a), a.shape, a.dtype)
+    if kind == "gen":
+        return ("gen", new(spec[1]))
     if kind == "same":
         i = source(spec[1])
         return None if i is None else ("same", i)
@@ -310,7 +315,7 @@ def _same_placed(spec, at):
     kind = spec[0]
     if kind == "same":
         return ("same", at(spec[1]))
-    if kind in ("array", "value"):
+    if kind in ("array", "value", "gen"):
         return spec
     return (kind, spec[1], [_same_placed(x, at) for x in spec[2]])
 
@@ -320,6 +325,10 @@ def _take(spec, got, pool):
     kind = spec[0]
     if kind == "array":
         if type(got) is not np.ndarray or got.shape != spec[2] or got.dtype != spec[3]:
+            raise _Mismatch()
+        pool.append(got)
+    elif kind == "gen":
+        if not isinstance(got, np.random.Generator):
             raise _Mismatch()
         pool.append(got)
     elif kind == "same":

@@ -146,18 +146,43 @@ TracedGenerator.__name__ = TracedGenerator.__qualname__ = "Generator"
 
 
 def _default_rng(original):
+    def traced_rng(*args, **kwargs):
+        """default_rng as a step of a plan (trace/steps.py) makes it again."""
+        return TracedGenerator(original(*args, **kwargs).bit_generator)
+
     def default_rng(*args, **kwargs):
         g = original(*args, **kwargs)
         # any trace, a loops-only one too (trace/context.recording): a generator made
         # outside a loop is drawn from inside its compiled body, which must record it
-        if type(g) is np.random.Generator and current() is not None and \
+        tracer = current()
+        if type(g) is np.random.Generator and tracer is not None and \
                 not (args and isinstance(args[0], np.random.Generator)) and \
                 called_by_user(sys._getframe(1), "default_rng"):
-            return TracedGenerator(g.bit_generator)   # the same stream
+            g = TracedGenerator(g.bit_generator)   # the same stream
+            _as_step(tracer, traced_rng, args, kwargs, g)
+            return g
         return g
     default_rng.__wrapped__ = original
     default_rng.__doc__ = original.__doc__
     return default_rng
+
+
+def _as_step(tracer, make, args, kwargs, g):
+    """A generator made from plain numbers (a seed, or none: fresh entropy, as NumPy
+    draws at every call) is a step of the call's plan: a replay makes a new one, and
+    the loops that draw from it draw its stream again (api/loop_step.py); anything else
+    is no step, and the call does not replay."""
+    from . import steps
+    if not tracer.recording():
+        return
+    step = None
+    if _plain(args) and _plain(tuple(kwargs.values())):
+        step = steps.eager_step(make, args, kwargs, args, kwargs, g)
+    if type(step) is tuple:
+        tracer.steps.append(step)
+    else:
+        tracer.read_value("it makes a random generator from something other than plain "
+                          "numbers" if step is None else f"default_rng: {step}")
 
 
 def _legacy(name, original):

@@ -142,6 +142,11 @@ def _freeze(orig, conc, depth=0):
         if depth:       # keyword arguments only: a dict inside an argument is refused
             raise _Refused("a dict inside an argument")
         return ("dict", [(k, _freeze(o, conc[k], depth + 1)) for k, o in orig.items()])
+    if isinstance(orig, np.random.Generator):
+        # one an earlier step made (default_rng(seed) in the call: api/step_plan.py
+        # finds it among the steps' values); one handed in is refused there, since a
+        # replay that stops later would have moved its state on
+        return ("gen", orig)
     if isinstance(orig, _RANDOM):
         raise _Refused("a random generator as an argument")
     if isinstance(orig, _CONSTANTS) or callable(orig):
@@ -187,6 +192,8 @@ def _result(r, inputs, same=False, depth=0):
         return ("seq", t, items)
     if isinstance(r, (int, float, complex, bool, np.generic)) or r is None:
         return ("value", r)
+    if isinstance(r, np.random.Generator):     # default_rng(seed): a new value
+        return ("gen", r)
     return f"a result of type {t.__name__}"
 
 
