@@ -331,3 +331,43 @@ def test_a_replay_that_stops_after_its_draws_traces_from_a_fresh_generator():
         replayed.append(bool(SESSION.traces[-1].get("replay")))
     if DEVICE == "cpu" and os.environ.get("NPC_BACKEND") != "reference":
         assert replayed[1] and not replayed[2], replayed
+
+
+def draws_around_a_break(seed, n):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 100, n)
+    kept = x[x > 50]                 # a break: the compaction's size is the data's
+    y = rng.integers(0, 10, n) * 2
+    return kept + y[:3].sum(), int(kept.sum() + y.sum())
+
+
+def test_draws_around_a_break_are_steps_and_the_call_replays():
+    """Draws from a generator the call made are steps of its plan, in the order the call
+    drew them between its graphs and breaks: a replay draws NumPy's exact stream. (A
+    draw whose size is the compaction's, still traced, is no step: such calls trace.)"""
+    from npcompile.records import SESSION
+    if DEVICE != "cpu" or os.environ.get("NPC_BACKEND") == "reference":
+        pytest.skip("plans of steps are the compiled CPU backend's")
+    j = npcompile.jit(draws_around_a_break, choose=False)
+    replayed = []
+    for seed in (3, 3, 3, 4, 4):
+        got, want = j(seed, 64), draws_around_a_break(seed, 64)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1] == want[1]
+        replayed.append(bool(SESSION.traces[-1].get("replay")))
+    assert replayed == [False, True, True, False, True], (replayed, j.replay_refusals)
+
+
+def draws_around_a_break_given(rng, n):
+    x = rng.integers(0, 100, n)
+    kept = x[x > 50]
+    return rng.integers(0, 10, kept.size) + kept
+
+
+def test_draws_around_a_break_from_a_generator_handed_in_are_numpys():
+    j = npcompile.jit(draws_around_a_break_given, device=DEVICE, choose=False)
+    mine, theirs = np.random.default_rng(9), np.random.default_rng(9)
+    for _ in range(4):
+        got = j(mine, 64)
+        got = got.get() if hasattr(got, "get") else got
+        np.testing.assert_array_equal(got, draws_around_a_break_given(theirs, 64))

@@ -25,7 +25,7 @@ takes the other branch). A plan whose only steps are graphs never needs that."""
 import numpy as np
 
 from ..graph import calls
-from ..trace.steps import EAGER, GRAPH, READ, same_value
+from ..trace.steps import EAGER, GRAPH, READ, _freeze, same_value
 from .replay import Plan, _NotNow, _overlap, build, const_source, template_of
 
 _REF, _ARRAY, _CONST, _SEQ = range(4)
@@ -83,7 +83,7 @@ class _Programs:
 
 def make_step_plan(tracer, result, values, by_value):
     """A StepPlan from a traced call of several steps, or why not in words."""
-    if tracer.draws:
+    if any(not d.replayable or d.source is None for d in tracer.draws):
         return "it draws random numbers and breaks the graph"
     if tracer.options.get("device", "cpu") != "cpu":
         return "it breaks the graph on the GPU"
@@ -111,7 +111,22 @@ def make_step_plan(tracer, result, values, by_value):
         dyn[id(array)] = k
         return -1 - k
 
-    for step in tracer.steps:
+    draws = list(tracer.draws)
+    for k, step in enumerate(tracer.steps + [None]):
+        while draws and draws[0].at_step <= k:
+            # a draw, again, from the generator an earlier step made (default_rng(seed)
+            # in the call), where the call drew it: its stream is NumPy's own
+            d = draws.pop(0)
+            args = _sources(_freeze((d.source,) + tuple(d.args), (d.source,) + tuple(d.args)),
+                            source)
+            kwargs = _sources(_freeze(dict(d.kwargs), dict(d.kwargs)), source)
+            if args is None or kwargs is None:
+                return "it draws random numbers from a generator it was handed, and breaks " \
+                       "the graph"
+            steps.append([EAGER, d.fn, args, dict(kwargs[1]),
+                          _assigned(("array", d.value), new, source)])
+        if step is None:
+            break
         kind = step[0]
         if kind == GRAPH:
             if step[1] is None:

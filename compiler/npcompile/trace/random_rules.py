@@ -44,11 +44,12 @@ class Draw:
     `replayable` says whether the arguments are plain numbers (an array argument, or a
     sample Python goes on to read as a number, could steer the body unseen)."""
 
-    __slots__ = ("fn", "source", "args", "kwargs", "value", "replayable")
+    __slots__ = ("fn", "source", "args", "kwargs", "value", "replayable", "at_step")
 
-    def __init__(self, fn, source, args, kwargs, value, replayable):
+    def __init__(self, fn, source, args, kwargs, value, replayable, at_step=0):
         self.fn, self.source, self.args, self.kwargs = fn, source, args, kwargs
         self.value, self.replayable = value, replayable
+        self.at_step = at_step    # how many steps of the call came before it
 
 
 def _join(value, name, frame, fn, source, args, kwargs):
@@ -59,7 +60,8 @@ def _join(value, name, frame, fn, source, args, kwargs):
     tracer.mark_irreversible("it drew random numbers")  # a second run would draw others
     sample = traced_array(value)
     tracer.draws.append(Draw(fn, source, args, kwargs, value,
-                             sample and _plain(args) and _plain(tuple(kwargs.values()))))
+                             sample and _plain(args) and _plain(tuple(kwargs.values())),
+                             len(tracer.steps)))
     if not sample:
         return value
     return tracer.wrap_constant_array(value, name, private=True)
