@@ -523,7 +523,7 @@ def run(site, args, owner_name, small=None, short=0, kinds=None):
     if args is None:
         return None
     from ..backends import cpu
-    if not cpu.AVAILABLE or os.environ.get("NPC_BACKEND") == "reference":
+    if not _compiled_here():
         return None     # the reference path is NumPy's, op by op: the loop runs as Python
     nest = site.nest
     modules = {}
@@ -701,8 +701,7 @@ class _Stopped(Exception):
 def _again(site, owner_name, names, *args):
     kinds = _kinds(args)
     hit = site.replays.get(kinds) if kinds is not None and current() is None else None
-    if hit is not None and site.stops.get(hit[0], 0) < MAX_STOPS and \
-            os.environ.get("NPC_BACKEND") != "reference":
+    if hit is not None and site.stops.get(hit[0], 0) < MAX_STOPS and _compiled_here():
         # typed and compiled for arguments of these kinds already (a plan replays the
         # same nest at every call: typing it again was most of its 27 us a step)
         sig, rendered, address, types = hit
@@ -713,6 +712,12 @@ def _again(site, owner_name, names, *args):
     if got is None or tuple(sorted(got)) != names:
         raise _Stopped()
     return tuple(got[n] for n in names)
+
+
+def _compiled_here():
+    """Do nests run compiled: the CPU backend is built, and not the reference path?"""
+    from ..backends import cpu
+    return bool(cpu.AVAILABLE) and os.environ.get("NPC_BACKEND") != "reference"
 
 
 def _kinds(args):

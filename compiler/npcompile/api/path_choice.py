@@ -127,10 +127,11 @@ class PathChooser:
         st = self._state(key, generation)
         if st.settled:
             return "settled"
-        if third is not None and st.third is None and st.calls == 0 and callable(third):
-            third = third(*args)
-        if third and st.third is None and not callable(third):
-            st.third, st.third_name = [], "loops" if third is True else third
+        if third is not None and st.third is None:
+            if callable(third):
+                third = third(*args) if st.calls == 0 else None
+            if third:
+                st.third, st.third_name = [], "loops" if third is True else third
         if st.choice is not None:
             if st.calls >= st.recheck_at:
                 others = [p for p in _paths(st) if p != st.choice]

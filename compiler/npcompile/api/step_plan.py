@@ -25,7 +25,7 @@ takes the other branch). A plan whose only steps are graphs never needs that."""
 import numpy as np
 
 from ..graph import calls
-from ..trace.steps import EAGER, GRAPH, READ, _freeze, same_value
+from ..trace.steps import EAGER, GRAPH, READ, draw_step, same_value
 from .replay import Plan, _NotNow, _overlap, build, const_source, template_of
 
 _REF, _ARRAY, _CONST, _SEQ = range(4)
@@ -85,6 +85,8 @@ def make_step_plan(tracer, result, values, by_value):
     """A StepPlan from a traced call of several steps, or why not in words."""
     if any(not d.replayable or d.source is None for d in tracer.draws):
         return "it draws random numbers and breaks the graph"
+    if any(id(d.source) in by_value for d in tracer.draws):
+        return "it draws random numbers from a generator it was handed, and breaks the graph"
     if tracer.options.get("device", "cpu") != "cpu":
         return "it breaks the graph on the GPU"
     too_many = tracer.too_many_steps()
@@ -111,22 +113,7 @@ def make_step_plan(tracer, result, values, by_value):
         dyn[id(array)] = k
         return -1 - k
 
-    draws = list(tracer.draws)
-    for k, step in enumerate(tracer.steps + [None]):
-        while draws and draws[0].at_step <= k:
-            # a draw, again, from the generator an earlier step made (default_rng(seed)
-            # in the call), where the call drew it: its stream is NumPy's own
-            d = draws.pop(0)
-            args = _sources(_freeze((d.source,) + tuple(d.args), (d.source,) + tuple(d.args)),
-                            source)
-            kwargs = _sources(_freeze(dict(d.kwargs), dict(d.kwargs)), source)
-            if args is None or kwargs is None:
-                return "it draws random numbers from a generator it was handed, and breaks " \
-                       "the graph"
-            steps.append([EAGER, d.fn, args, dict(kwargs[1]),
-                          _assigned(("array", d.value), new, source)])
-        if step is None:
-            break
+    for step in _with_draws(tracer.steps, tracer.draws):
         kind = step[0]
         if kind == GRAPH:
             if step[1] is None:
@@ -234,6 +221,20 @@ def make_step_plan(tracer, result, values, by_value):
     if plan.written and _overlap(values, plan.arrays, plan.written):
         return None
     return plan
+
+
+def _with_draws(steps, draws):
+    """The call's steps with its random draws among them, each where the call drew it:
+    a draw again, from the generator an earlier step made (default_rng(seed) in the
+    call), draws NumPy's own stream."""
+    at = 0
+    for k, step in enumerate(steps):
+        while at < len(draws) and draws[at].at_step <= k:
+            yield draw_step(draws[at])
+            at += 1
+        yield step
+    for d in draws[at:]:
+        yield draw_step(d)
 
 
 def _sources(frozen, source):

@@ -82,9 +82,9 @@ COMPILING_ELEMENTS = 1 << 18
 # Calls of one argument layout whose trace passed the break budget by its new graphs
 # (counted four each; its breaks, counted one each, under half the limit) are traced
 # again, this many times, before their calls settle as plain NumPy: the next trace finds
-# those graphs compiled, and its breaks count one each. A k-means whose first call compiled 8 mask graphs (weight 32)
-# settled as NumPy for good (0.99x NumPy) where its second trace made a plan of steps
-# that replays at 2.6x.
+# those graphs compiled, and its breaks count one each. A k-means whose first call
+# compiled 8 mask graphs (weight 32) settled as NumPy for good (0.99x NumPy) where its
+# second trace made a plan of steps that replays at 2.6x.
 RETRIES = 2
 
 

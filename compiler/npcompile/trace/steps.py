@@ -122,6 +122,15 @@ def eager_step(fn, args, kwargs, cargs, ckwargs, result, writes=(), same=False):
     return (EAGER, fn, frozen_args, frozen_kwargs, got, tuple(writes))
 
 
+def draw_step(draw):
+    """A random draw (trace/random_rules.Draw, its arguments plain numbers) as the record
+    of an eager call: its method called again on its generator, which a plan takes only
+    where an earlier step made it (api/step_plan.py)."""
+    args = (draw.source,) + tuple(draw.args)
+    return (EAGER, draw.fn, _freeze(args, args), _freeze(dict(draw.kwargs), dict(draw.kwargs)),
+            ("array", draw.value), ())
+
+
 class _Refused(Exception):
     pass
 
