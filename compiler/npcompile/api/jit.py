@@ -262,8 +262,7 @@ class Jitted:
                 done, result = replay_call(self, plan, values)
                 if done:
                     self.last_graph_ids = [getattr(plan.program, "graph_id", -1)]
-                    if self._step_misses:
-                        self._step_misses.pop(key, None)
+                    self.step_plan_held(key)
                     return result
                 if self.step_plan_missed(key, plan):
                     watch = Watch(self.fn, values)
@@ -305,6 +304,11 @@ class Jitted:
                 self._keep_plan(key, tracer.plan)
                 self._floats.kept(key, args, spec, tracer.plan)
         return result
+
+    def step_plan_held(self, key):
+        """A plan replayed: its misses in a row (step_plan_missed) start again."""
+        if self._step_misses:
+            self._step_misses.pop(key, None)
 
     def step_plan_missed(self, key, plan):
         """A plan of steps whose checks failed (another branch, another count): this

@@ -944,8 +944,7 @@ class _Replays:
                 jit.step_plan_missed(key, plan)
             else:
                 jit.record_replay(plan)
-                if jit._step_misses:
-                    jit._step_misses.pop(key, None)
+                jit.step_plan_held(key)
                 if self.last == (jit, plan):
                     self.settled = self.last
                     if not scalars:
