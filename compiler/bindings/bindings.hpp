@@ -6,5 +6,6 @@ namespace npc::bindings {
 void bind_cpu_backend(pybind11::module_& m);
 void bind_profiler(pybind11::module_& m);
 void bind_trace(pybind11::module_& m);
+void bind_runtime(pybind11::module_& m);
 void bind_cuda_backend(pybind11::module_& m);
 } // namespace npc::bindings

@@ -20,4 +20,6 @@ PYBIND11_MODULE(_native, m) {
   npc::bindings::bind_profiler(prof);
   auto trace = m.def_submodule("trace", "the tracer's C++ core: nodes, op recorder, graph fingerprints");
   npc::bindings::bind_trace(trace);
+  auto runtime = m.def_submodule("runtime", "runtime routines on NumPy arrays (compaction)");
+  npc::bindings::bind_runtime(runtime);
 }

@@ -10,9 +10,10 @@ import npcompile
 ROOT = os.path.dirname(npcompile.__file__)
 # what every layer may ask: which dtypes are traced, what each op is (ops.py), NumPy's
 # own creation functions, the C++ trace core; the session's records and their report;
-# the memo tables (memo.py, which imports nothing of ours)
+# the memo tables (memo.py, which imports nothing of ours); NumPy's mask selection made by
+# the runtime (compaction.py)
 BOTTOM = {"dtypes", "ops", "errors", "records", "report", "np_base", "trace_core", "memo",
-          "profile_hook"}
+          "profile_hook", "compaction"}
 # what each layer may import, besides itself and the bottom modules
 ALLOWED = {
     "bottom": set(),

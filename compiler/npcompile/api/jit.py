@@ -455,6 +455,7 @@ class Jitted:
                 tracer.check_loop_values(result)
             # a returned x[mask] is its compact array now, before the last flush, as the
             # plan of steps that replays this call makes it (api/step_plan.py)
+            tracer.returned_at = len(tracer.steps)
             result = materialize_all(result)
             tracer.flush()
             tracer.plan = None if watch is None else make_plan(

@@ -4,7 +4,7 @@ import operator
 
 import numpy as np
 
-from .. import np_base as _nb
+from .. import compaction, np_base as _nb
 
 
 class _NoKey:
@@ -123,10 +123,11 @@ def selected_reduction(a, mask, fn, lead, **kwargs):
     """fn(a[:, ..., mask], **kwargs) (`lead` whole axes before the mask's): a reduction
     of NumPy's compact selection whose result's shape does not depend on how many
     elements the mask selects (trace/selected_reductions.py)."""
-    return fn(a[(slice(None),) * lead + (mask,)], **kwargs)
+    return fn(compaction.select(a, mask, lead), **kwargs)
 
 
 def selected_bincount(a, mask, weights, minlength):
     """np.bincount(a[mask], weights[mask], minlength): its length is minlength where the
     trace bounds a's values below it (trace/selected_reductions.bincount)."""
-    return np.bincount(a[mask], None if weights is None else weights[mask], minlength)
+    return np.bincount(compaction.select(a, mask),
+                       None if weights is None else compaction.select(weights, mask), minlength)

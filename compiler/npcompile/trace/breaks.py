@@ -24,6 +24,14 @@ def user_frame(depth=1):
     return None
 
 
+def user_where():
+    """(filename, lineno, function) of the user's line running now, or None: kept by
+    what breaks the graph later, where it is used (a lazy `x[mask]` made compact at the
+    call's end was reported at the caller's line, not the function's)."""
+    f = user_frame(2)
+    return None if f is None else (f.f_code.co_filename, f.f_lineno, f.f_code.co_name)
+
+
 def user_site():
     """(filename, lineno) of the user's line that recorded an op, or None."""
     f = user_frame(2)
@@ -76,11 +84,14 @@ HINTS = {
 class BreakRecord:
     __slots__ = ("kind", "reason", "filename", "lineno", "function", "code", "hint")
 
-    def __init__(self, kind, reason, frame):
+    def __init__(self, kind, reason, frame, where=None):
         self.kind = kind
         self.reason = reason
         self.hint = HINTS.get(kind, "")
-        if frame is not None:
+        if where is not None:   # a break decided later than the line that made it
+            self.filename, self.lineno, self.function = where
+            self.code = linecache.getline(self.filename, self.lineno).strip()
+        elif frame is not None:
             self.filename = frame.f_code.co_filename
             self.lineno = frame.f_lineno
             self.function = frame.f_code.co_name

@@ -23,10 +23,12 @@ import operator
 
 import numpy as np
 
+from .. import compaction
 from ..dtypes import traced_dtype
 from ..graph import calls
 from ..graph.node import Ref, map_leaves
 from . import lazy_array as _la, rules as _rules, selected_reductions
+from .breaks import user_where
 from .context import current
 from .operands import Unsupported, as_lazy
 from .python_numbers import lazy_int
@@ -53,7 +55,7 @@ def select(tracer, lz, mask, lead=0):
             mask.shape != lz.shape[lead:lead + mask.ndim] or \
             lz.dtype.kind not in _NUMERIC or not traced_dtype(lz.dtype):
         raise Unsupported("data_shape", REASON)
-    return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask), lead)
+    return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask), lead, user_where())
 
 
 def _copy(tracer, lz):
@@ -139,7 +141,7 @@ def _lift(fn, args):
     if type(r) is not _la.LazyArray or r._scalar or r.shape != first.full.shape or \
             r.dtype.kind not in _NUMERIC or not traced_dtype(r.dtype):
         return None
-    return Selected(r, first.mask_node, first.mask_snap, first.lead)
+    return Selected(r, first.mask_node, first.mask_snap, first.lead, first.where)
 
 
 def written(lz, mask, lead, value):
@@ -232,12 +234,13 @@ def _delegate(name):
 class Selected:
     """What `x[mask]` gives while tracing (see the module's docstring)."""
 
-    __slots__ = ("full", "mask_node", "mask_snap", "lead", "_mat")
+    __slots__ = ("full", "mask_node", "mask_snap", "lead", "where", "_mat")
     __array_priority__ = 2000   # NumPy's scalars and arrays defer their operators to it
     _npc_selected = True        # concretize() knows it without importing this module
 
-    def __init__(self, full, mask_node, mask_snap, lead=0):
+    def __init__(self, full, mask_node, mask_snap, lead=0, where=None):
         self.full = full
+        self.where = where           # the user's line that selected (breaks.user_where)
         self.lead = lead             # the axes before the mask's, taken whole
         self.mask_node = mask_node   # the mask's identity, for same_mask
         self.mask_snap = mask_snap   # its values when selected (a copy)
@@ -255,8 +258,8 @@ class Selected:
             if tracer is None:
                 self._mat = _la.concretize(self.full)[self.key(_la.concretize(self.mask_snap))]
             else:
-                self._mat = tracer.eager(operator.getitem, (self.full, self.key(self.mask_snap)), None,
-                                         "data_shape", REASON)
+                self._mat = tracer.eager(compaction.select, (self.full, self.mask_snap, self.lead),
+                                         None, "data_shape", REASON, self.where)
         return self._mat
 
     # static facts NumPy's compact array shares: no need for its values

@@ -133,6 +133,7 @@ class Tracer:
         # the graphs, eager calls and value reads of the call, in order (trace/steps.py),
         # and why a break could not be recorded so (None: every one was)
         self.steps = []
+        self.returned_at = None  # len(steps) when the function returned (api/step_plan.py)
         self._steps_counted = [0, 0]    # (steps.too_many's count of the reads)
         self.unrecorded = None
         self.steps_wanted = False  # set by the jit: a plan of steps may come of this call
@@ -430,10 +431,11 @@ class Tracer:
             self.irreversible = what
 
     # ----- graph breaks ------------------------------------------------------------
-    def graph_break(self, kind, reason, recorded=False):
-        """Record a break at the user's line; under fullgraph raise instead. Then flush.
+    def graph_break(self, kind, reason, recorded=False, where=None):
+        """Record a break at the user's line (`where`: breaks.user_where() of the line
+        that made what breaks now); under fullgraph raise instead. Then flush.
         recorded: the caller records what happens at the break as a step (trace/steps.py)"""
-        rec = BreakRecord(kind, reason, user_frame(2))
+        rec = BreakRecord(kind, reason, user_frame(2), where)
         if not recorded and self.unrecorded is None:
             self.unrecorded = reason
         if self.options.get("fullgraph"):
@@ -495,10 +497,10 @@ class Tracer:
         elif self.unrecorded is None:
             self.unrecorded = "a value read at a break"
 
-    def eager(self, fn, args, kwargs, kind, reason):
+    def eager(self, fn, args, kwargs, kind, reason, where=None):
         """Run one NumPy call eagerly on concrete values (a graph break), and trace on
         from its results."""
-        self.graph_break(kind, reason, recorded=True)
+        self.graph_break(kind, reason, recorded=True, where=where)
         cargs = concretize(args)
         ckwargs = concretize(kwargs) if kwargs else {}
         with self.suspended():
