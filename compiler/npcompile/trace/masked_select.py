@@ -15,9 +15,10 @@ so NumPy picks the same result dtype for both (scalars are weak either way, NumP
 value-based casting included). Reductions whose result's shape does not follow the
 count (`np.sum(x[m])`, `X[labels == k].mean(axis=0)`) are NumPy steps of the graph
 (selected_reductions.py). Every other use (shape, len, indexing, printing, another
-mask, passing it to other NumPy functions, returning it) first makes the real compact
-array, NumPy's `x[m]` as today (a graph break), and from then on the
-Selected is that array: results never differ from NumPy's."""
+mask, passing it to other NumPy functions) first makes the real compact array, NumPy's
+`x[m]` (a graph break), and from then on the Selected is that array: results never
+differ from NumPy's. A Selected the function returns is made compact after the graph
+ran, its last step and not a break (compaction.py makes it without a branch an element)."""
 import math
 import operator
 
@@ -251,15 +252,18 @@ class Selected:
         return (slice(None),) * self.lead + (mask,) if self.lead else mask
 
     def materialize(self):
-        """NumPy's compact `x[mask]` (a graph break, as before), once; from then on this
-        object stands for it."""
+        """NumPy's compact `x[mask]`, once; from then on this object stands for it. A
+        graph break where the function goes on with it; not where it is returned (the
+        jit makes it after the function returned): the graph has run whole, and the
+        compaction is its last step, made by the runtime (compaction.py)."""
         if self._mat is None:
             tracer = current()
             if tracer is None:
                 self._mat = _la.concretize(self.full)[self.key(_la.concretize(self.mask_snap))]
             else:
                 self._mat = tracer.eager(compaction.select, (self.full, self.mask_snap, self.lead),
-                                         None, "data_shape", REASON, self.where)
+                                         None, "data_shape", REASON, self.where,
+                                         breaks=tracer.returned_at is None)
         return self._mat
 
     # static facts NumPy's compact array shares: no need for its values

@@ -497,10 +497,14 @@ class Tracer:
         elif self.unrecorded is None:
             self.unrecorded = "a value read at a break"
 
-    def eager(self, fn, args, kwargs, kind, reason, where=None):
+    def eager(self, fn, args, kwargs, kind, reason, where=None, breaks=True):
         """Run one NumPy call eagerly on concrete values (a graph break), and trace on
-        from its results."""
-        self.graph_break(kind, reason, recorded=True, where=where)
+        from its results. breaks=False: the call's last step, after the function
+        returned (nothing is traced after it), made after the graph ran, not a break."""
+        if breaks:
+            self.graph_break(kind, reason, recorded=True, where=where)
+        else:
+            self.flush()
         cargs = concretize(args)
         ckwargs = concretize(kwargs) if kwargs else {}
         with self.suspended():
