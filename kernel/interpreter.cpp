@@ -35,8 +35,38 @@ def _showtraceback(self, etype, evalue, stb):
   m_ipython_shell_app = shell_module.attr("XPythonShellApp")();
 }
 
+// ipywidgets 8 and anywidget open their comms through the `comm` package, whose
+// default comm sends nothing: a widget showed "model not found". xeus-python's comms
+// are its own ipykernel.comm module; the package is pointed at them, as ipykernel
+// points it at its own. Done before any user import (ipywidgets registers its comm
+// targets when it is imported). Without the package there is nothing to bridge.
+void interpreter::bridge_comm_package() {
+  py::gil_scoped_acquire acquire;
+  py::dict scope;
+  try {
+    py::exec(R"(
+import comm as _package
+from ipykernel import comm as _xeus
+_manager = _xeus.CommManager()
+
+def create_comm(*args, **kwargs):
+    return _xeus.Comm(*args, **kwargs)
+
+def get_comm_manager():
+    return _manager
+
+_package.create_comm = create_comm
+_package.get_comm_manager = get_comm_manager
+)",
+             scope);
+  } catch (py::error_already_set& e) {
+    std::cerr << "xnpcompile: widgets cannot open comms (" << e.what() << ")" << std::endl;
+  }
+}
+
 void interpreter::configure_impl() {
   xpyt::interpreter::configure_impl();
+  bridge_comm_package();
   load_npcompile();
   m_comm_target = std::make_unique<comm_target>(comm_manager());
 }

@@ -29,6 +29,7 @@ private:
   void shutdown_request_impl() override;
   void instanciate_ipython_shell() override;
 
+  void bridge_comm_package();
   void load_npcompile();
   void autosave_session();
   void drain_pending_interrupt();
