@@ -38,6 +38,15 @@ def report():
     return SESSION.as_dict()
 
 
+def widget(since_trace=None, live=True):
+    """The session's report as a live, interactive notebook widget (JupyterLab 4,
+    Notebook 7, VS Code): graph breaks, recompiles, kernels and their code, timings.
+    since_trace: the traces from that index on (SESSION.total("traces") before a cell);
+    live: it updates as later calls and cells run."""
+    from .report_widget import widget as make
+    return make(since_trace, live)
+
+
 def cuda_available():
     """(True, '') when device="cuda" runs on a GPU here, else (False, the reason)."""
     from .backends.cuda_runtime import available
@@ -52,7 +61,7 @@ def synchronize():
         wait()
 
 
-__all__ = ["jit", "Jitted", "DeviceArray", "to_device", "cuda_available", "synchronize", "run_cell", "explain", "reset", "report", "export_chrome_trace",
+__all__ = ["jit", "Jitted", "widget", "DeviceArray", "to_device", "cuda_available", "synchronize", "run_cell", "explain", "reset", "report", "export_chrome_trace",
            "mime_bundle", "GraphBreakError", "NpcompileError", "__version__"]
 
 

@@ -12,6 +12,8 @@ import itertools
 import shlex
 import sys
 
+from . import auto_mode
+
 _cell_numbers = itertools.count(1)
 CELL_USAGE = "%%npcompile [--device cpu|cuda] [--fullgraph] [--report] [--dynamic|--static]"
 REPORT_USAGE = "%npcompile_report [--last|--all] [--json]"
@@ -59,7 +61,7 @@ def npcompile_cell(line, cell):
         raise _usage_error(CELL_USAGE, str(e)) from None
     shell = _shell()
     ns = shell.user_ns if shell is not None else sys.modules["__main__"].__dict__
-    filename = f"<npcompile cell {next(_cell_numbers)}>"
+    filename = _cell_name(shell)
     from .records import SESSION
     first = SESSION.total("traces")
     # A report shows the speedup over eager NumPy: its cell pays one eager run per new graph.
@@ -67,15 +69,26 @@ def npcompile_cell(line, cell):
     measure = eager_timing.measuring() if args.report else contextlib.nullcontext()
     try:
         with measure:
-            result = run_cell(cell, ns, device=args.device, fullgraph=args.fullgraph,
+            # an empty first line for the magic's own: lines count as the cell's editor
+            # and ipykernel's "Cell In[4], line 6" count them
+            result = run_cell("\n" + cell, ns, device=args.device, fullgraph=args.fullgraph,
                               dynamic=args.dynamic, filename=filename)
     except Exception as e:
         raise _trim_traceback(e, filename) from None
     finally:
         if args.report:
-            from .report import display_report
-            display_report(since_trace=first)
+            from .report_widget import show
+            show(since_trace=first)
     return result
+
+
+def _cell_name(shell):
+    """The traced cell's file name in reports: `<In [n]>` after its prompt number, or a
+    count of ours where the shell keeps none."""
+    count = getattr(shell, "execution_count", None)
+    if isinstance(count, int) and count > 0:
+        return f"<In [{count}]>"
+    return f"<npcompile cell {next(_cell_numbers)}>"
 
 
 def npcompile_line(line):
@@ -85,27 +98,17 @@ def npcompile_line(line):
     if word not in ("on", "off") or shell is None:
         raise _usage_error("%npcompile on|off   (or %%npcompile as a cell magic)",
                            f"unknown argument {line.strip()!r}" if word else "missing on|off")
-    transforms = shell.input_transformers_post
-    transforms[:] = [t for t in transforms if t is not _auto_transform]
-    if word == "on":
-        transforms.append(_auto_transform)
+    auto_mode.set_auto(word == "on", shell)
     print(f"npcompile: automatic tracing {word}")
 
 
-def _auto_transform(lines):
-    """Auto mode: every cell that is not already a magic runs under %%npcompile."""
-    if lines and not lines[0].lstrip().startswith(("%", "!")):
-        return ["%%npcompile\n"] + lines
-    return lines
-
-
 def npcompile_report(line):
-    from .report import display_report
+    from .report_widget import show
     words = shlex.split(line)
     if any(w not in ("--last", "--all", "--json") for w in words) or (
             "--last" in words and "--all" in words):
         raise _usage_error(REPORT_USAGE, f"unknown arguments {line.strip()!r}")
-    display_report(last="--all" not in words, as_json="--json" in words)
+    show(last="--all" not in words, as_json="--json" in words)
 
 
 # (kind, name, function): kind is "line" or "cell".

@@ -49,6 +49,11 @@ if _prof is not None:
     SESSION.sinks.append(_forward)
 
 
+def profiler():
+    """npcompile._native.profiler, or None without the native module."""
+    return _prof
+
+
 def _require():
     if _prof is None:
         raise RuntimeError("npcompile: the native profiler is not available (npcompile._native "

@@ -137,8 +137,19 @@ def test_npcompile_cell_runs_on_the_kernel_and_reports(lab, page, tmp_path):
     page.keyboard.press("Shift+Enter")
     outputs = page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-OutputArea")
     outputs.get_by_text(f"total {expected}").wait_for(timeout=120_000)
-    # the report of the traced cell: the graph break at float(), with its reason
-    report = outputs.locator(".npcprof-v1")
+    # the report of the traced cell, as the live widget: the graph break at float(),
+    # with its reason; a click on it shows its line and hint
+    report = outputs.locator(".npcw")
     report.first.wait_for(timeout=30_000)
     assert "float()" in report.first.inner_text()
+    report.first.locator(".npcw-table tbody tr").first.click()
+    details = report.first.locator(".npcw-details")
+    details.get_by_text("Hint:").wait_for(timeout=10_000)
+    assert "total = float(y.sum())" in details.inner_text()
     shot(page, tmp_path, "jupyterlab-npcompile-cell.png")
+    # the kernels tab: a kernel's generated C++ with the user's lines it computes
+    report.first.locator(".npcw-tab", has_text="Kernels").click()
+    report.first.locator(".npcw-table tbody tr").first.click()
+    details.get_by_text("Generated C++").wait_for(timeout=10_000)
+    shot(page, tmp_path, "jupyterlab-npcompile-kernel.png")
+    assert "np.sin(x)" in details.inner_text()

@@ -50,7 +50,7 @@ def test_break_in_a_cell_is_reported_with_its_line(executed):
     if isinstance(report, str):
         report = json.loads(report)
     brk = report["breaks"][0]
-    assert brk["lineno"] == 2 and brk["code"] == "if y.sum() > 0:"
+    assert brk["lineno"] == 3 and brk["code"] == "if y.sum() > 0:"   # the magic's line counted
     # --report measures one eager run of the cell's compiled graph: the summary has a speedup
     assert report["summary"]["eager_ms"] > 0 and report["summary"]["speedup"] > 0
     assert "speedup over eager NumPy" in bundle["text/html"]

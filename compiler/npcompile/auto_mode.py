@@ -1,0 +1,31 @@
+"""Auto mode (%npcompile on|off): every cell that is not already a magic runs under
+%%npcompile. Asked and switched by the magic and by the report widget's checkbox."""
+
+
+def _shell():
+    from IPython import get_ipython
+    return get_ipython()
+
+
+def is_on(shell=None):
+    """Whether every cell is traced."""
+    shell = shell or _shell()
+    return shell is not None and transform in shell.input_transformers_post
+
+
+def set_auto(on, shell=None):
+    """Trace every cell from now on, or stop (without the magic's message)."""
+    shell = shell or _shell()
+    if shell is None:
+        return
+    transforms = shell.input_transformers_post
+    transforms[:] = [t for t in transforms if t is not transform]
+    if on:
+        transforms.append(transform)
+
+
+def transform(lines):
+    """A cell's lines under %%npcompile, unless it is a magic or a shell command."""
+    if lines and not lines[0].lstrip().startswith(("%", "!")):
+        return ["%%npcompile\n"] + lines
+    return lines
