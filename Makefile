@@ -77,8 +77,15 @@ build-asan: venv
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DNPC_SANITIZE=ON $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
+# The viewer lands in the install prefix's bin (~/.local/bin, not on root's PATH on
+# Debian): linked into the venv's bin and, where writable, /usr/local/bin.
 install: build
 	cmake --install $(BUILD)
+	@prefix=$$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' $(BUILD)/CMakeCache.txt); \
+	for dir in $(CURDIR)/$(VENV)/bin /usr/local/bin; do \
+	  if [ -x "$$prefix/bin/npcompile-viewer" ] && [ -w "$$dir" ]; then \
+	    ln -sf "$$prefix/bin/npcompile-viewer" "$$dir/npcompile-viewer"; fi; \
+	done; command -v npcompile-viewer >/dev/null && echo "npcompile-viewer: $$(command -v npcompile-viewer)" || true
 	@$(VPY) -c "import npcompile, sys; print('npcompile', npcompile.__version__, 'importable from', npcompile.__file__)"
 	@$(VPY) -m jupyter kernelspec list 2>/dev/null | grep npcompile
 

@@ -26,12 +26,19 @@ interpreter::~interpreter() {
 void interpreter::instanciate_ipython_shell() {
   py::module_ shell_module = py::module_::import("xeus_python_shell.shell");
   py::dict scope;
+  // `exit` asks the frontend to end the session, as ipykernel's shell does (its
+  // ExitAutocall calls ask_exit, which xeus-python's shell lacks: an AttributeError,
+  // and a kernel started by `jupyter console` that kept running after `exit`).
   py::exec(R"(
 def _showtraceback(self, etype, evalue, stb):
     self.last_error = [getattr(etype, "__name__", str(etype)), str(evalue), stb]
+
+def ask_exit(self):
+    self.exit_now = True
 )",
            scope);
   shell_module.attr("XPythonShell").attr("_showtraceback") = scope["_showtraceback"];
+  shell_module.attr("XPythonShell").attr("ask_exit") = scope["ask_exit"];
   m_ipython_shell_app = shell_module.attr("XPythonShellApp")();
 }
 
@@ -43,6 +50,42 @@ def _showtraceback(self, etype, evalue, stb):
 void interpreter::bridge_comm_package() {
   py::gil_scoped_acquire acquire;
   py::dict scope;
+  // stdout and stderr by lines: xeus-python sends a stream message per write, so
+  // print('a', 1) was four outputs (a tour notebook's cell had 15); ipykernel buffers
+  // its streams. A partial line goes out at the next newline or when the cell ends.
+  py::exec(R"(
+import sys
+
+class _Lines:
+    def __init__(self, raw):
+        self._raw = raw
+        self._pending = []
+
+    def write(self, text):
+        if not isinstance(text, str):
+            return self._raw.write(text)     # its own error for bytes
+        self._pending.append(text)
+        if "\n" in text:
+            self.flush()
+        return len(text)
+
+    def flush(self):
+        if self._pending:
+            text = "".join(self._pending)
+            self._pending.clear()
+            self._raw.write(text)
+        flush = getattr(self._raw, "flush", None)
+        if flush is not None:
+            flush()
+
+    def __getattr__(self, name):
+        return getattr(self._raw, name)
+
+for _name in ("stdout", "stderr"):
+    if not isinstance(getattr(sys, _name), _Lines):
+        setattr(sys, _name, _Lines(getattr(sys, _name)))
+)",
+           scope);
   try {
     py::exec(R"(
 import comm as _package
@@ -144,8 +187,27 @@ nl::json interpreter::execute_request_impl(int execution_counter, const std::str
   }
   m_interrupts.end_cell();
   drain_pending_interrupt();
+  end_cell_streams(reply);
   record_history(execution_counter, store_history && !silent);
   return reply;
+}
+
+// What the cell left: the partial line its streams hold, and `exit` (the ask_exit
+// payload, on which jupyter console ends the session and the kernel, as with ipykernel).
+void interpreter::end_cell_streams(nl::json& reply) {
+  py::gil_scoped_acquire acquire;
+  try {
+    py::module_ sys = py::module_::import("sys");
+    sys.attr("stdout").attr("flush")();
+    sys.attr("stderr").attr("flush")();
+    if (py::hasattr(m_ipython_shell, "exit_now") &&
+        m_ipython_shell.attr("exit_now").cast<bool>()) {
+      m_ipython_shell.attr("exit_now") = false;
+      reply["payload"].push_back({{"source", "ask_exit"}, {"keepkernel", false}});
+    }
+  } catch (py::error_already_set& e) {
+    std::cerr << "xnpcompile: " << e.what() << std::endl;
+  }
 }
 
 // An interrupt that arrived as the cell ended must not hit the next request.
@@ -182,6 +244,12 @@ void interpreter::record_history(int execution_counter, bool store_history) {
 
 nl::json interpreter::kernel_info_request_impl() {
   nl::json info = xpyt::interpreter::kernel_info_request_impl();
+  // the Python that runs (xeus-python's build-time PY_VERSION said 3.11.1 under 3.11.2)
+  {
+    py::gil_scoped_acquire acquire;
+    info["language_info"]["version"] =
+        py::module_::import("platform").attr("python_version")().cast<std::string>();
+  }
   info["implementation"] = "npcompile";
   info["implementation_version"] = NPC_VERSION;
   info["banner"] = std::string("npcompile ") + NPC_VERSION +

@@ -33,6 +33,7 @@ private:
   void load_npcompile();
   void autosave_session();
   void drain_pending_interrupt();
+  void end_cell_streams(nl::json& reply);
   void record_history(int execution_counter, bool store_history);
 
   history_manager& m_history;

@@ -1,0 +1,36 @@
+"""What a user of ipykernel takes for granted: a print is one output, the Python version
+the kernel reports is the one it runs, and `exit` ends a console session."""
+import platform
+
+from .kernel_helpers import run_cell, shell_reply
+
+
+def streams(outputs):
+    return [m["content"]["text"] for m in outputs if m["msg_type"] == "stream"]
+
+
+def test_a_print_is_one_stream_message(kc):
+    reply, outs = run_cell(kc, "print('a', 1, 'b')\nprint('c', end='')\nprint('d', end='')")
+    assert reply["status"] == "ok"
+    # the first line as it ends, the partial line when the cell ends
+    assert streams(outs) == ["a 1 b\n", "cd"]
+
+
+def test_stderr_is_buffered_by_lines_too(kc):
+    reply, outs = run_cell(kc, "import sys\nsys.stderr.write('x')\nsys.stderr.write('y\\n')")
+    assert [m["content"] for m in outs if m["msg_type"] == "stream"] == [
+        {"name": "stderr", "text": "xy\n"}]
+
+
+def test_language_info_version_is_the_running_pythons(kc):
+    msg_id = kc.kernel_info()
+    info = shell_reply(kc, msg_id)["content"]
+    assert info["language_info"]["version"] == platform.python_version()
+
+
+def test_exit_asks_the_frontend_to_end_the_session(kc):
+    reply, _ = run_cell(kc, "exit")
+    assert reply["status"] == "ok"
+    assert {"source": "ask_exit", "keepkernel": False} in reply["payload"]
+    reply, _ = run_cell(kc, "1 + 1")       # asked once: the next cell runs as usual
+    assert reply["status"] == "ok" and reply["payload"] == []
