@@ -13,7 +13,7 @@ ROOT = os.path.dirname(npcompile.__file__)
 # the memo tables (memo.py, which imports nothing of ours); NumPy's mask selection made by
 # the runtime (compaction.py)
 BOTTOM = {"dtypes", "ops", "errors", "records", "report", "np_base", "trace_core", "memo",
-          "profile_hook", "compaction"}
+          "profile_hook", "compaction", "cell_names"}
 # what each layer may import, besides itself and the bottom modules
 ALLOWED = {
     "bottom": set(),

@@ -34,3 +34,19 @@ def test_exit_asks_the_frontend_to_end_the_session(kc):
     assert {"source": "ask_exit", "keepkernel": False} in reply["payload"]
     reply, _ = run_cell(kc, "1 + 1")       # asked once: the next cell runs as usual
     assert reply["status"] == "ok" and reply["payload"] == []
+
+
+def test_a_break_in_a_function_of_a_cell_names_the_cell(kc):
+    reply, _ = run_cell(kc, "import numpy as np, npcompile\n\n"
+                            "@npcompile.jit\n"
+                            "def halve_if_big(x):\n"
+                            "    if x.sum() > 3:\n"
+                            "        x = x / 2\n"
+                            "    return x")
+    defined_in = reply["execution_count"]
+    run_cell(kc, "npcompile.reset(); halve_if_big(np.arange(4.0))")
+    reply, outs = run_cell(kc, "b = npcompile.report()['graph_breaks'][0]\n"
+                               "print(b['filename'], b['lineno'], b['code'])")
+    # not the temporary file the cell was compiled from: its prompt number, as
+    # ipykernel's "Cell In[4], line 5"
+    assert streams(outs) == [f"<In [{defined_in}]> 5 if x.sum() > 3:\n"]

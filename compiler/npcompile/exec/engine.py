@@ -7,6 +7,7 @@ import weakref
 
 import numpy as np
 
+from ..cell_names import shown
 from ..ops import VIEW_LABELS
 from ..graph.cache import GraphCache
 from ..graph.recorded import Recorded
@@ -148,7 +149,7 @@ class Engine:
             if status == "recompile":
                 self.session.add("recompiles", {
                     "graph_id": entry.graph_id, "function": site.function,
-                    "filename": site.filename, "lineno": site.lineno,
+                    "filename": shown(site.filename), "lineno": site.lineno,
                     "reason": "; ".join(reasons), "reasons": reasons})
         elif resized:
             # a dynamic dimension changed: kernels are specialized to sizes, so rebuild

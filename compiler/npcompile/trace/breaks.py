@@ -2,6 +2,7 @@
 import linecache
 import sys
 
+from ..cell_names import shown
 from .code_zones import INTERNAL_PREFIXES
 from ..memo import CodeMemo
 from ..trace_core import core
@@ -88,14 +89,12 @@ class BreakRecord:
         self.kind = kind
         self.reason = reason
         self.hint = HINTS.get(kind, "")
-        if where is not None:   # a break decided later than the line that made it
-            self.filename, self.lineno, self.function = where
-            self.code = linecache.getline(self.filename, self.lineno).strip()
-        elif frame is not None:
-            self.filename = frame.f_code.co_filename
-            self.lineno = frame.f_lineno
-            self.function = frame.f_code.co_name
-            self.code = linecache.getline(self.filename, self.lineno).strip()
+        if where is not None or frame is not None:
+            # (where: a break decided later than the line that made it)
+            filename, self.lineno, self.function = where if where is not None else (
+                frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+            self.code = linecache.getline(filename, self.lineno).strip()
+            self.filename = shown(filename)
         else:
             self.filename, self.lineno, self.function, self.code = "<unknown>", 0, "", ""
 

@@ -1,0 +1,18 @@
+"""A notebook cell's file as reports name it. IPython compiles each cell under a file name
+of its own (xeus-python: /tmp/xpython_<pid>/<hash>.py; ipykernel: /tmp/ipykernel_<pid>/
+<hash>.py) and keeps which prompt number each one had: a break or recompile in a function
+defined in a cell read `/tmp/xpython_31730/3129805791.py:6`, where ipykernel's
+tracebacks say "Cell In[4], line 6". Reports say `<In [4]>`, as %%npcompile names its
+cells (magics.py). Outside IPython a file keeps its name."""
+import sys
+
+
+def shown(filename):
+    """`<In [n]>` for the file of cell n of the running IPython, else filename."""
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
+        return filename
+    shell = ipython.get_ipython()
+    names = getattr(getattr(shell, "compile", None), "_filename_map", None)
+    count = names.get(filename) if isinstance(names, dict) else None
+    return f"<In [{count}]>" if isinstance(count, int) else filename
