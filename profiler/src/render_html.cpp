@@ -1,8 +1,6 @@
 #include "npc/prof/render_html.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <random>
 #include <string_view>
 
 #include "npc/prof/code_highlighter.hpp"
@@ -65,8 +63,8 @@ constexpr std::string_view kCss = R"CSS(
 .npcprof-v1 table.npc-t .npc-r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .npcprof-v1 .npc-tw{overflow-x:auto;max-width:100%;margin:0;padding:0}
 .npcprof-v1 .npc-fig{overflow-x:auto;margin:4px 0 8px;padding:0}
-.npcprof-v1 svg.npc-svg{display:block;max-width:none;height:auto;overflow:visible}
-.npcprof-v1 svg.npc-chart{width:100%}
+.npcprof-v1 img.npc-svg{display:block;max-width:100%;height:auto;border:none;margin:0;padding:0;background:transparent}
+.npcprof-v1 .npc-sep{display:none}
 .npcprof-v1 .npc-graph{margin:4px 0 12px}
 .npcprof-v1 .npc-graph h4{margin:6px 0 4px;padding:0;font-size:13px;font-weight:650;color:#1f2328}
 .npcprof-v1 ul.npc-dec{margin:4px 0 0;padding-left:20px;font-size:12.5px;color:#424a53}
@@ -106,25 +104,62 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
   s = std::move(out);
 }
 
-std::string unique_id() {
-  static const std::uint32_t salt = std::random_device{}();
-  static std::atomic<std::uint64_t> n{0};
-  return std::to_string(salt % 100000) + "-" + std::to_string(++n);
+std::string base64(std::string_view bytes) {
+  static constexpr char kDigits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const auto n = (std::uint32_t(std::uint8_t(bytes[i])) << 16) |
+                   (std::uint32_t(std::uint8_t(bytes[i + 1])) << 8) | std::uint8_t(bytes[i + 2]);
+    for (int k = 18; k >= 0; k -= 6)
+      out += kDigits[(n >> k) & 63];
+  }
+  if (i < bytes.size()) {
+    auto n = std::uint32_t(std::uint8_t(bytes[i])) << 16;
+    if (i + 1 < bytes.size())
+      n |= std::uint32_t(std::uint8_t(bytes[i + 1])) << 8;
+    out += kDigits[(n >> 18) & 63];
+    out += kDigits[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kDigits[(n >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
 }
+
+// A picture as an image of its SVG, not the SVG inline: a notebook that is not trusted
+// (one run headless, then opened) passes outputs through a sanitizer that drops <svg>
+// and <style> but keeps their text, and the charts' labels ran into the report's text.
+// An image is kept whole or dropped whole (then its alt text stands in); its natural
+// width is the SVG's, and it scales down with the output area.
+std::string figure(const std::string& svg, const std::string& alt) {
+  std::string width;
+  if (auto at = svg.find("viewBox=\"0 0 "); at != std::string::npos) {
+    at += 13;
+    width = svg.substr(at, svg.find(' ', at) - at);
+  }
+  return "<img class=\"npc-svg\" alt=\"" + esc(alt) + "\"" +
+         (width.empty() ? "" : " width=\"" + width + "\"") +
+         " src=\"data:image/svg+xml;base64," + base64(svg) + "\">";
+}
+
 
 void card(std::string& o, const std::string& value, const std::string& label,
           const char* cls = "") {
   o += "<div class=\"npc-card";
   if (*cls)
     (o += ' ') += cls;
-  o += "\"><span class=\"npc-v\">" + esc(value) + "</span><span class=\"npc-l\">" + esc(label) +
-       "</span></div>";
+  // (the spaces and the " · " are for a sanitized view without the stylesheet, where
+  // "1graph" and "0recompiles" ran together; styled, the cards hide them)
+  o += "\"><span class=\"npc-v\">" + esc(value) + "</span> <span class=\"npc-l\">" + esc(label) +
+       "</span><span class=\"npc-sep\"> · </span></div>";
 }
 
 void section_open(std::string& o, const std::string& title, std::size_t count, bool open,
                   bool warn = false) {
   o += open ? "<details class=\"npc-sec\" open><summary>" : "<details class=\"npc-sec\"><summary>";
-  o += esc(title);
+  o += esc(title) + " ";
   o += warn && count ? "<span class=\"npc-n npc-warn\">" : "<span class=\"npc-n\">";
   o += std::to_string(count) + "</span></summary>";
 }
@@ -180,7 +215,7 @@ void breaks_section(std::string& o, const Report& r) {
   }
   for (const auto& b : r.breaks) {
     o += "<div class=\"npc-brk\"><div class=\"npc-brk-top\"><span class=\"npc-pill\">" +
-         std::to_string(b.count) + "×</span><span class=\"npc-reason\">" + esc(b.reason) +
+         std::to_string(b.count) + "×</span> <span class=\"npc-reason\">" + esc(b.reason) +
          "</span></div>";
     const auto loc = source_location(b.filename, b.lineno);
     if (!loc.empty() || !b.function.empty()) {
@@ -194,7 +229,7 @@ void breaks_section(std::string& o, const Report& r) {
     if (!b.code.empty()) {
       o += "<pre class=\"npc-line\">";
       if (b.lineno > 0)
-        o += "<span class=\"npc-lno\">" + std::to_string(b.lineno) + "</span>";
+        o += "<span class=\"npc-lno\">" + std::to_string(b.lineno) + "</span> ";
       o += CodeHighlighter::highlight(b.code, Lang::Python) + "</pre>";
     }
     if (!b.hint.empty())
@@ -227,7 +262,10 @@ void timings_section(std::string& o, const Report& r) {
   if (ran == 0)
     return;
   section_open(o, "Kernel timings", ran, true);
-  o += "<div class=\"npc-fig\">" + TimingChartSvg::render(r.kernels) + "</div>";
+  o += "<div class=\"npc-fig\">" +
+       figure(TimingChartSvg::render(r.kernels),
+              "chart: each kernel's total time over all its runs (the table has the numbers)") +
+       "</div>";
   o += "<table class=\"npc-t\"><thead><tr><th>kernel</th><th>target</th><th>graph</th>"
        "<th class=\"npc-r\">runs</th><th class=\"npc-r\">total</th><th class=\"npc-r\">median</th>"
        "<th class=\"npc-r\">min</th><th class=\"npc-r\">max</th><th class=\"npc-r\">moved</th>"
@@ -263,7 +301,7 @@ void timings_section(std::string& o, const Report& r) {
   o += "</details>";
 }
 
-void graphs_section(std::string& o, const Report& r, const std::string& uid) {
+void graphs_section(std::string& o, const Report& r) {
   if (r.graphs.empty())
     return;
   section_open(o, "Fused graphs", r.graphs.size(), true);
@@ -278,7 +316,11 @@ void graphs_section(std::string& o, const Report& r, const std::string& uid) {
          " <span class=\"npc-muted\">· " + std::to_string(g.nodes.size()) + " ops → " +
          std::to_string(kernels + 1) + (kernels == 0 ? " kernel" : " kernels") + "</span></h4>";
     if (g.nodes.size() <= FusionGraphSvg::kMaxNodes)
-      o += "<div class=\"npc-fig\">" + FusionGraphSvg::render(g, uid + "-" + std::to_string(i++)) +
+      o += "<div class=\"npc-fig\">" +
+           // (an image is a document of its own: its marker ids need not differ from
+           // another graph's)
+           figure(FusionGraphSvg::render(g, std::to_string(i++)),
+                  "picture of graph " + std::to_string(g.graph_id) + "'s ops and kernels") +
            "</div>";
     else
       o += "<p class=\"npc-empty\">Too large to draw here (" + std::to_string(g.nodes.size()) +
@@ -448,7 +490,6 @@ void transfers_section(std::string& o, const Report& r) {
 } // namespace
 
 std::string render_html(const Report& r) {
-  const std::string uid = unique_id();
   std::string o;
   o.reserve(16384);
   o += "<div class=\"";
@@ -458,7 +499,7 @@ std::string render_html(const Report& r) {
   o += "\" data-npc-version=\"" + std::to_string(kSchemaVersion) + "\"><style>";
   o += kCss;
   o += "</style>";
-  o += "<div class=\"npc-head\"><span class=\"npc-title\">npcompile report</span>";
+  o += "<div class=\"npc-head\"><span class=\"npc-title\">npcompile report</span> ";
   // replayed calls are counted with the traces; "5 traces (4 replayed without tracing)"
   // would contradict itself, so a session with replays counts calls
   std::string sub = std::to_string(r.summary.traces) +
@@ -477,7 +518,7 @@ std::string render_html(const Report& r) {
   path_choices_section(o, r);
   loops_section(o, r);
   timings_section(o, r);
-  graphs_section(o, r, uid);
+  graphs_section(o, r);
   code_section(o, r);
   compiles_section(o, r);
   transfers_section(o, r);

@@ -153,3 +153,32 @@ def test_npcompile_cell_runs_on_the_kernel_and_reports(lab, page, tmp_path):
     details.get_by_text("Generated C++").wait_for(timeout=10_000)
     shot(page, tmp_path, "jupyterlab-npcompile-kernel.png")
     assert "np.sin(x)" in details.inner_text()
+
+
+def test_a_notebook_run_headless_reads_well_untrusted(lab, page, tmp_path):
+    """Run by nbclient (no browser, no live comm), saved, then opened: the notebook is not
+    trusted, and no kernel holds the widget's model. The report must still read well."""
+    import nbformat
+    from nbclient import NotebookClient
+    base, root = lab
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {
+        "name": KERNEL_NAME, "display_name": "Python 3 (npcompile)", "language": "python"}})
+    nb.cells = [nbformat.v4.new_code_cell("import numpy as np"),
+                nbformat.v4.new_code_cell(CELL)]
+    NotebookClient(nb, kernel_name=KERNEL_NAME, timeout=120).execute()
+    nbformat.write(nb, root / "headless.ipynb")
+    # a page of its own: leaving the earlier tests' edited notebook asks first
+    page = page.context.browser.new_page(viewport={"width": 1400, "height": 900})
+    # (a workspace of its own too: the default one reopens the demo notebook beside it)
+    page.goto(f"{base}/lab/workspaces/headless/tree/headless.ipynb?reset&token={TOKEN}")
+    outputs = page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-OutputArea")
+    outputs.get_by_text("total").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(2000)
+    shot(page, tmp_path, "jupyterlab-headless-untrusted.png")
+    text = outputs.inner_text()
+    # the static report, sanitized (no stylesheet, no inline SVG), words still apart
+    assert "model not found" not in text
+    assert "1 graph break" in text and "Graph breaks 1" in text
+    assert "1× float() of an array value" in text and "In [2], line 4" in text
+    # its charts are images, whole: no chart label runs into the text
+    assert "0.200 ms" not in text and outputs.locator("img.npc-svg").count() >= 1

@@ -1,5 +1,6 @@
 """npcompile._native.profiler, as installed: emit events, read them back, build and render
 reports, export Chrome traces and session files."""
+import base64
 import json
 import os
 import re
@@ -141,7 +142,11 @@ def test_render_html_and_text():
     html = prof.render_html(r)
     assert html.startswith('<div class="npcprof-v1"')
     assert "print() of a traced array" in html and "k_exp" in html and "k_sum" in html
-    assert html.count("<svg") >= 2 and "<script" not in html
+    assert html.count('src="data:image/svg+xml;base64,') >= 2 and "<script" not in html
+    # each picture is an image of a whole SVG document
+    for data in re.findall(r'data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', html):
+        svg = base64.b64decode(data).decode()
+        assert svg.startswith("<svg") and svg.endswith("</svg>")
     # Without a dict it renders the session; only the page-unique ids differ.
     def ids(h):
         return re.sub(r"npc-arrow-[0-9-]+", "ID", h)

@@ -45,7 +45,7 @@ def test_dom_holds_the_break_with_its_line_and_hint(report_page, tmp_path):
     assert "if z.sum() &gt; 0:" in dom            # the source line, escaped
     assert "np.where" in dom                      # the hint
     assert "x: dtype float64 -&gt; float32" in dom  # the recompile's guard diff
-    assert "<svg" in dom and "<script" not in dom
+    assert "data:image/svg+xml;base64," in dom and "<script" not in dom
 
 
 def test_screenshot_is_a_rendered_report(report_page, tmp_path):
