@@ -95,8 +95,12 @@ test-cpp: build build-asan
 
 # Every Python test on the compiled path, then the tracer's suite again on the reference
 # path, where results must equal NumPy's bit for bit.
+# The browser tests' screenshots (JupyterLab, the report widget step by step, the viewer)
+# are kept in $(SCREENSHOTS) and listed at the end, for a person to look at.
+SCREENSHOTS ?= $(CURDIR)/$(BUILD)/screenshots
 test-py: install
-	$(VPY) -m pytest -q -p no:cacheprovider tests
+	NPC_SCREENSHOT_DIR=$(SCREENSHOTS) $(VPY) -m pytest -q -p no:cacheprovider tests
+	@ls -1 $(SCREENSHOTS)/*.png 2>/dev/null | sed 's/^/screenshot: /' || true
 	NPC_BACKEND=reference $(VPY) -m pytest -q -p no:cacheprovider tests/compiler
 
 # The differential suite (tracer, compiler, reports) again under NumPy 2.x: results follow

@@ -94,7 +94,7 @@ function kernelDetails(k) {
   for (const op of k.ops || []) (byLine[op.lineno] = byLine[op.lineno] || { text: op.text, ops: [] }).ops.push(op.op);
   return [
     h("div", { class: "npcw-facts" },
-      `${k.target} kernel of graph ${k.graph_id} · ${k.runs} runs · min ${ms(k.min_ms)} · median ${ms(k.median_ms)} · max ${ms(k.max_ms)} · `,
+      `${k.target} kernel of graph ${k.graph_id} · ${k.runs} ${k.runs === 1 ? "run" : "runs"} · min ${ms(k.min_ms)} · median ${ms(k.median_ms)} · max ${ms(k.max_ms)} · `,
       k.bytes ? `${(k.bytes / 1e6).toFixed(2)} MB moved a run · ${(k.gbps || 0).toFixed(1)} GB/s` : "bytes not measured"),
     h("div", { class: "npcw-sub" }, "Your lines in this kernel"),
     h("ul", { class: "npcw-lines" }, Object.entries(byLine).map(([line, v]) =>
