@@ -193,7 +193,7 @@ WIDGET_CELLS = [
 ]
 
 
-def test_the_widget_follows_later_cells_live(lab, tmp_path):
+def test_the_widget_follows_later_cells_live(lab, page, tmp_path):
     """The report widget in JupyterLab, step by step, each with its screenshot: it shows
     a recompile and a break made by later cells, updates when another cell runs, and
     shows a kernel's generated source when clicked."""
@@ -204,41 +204,40 @@ def test_the_widget_follows_later_cells_live(lab, tmp_path):
           "cells": [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None,
                      "outputs": [], "source": src} for i, src in enumerate(WIDGET_CELLS)]}
     (root / "widget.ipynb").write_text(json.dumps(nb))
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(f"{base}/lab/workspaces/widget/tree/widget.ipynb?reset&token={TOKEN}")
-        page.get_by_text("Python 3 (npcompile) | Idle").first.wait_for(timeout=90_000)
-        cells = page.locator(".jp-Notebook .jp-Cell")
-        cells.first.click()
+    # a page of its own, in a workspace of its own (see the headless test)
+    page = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{base}/lab/workspaces/widget/tree/widget.ipynb?reset&token={TOKEN}")
+    page.get_by_text("Python 3 (npcompile) | Idle").first.wait_for(timeout=90_000)
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    cells.first.click()
+    page.keyboard.press("Shift+Enter")
+    widget = cells.first.locator(".npcw")
+    widget.wait_for(timeout=60_000)
+    shot(page, tmp_path, "widget-1-empty.png")
+
+    for _ in range(2):                     # the recompile, then a cell with a break
         page.keyboard.press("Shift+Enter")
-        widget = cells.first.locator(".npcw")
-        widget.wait_for(timeout=60_000)
-        shot(page, tmp_path, "widget-1-empty.png")
+    cells.nth(2).locator(".jp-OutputArea").get_by_text("peak").wait_for(timeout=60_000)
+    tabs = widget.locator(".npcw-tabs")
+    tabs.get_by_text("Recompiles (1)").wait_for(timeout=20_000)
+    tabs.get_by_text("Graph breaks (1)").wait_for(timeout=20_000)
+    widget.locator(".npcw-tab", has_text="Recompiles").click()
+    widget.locator(".npcw-table tbody tr").first.click()
+    widget.locator(".npcw-details").get_by_text("float64 -> float32").wait_for(timeout=10_000)
+    shot(page, tmp_path, "widget-2-recompile.png")
 
-        for _ in range(2):                     # the recompile, then a cell with a break
-            page.keyboard.press("Shift+Enter")
-        cells.nth(2).locator(".jp-OutputArea").get_by_text("peak").wait_for(timeout=60_000)
-        tabs = widget.locator(".npcw-tabs")
-        tabs.get_by_text("Recompiles (1)").wait_for(timeout=20_000)
-        tabs.get_by_text("Graph breaks (1)").wait_for(timeout=20_000)
-        widget.locator(".npcw-tab", has_text="Recompiles").click()
-        widget.locator(".npcw-table tbody tr").first.click()
-        widget.locator(".npcw-details").get_by_text("float64 -> float32").wait_for(timeout=10_000)
-        shot(page, tmp_path, "widget-2-recompile.png")
+    cells.nth(3).locator(".jp-InputArea-prompt").click()   # (the focus was the widget's)
+    page.keyboard.press("Shift+Enter")     # another break: the widget follows, live
+    tabs.get_by_text("Graph breaks (2)").wait_for(timeout=30_000)
+    widget.locator(".npcw-tab", has_text="Graph breaks").click()
+    assert "if u.sum() > 1:" in widget.locator(".npcw-table").inner_text() or \
+        "bool() of an array value" in widget.locator(".npcw-table").inner_text()
+    shot(page, tmp_path, "widget-3-live-update.png")
 
-        cells.nth(3).locator(".jp-InputArea-prompt").click()   # (the focus was the widget's)
-        page.keyboard.press("Shift+Enter")     # another break: the widget follows, live
-        tabs.get_by_text("Graph breaks (2)").wait_for(timeout=30_000)
-        widget.locator(".npcw-tab", has_text="Graph breaks").click()
-        assert "if u.sum() > 1:" in widget.locator(".npcw-table").inner_text() or \
-            "bool() of an array value" in widget.locator(".npcw-table").inner_text()
-        shot(page, tmp_path, "widget-3-live-update.png")
-
-        widget.locator(".npcw-tab", has_text="Kernels").click()
-        widget.locator(".npcw-table tbody tr").first.click()
-        details = widget.locator(".npcw-details")
-        details.get_by_text("Generated C++").wait_for(timeout=10_000)
-        assert "extern \"C\"" in details.inner_text()
-        shot(page, tmp_path, "widget-4-kernel-source.png")
-        browser.close()
+    widget.locator(".npcw-tab", has_text="Kernels").click()
+    widget.locator(".npcw-table tbody tr").first.click()
+    details = widget.locator(".npcw-details")
+    details.get_by_text("Generated C++").wait_for(timeout=10_000)
+    assert "extern \"C\"" in details.inner_text()
+    shot(page, tmp_path, "widget-4-kernel-source.png")
+    page.close()
