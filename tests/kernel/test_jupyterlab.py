@@ -241,3 +241,31 @@ def test_the_widget_follows_later_cells_live(lab, page, tmp_path):
     assert "extern \"C\"" in details.inner_text()
     shot(page, tmp_path, "widget-4-kernel-source.png")
     page.close()
+
+
+def test_the_widget_in_notebook_7(lab, page, tmp_path):
+    """The same widget in Notebook 7 (its server extension runs beside JupyterLab's)."""
+    pytest.importorskip("notebook")
+    import notebook
+    assert notebook.__version__.startswith("7.")
+    base, root = lab
+    cells = ["import numpy as np, npcompile", CELL]
+    doc = {"nbformat": 4, "nbformat_minor": 5,
+           "metadata": {"kernelspec": {"name": KERNEL_NAME, "display_name": "Python 3 (npcompile)",
+                                       "language": "python"}},
+           "cells": [{"cell_type": "code", "id": f"n{i}", "metadata": {}, "execution_count": None,
+                      "outputs": [], "source": src} for i, src in enumerate(cells)]}
+    (root / "nb7.ipynb").write_text(json.dumps(doc))
+    page = page.context.browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(f"{base}/notebooks/nb7.ipynb?token={TOKEN}")
+    first = page.locator(".jp-Notebook .jp-Cell").first
+    first.wait_for(timeout=60_000)
+    page.wait_for_timeout(3000)            # the kernel starts
+    first.click()
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Shift+Enter")
+    report = page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".npcw")
+    report.wait_for(timeout=120_000)
+    assert "float() of an array value" in report.inner_text()
+    shot(page, tmp_path, "notebook7-widget.png")
+    page.close()
