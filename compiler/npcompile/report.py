@@ -24,7 +24,7 @@ _EVENTS = {
     "kernel_sources": ("kernel_source", ("name", "source", "graph_id", "target", "ptx", "ops")),
     "fusion_graphs": ("fusion_graph", ("graph_id", "nodes", "decisions")),
     "transfers": ("transfer", ("direction", "bytes", "ms")),
-    "eager_timings": ("eager_timing", ("graph_id", "ms")),
+    "eager_timings": ("eager_timing", ("graph_id", "ms", "runs")),
     "path_choices": ("path_choice", ("function", "choice", "compiled_ms", "numpy_ms", "reason",
                                      "loops_ms", "host_ms")),
     "loops": ("loop", ("summary", "graph_id", "function", "lineno", "text", "kernel",

@@ -4,7 +4,7 @@
 
 namespace npc::prof {
 void to_json(nlohmann::json& j, const EagerTiming& v) {
-  j = nlohmann::json{{"graph_id", v.graph_id}, {"ms", v.ms}};
+  j = nlohmann::json{{"graph_id", v.graph_id}, {"ms", v.ms}, {"runs", v.runs}};
 }
 
 void from_json(const nlohmann::json& j, EagerTiming& v) {
@@ -13,6 +13,7 @@ void from_json(const nlohmann::json& j, EagerTiming& v) {
   EagerTiming r;
   detail::required(j, ctx, "graph_id", r.graph_id);
   detail::required(j, ctx, "ms", r.ms);
+  detail::optional(j, ctx, "runs", r.runs);
   v = std::move(r);
 }
 } // namespace npc::prof

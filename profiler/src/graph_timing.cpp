@@ -8,6 +8,7 @@ void to_json(nlohmann::json& j, const GraphTiming& v) {
                      {"runs", v.runs},
                      {"compiled_ms", v.compiled_ms},
                      {"eager_ms", v.eager_ms},
+                     {"eager_runs", v.eager_runs},
                      {"speedup", v.speedup}};
 }
 
@@ -19,6 +20,7 @@ void from_json(const nlohmann::json& j, GraphTiming& v) {
   detail::optional(j, ctx, "runs", r.runs);
   detail::optional(j, ctx, "compiled_ms", r.compiled_ms);
   detail::optional(j, ctx, "eager_ms", r.eager_ms);
+  detail::optional(j, ctx, "eager_runs", r.eager_runs);
   detail::optional(j, ctx, "speedup", r.speedup);
   v = std::move(r);
 }

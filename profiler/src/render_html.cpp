@@ -290,11 +290,13 @@ void timings_section(std::string& o, const Report& r) {
     o += "<table class=\"npc-t\"><thead><tr><th class=\"npc-r\">graph</th><th "
          "class=\"npc-r\">runs</th>"
          "<th class=\"npc-r\">compiled / run</th><th class=\"npc-r\">eager NumPy / run</th>"
+         "<th class=\"npc-r\">eager runs timed</th>"
          "<th class=\"npc-r\">speedup</th></tr></thead><tbody>";
     for (const auto& g : r.graph_timings)
       o += "<tr><td class=\"npc-r\">" + std::to_string(g.graph_id) + "</td><td class=\"npc-r\">" +
            std::to_string(g.runs) + "</td><td class=\"npc-r\">" + Units::ms(g.compiled_ms) +
            "</td><td class=\"npc-r\">" + (g.eager_ms > 0 ? Units::ms(g.eager_ms) : "") +
+           "</td><td class=\"npc-r\">" + (g.eager_runs > 0 ? std::to_string(g.eager_runs) : "") +
            "</td><td class=\"npc-r\">" + Units::speedup(g.speedup) + "</td></tr>";
     o += "</tbody></table>";
   }

@@ -51,6 +51,7 @@ Report Report::from_events(const std::vector<Event>& events, std::optional<int> 
   std::map<std::string, const KernelRun*> last_run;
   std::vector<std::string> kernel_order;             // first seen in window
   std::map<std::int64_t, std::vector<double>> eager; // graph id -> eager ms per execution
+  std::map<std::int64_t, std::int64_t> eager_runs;   // graph id -> eager executions timed
 
   auto note_kernel = [&](const std::string& name) {
     if (std::find(kernel_order.begin(), kernel_order.end(), name) == kernel_order.end())
@@ -102,6 +103,7 @@ Report Report::from_events(const std::vector<Event>& events, std::optional<int> 
       r.summary.run_ms += p->wall_ms;
     } else if (auto* p = e.get<EagerTiming>()) {
       eager[p->graph_id].push_back(p->ms);
+      eager_runs[p->graph_id] += p->runs;
     } else if (auto* p = e.get<Fallback>()) {
       r.fallbacks.push_back(*p);
     } else if (auto* p = e.get<LoopRun>()) {
@@ -187,6 +189,7 @@ Report Report::from_events(const std::vector<Event>& events, std::optional<int> 
       for (double ms : it->second)
         sum += ms;
       t.eager_ms = sum / static_cast<double>(it->second.size());
+      t.eager_runs = eager_runs[id];
       if (t.compiled_ms > 0) {
         t.speedup = t.eager_ms / t.compiled_ms;
         r.summary.eager_ms += t.eager_ms * static_cast<double>(t.runs);

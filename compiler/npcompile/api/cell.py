@@ -18,10 +18,16 @@ _cell_ids = itertools.count(1)
 class _Cell:
     """What a loop runner needs of its owner (api/loop_runner.py): name and options."""
 
-    _site_name = "<cell>"
-
-    def __init__(self, options):
+    def __init__(self, options, name="<cell>"):
         self.options = options
+        self._site_name = name
+
+
+def _cell_name(filename):
+    """The cell as reports name the code it runs: "In [4]" for the magic's cell 4
+    (magics.py files it as <In [4]>), so that reports tell a notebook's cells apart."""
+    return filename[1:-1] if filename.startswith("<In [") and filename.endswith("]>") \
+        else "<cell>"
 
 
 def _register_source(source, filename):
@@ -64,7 +70,7 @@ def _as_plain_python(tree, last, namespace, filename, raising):
     """The cell run as plain Python and NumPy, its last expression's value returned; the
     reason is a fallback in the report."""
     what, where = raising
-    SESSION.add("fallbacks", {"graph_id": -1, "function": "<cell>",
+    SESSION.add("fallbacks", {"graph_id": -1, "function": _cell_name(filename),
                               "reason": fp_errors.reason(where, what)})
     exec(compile(tree, filename, "exec"), namespace)
     return eval(compile(last, filename, "eval"), namespace) if last is not None else None
@@ -81,17 +87,18 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
     raising = _raising(source, filename)
     if raising is not None:     # NumPy's FloatingPointError is NumPy's alone
         return _as_plain_python(tree, last, namespace, filename, raising)
-    site = SiteInfo(("cell", digest), "<cell>", filename, 1)
+    name = _cell_name(filename)
+    site = SiteInfo(("cell", digest), name, filename, 1)
     runner = None
     if loops_default():
         runner = loop_rewrite.rewrite_cell(tree, source, namespace,
-                                           lambda sites: LoopRunner(sites, _Cell(options),
+                                           lambda sites: LoopRunner(sites, _Cell(options, name),
                                                                     Jitted),
                                            filename)
     body = compile(tree, filename, "exec")
     last = compile(last, filename, "eval") if last is not None else None
     tracer = Tracer(site, options, ENGINE)
-    SESSION.add("traces", {"function": "<cell>", "filename": filename, "lineno": 1})
+    SESSION.add("traces", {"function": name, "filename": filename, "lineno": 1})
     with tracer:
         for name, v in list(namespace.items()):
             if not name.startswith("_") and is_traceable(v):
@@ -117,7 +124,7 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
             _restore(namespace)
         result = concretize(result)
     if tracer.budget_reason is not None:  # a cell's namespace changes as it runs: no restart
-        SESSION.add("path_choices", {"function": "<cell>", "choice": "numpy", "budget": True,
+        SESSION.add("path_choices", {"function": name, "choice": "numpy", "budget": True,
                                      "reason": tracer.budget_reason + "; the rest of the "
                                      "cell ran uncompiled"})
     run_cell.last_tracer = tracer

@@ -35,13 +35,16 @@ const where = (r) => {
   const cell = /^<In \[(\d+)\]>$/.exec(r.filename);
   return cell ? `In [${cell[1]}], line ${r.lineno}` : `${base(r.filename)}:${r.lineno}`;
 };
-const fnName = (r) => (r.function === "<module>" || r.function === "<cell>") && /^<In /.test(r.filename || "")
-  ? "the cell" : r.function || "";
+// code at a cell's top level is the cell's, "In [n]" (as its compiles are named)
+const fnName = (r) => {
+  const cell = /^<(In \[\d+\])>$/.exec(r.filename || "");
+  return cell && (r.function === "<module>" || r.function === "<cell>") ? cell[1] : r.function || "";
+};
 
 // graph id -> the function that compiled it (kernels and timings name graphs only)
 function functionsOf(report) {
   const of = {};
-  for (const c of report.compiles || []) of[c.graph_id] = c.function === "<cell>" ? "a cell" : c.function;
+  for (const c of report.compiles || []) of[c.graph_id] = c.function;
   return of;
 }
 
@@ -66,7 +69,8 @@ function table(tab, rows, pick, picked) {
     kernels: [["kernel", (r) => r.name], ["function", (r) => r.function], ["target", (r) => r.target],
               ["runs", (r) => r.runs], ["median", (r) => ms(r.median_ms)], ["GB/s", (r) => (r.gbps ? r.gbps.toFixed(1) : "–")]],
     timings: [["graph", (r) => r.graph_id], ["function", (r) => r.function], ["runs", (r) => r.runs],
-              ["compiled", (r) => ms(r.compiled_ms)], ["eager", (r) => ms(r.eager_ms)], ["speedup", (r) => bar(r.speedup)]],
+              ["compiled", (r) => ms(r.compiled_ms)], ["eager", (r) => ms(r.eager_ms)],
+              ["eager runs", (r) => r.eager_runs || "–"], ["speedup", (r) => bar(r.speedup)]],
     choices: [["function", (r) => r.function], ["choice", (r) => r.choice], ["compiled", (r) => ms(r.compiled_ms)],
               ["NumPy", (r) => ms(r.numpy_ms)]],
     loops: [["line", (r) => r.lineno], ["function", (r) => r.function], ["what happened", (r) => r.summary]],
@@ -123,7 +127,8 @@ function details(tab, r) {
     case "timings":
       return h("div", {},
         h("div", { class: "npcw-facts" }, `graph ${r.graph_id} of ${r.function || "?"}: ${r.runs} compiled runs`),
-        h("div", {}, "compiled ", bar(r.speedup), ` (${ms(r.compiled_ms)} a run against ${ms(r.eager_ms)} in eager NumPy)`));
+        h("div", {}, "compiled ", bar(r.speedup), ` (${ms(r.compiled_ms)} a run against ${ms(r.eager_ms)} in eager NumPy, `,
+          `the median of ${r.eager_runs || 1} warm ${r.eager_runs === 1 ? "run" : "runs"}; compiled: ${r.runs} ${r.runs === 1 ? "run" : "runs"})`));
     default:
       return h("pre", { class: "npcw-code" }, JSON.stringify(r, null, 2));
   }

@@ -10,6 +10,7 @@ struct GraphTiming {
   std::int64_t runs = 0;      // executions seen (the most runs of any of its kernels)
   double compiled_ms = 0.0;   // kernel time per execution
   double eager_ms = 0.0;      // eager time per execution, 0 if not measured
+  std::int64_t eager_runs = 0; // the eager executions timed for it
   double speedup = 0.0;       // eager_ms / compiled_ms, 0 if unknown
   bool operator==(const GraphTiming&) const = default;
 };
