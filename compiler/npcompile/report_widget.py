@@ -83,6 +83,27 @@ def _finite(obj):
     return obj
 
 
+_COPY = []
+
+
+def copy_gbps():
+    """This machine's memory bandwidth as NumPy copies (read and write) 64 MB, the best
+    of three, measured once: the yardstick of a kernel's share of bandwidth."""
+    if not _COPY:
+        import numpy as np
+        src = np.ones(8 << 20)
+        dst = np.empty_like(src)
+        best = min(_timed(np.copyto, dst, src) for _ in range(3))
+        _COPY.append(2 * src.nbytes / best / 1e9)
+    return _COPY[0]
+
+
+def _timed(fn, *args):
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
 def _traces_since(since):
     """The profiler's count of last traces: None for all, 0 for none yet."""
     return None if since is None else max(0, SESSION.total("traces") - since)
@@ -127,6 +148,7 @@ def _widget_class():
         report = traitlets.Dict().tag(sync=True)
         auto = traitlets.Bool(False).tag(sync=True)   # %npcompile on|off
         live = traitlets.Bool(True).tag(sync=True)
+        copy_gbps = traitlets.Float(0.0).tag(sync=True)   # copy_gbps()
 
         def __init__(self, since_trace=None, live=True):
             self._since = since_trace
@@ -134,7 +156,7 @@ def _widget_class():
             self._stale = False
             # the first report goes with the comm's opening state
             super().__init__(report=_finite(profiler().report(_traces_since(since_trace))),
-                             auto=auto_mode.is_on(), live=bool(live))
+                             auto=auto_mode.is_on(), live=bool(live), copy_gbps=copy_gbps())
             self.observe(self._auto_switched, names="auto")
             if live:
                 _hook()

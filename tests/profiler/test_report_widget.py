@@ -82,3 +82,15 @@ def test_show_outside_a_kernel_is_the_static_report(capsys):
     assert not report_widget.in_kernel()
     report_widget.show(last=True)    # IPython's display prints text without a frontend
     assert "graph break" in capsys.readouterr().out
+
+
+def test_kernels_say_the_bytes_they_move_against_the_machines_copy():
+    f = npcompile.jit(lambda x, y: np.sin(x) * y + 1.0, choose=False)
+    x, y = np.linspace(0, 1, 50_000), np.linspace(1, 2, 50_000)
+    for _ in range(3):
+        f(x, y)
+    w = npcompile.widget()
+    (k,) = w.report["kernels"]
+    # two float64 inputs read and one output written whole, a run
+    assert k["runs"] == 3 and k["bytes"] == 3 * 3 * x.nbytes
+    assert w.copy_gbps > 0.1

@@ -67,7 +67,8 @@ function table(tab, rows, pick, picked) {
     breaks: [["×", (r) => r.count], ["where", where], ["function", (r) => r.function], ["reason", (r) => r.reason]],
     recompiles: [["graph", (r) => r.graph_id], ["where", where], ["function", (r) => r.function], ["why", (r) => r.reason]],
     kernels: [["kernel", (r) => r.name], ["function", (r) => r.function], ["target", (r) => r.target],
-              ["runs", (r) => r.runs], ["median", (r) => ms(r.median_ms)], ["GB/s", (r) => (r.gbps ? r.gbps.toFixed(1) : "–")]],
+              ["runs", (r) => r.runs], ["median", (r) => ms(r.median_ms)],
+              ["GB/s", (r) => (r.bytes && r.runs && r.median_ms ? (r.bytes / r.runs / (r.median_ms * 1e6)).toFixed(1) : "–")]],
     timings: [["graph", (r) => r.graph_id], ["function", (r) => r.function], ["runs", (r) => r.runs],
               ["compiled", (r) => ms(r.compiled_ms)], ["eager", (r) => ms(r.eager_ms)],
               ["eager runs", (r) => r.eager_runs || "–"], ["speedup", (r) => bar(r.speedup)]],
@@ -93,13 +94,17 @@ function bar(speedup) {
 }
 
 // the kernel's source with each NumPy op it computes listed by the user's line
-function kernelDetails(k) {
+function kernelDetails(k, copyGbps) {
+  // a run's bytes (its inputs and outputs whole) over its median time
+  const perRun = k.runs ? k.bytes / k.runs : 0;
+  const gbps = perRun && k.median_ms ? perRun / (k.median_ms * 1e6) : 0;
+  const share = gbps && copyGbps ? ` (${Math.round((100 * gbps) / copyGbps)}% of the ${copyGbps.toFixed(1)} GB/s of a NumPy copy here)` : "";
   const byLine = {};
   for (const op of k.ops || []) (byLine[op.lineno] = byLine[op.lineno] || { text: op.text, ops: [] }).ops.push(op.op);
   return [
     h("div", { class: "npcw-facts" },
       `${k.target} kernel of graph ${k.graph_id} · ${k.runs} ${k.runs === 1 ? "run" : "runs"} · min ${ms(k.min_ms)} · median ${ms(k.median_ms)} · max ${ms(k.max_ms)} · `,
-      k.bytes ? `${(k.bytes / 1e6).toFixed(2)} MB moved a run · ${(k.gbps || 0).toFixed(1)} GB/s` : "bytes not measured"),
+      perRun ? `${(perRun / 1e6).toFixed(2)} MB moved a run · ${gbps.toFixed(1)} GB/s at the median${share}` : "bytes not measured"),
     h("div", { class: "npcw-sub" }, "Your lines in this kernel"),
     h("ul", { class: "npcw-lines" }, Object.entries(byLine).map(([line, v]) =>
       h("li", {}, h("b", {}, `line ${line}`), ` ${v.text || ""}  `, h("span", { class: "npcw-ops" }, v.ops.join(", "))))),
@@ -108,7 +113,7 @@ function kernelDetails(k) {
   ];
 }
 
-function details(tab, r) {
+function details(tab, r, model) {
   if (!r) return h("div", { class: "npcw-hint" }, "Click a row to see its details.");
   switch (tab) {
     case "breaks":
@@ -123,7 +128,7 @@ function details(tab, r) {
         h("div", { class: "npcw-sub" }, "What changed since the last compile"),
         h("ul", { class: "npcw-lines" }, String(r.reason || "").split("; ").map((x) => h("li", {}, x))));
     case "kernels":
-      return h("div", {}, kernelDetails(r));
+      return h("div", {}, kernelDetails(r, model.get("copy_gbps")));
     case "timings":
       return h("div", {},
         h("div", { class: "npcw-facts" }, `graph ${r.graph_id} of ${r.function || "?"}: ${r.runs} compiled runs`),
@@ -177,7 +182,7 @@ function render({ model, el }) {
       tabs,
       h("div", { class: "npcw-body" },
         h("div", { class: "npcw-list" }, table(state.tab, rows, pick, state.picked)),
-        h("div", { class: "npcw-details" }, details(state.tab, rows[state.picked]))));
+        h("div", { class: "npcw-details" }, details(state.tab, rows[state.picked], model))));
   }
   model.on("change:report", draw);
   model.on("change:auto", draw);

@@ -72,6 +72,11 @@ class Program(ProgramBase):
             self.steps.append(("kernel", self._build(roots, shape, pos, i in symbolic)))
         if self.kernels:
             self._compile_module()
+        # bytes each kernel reads and writes a run (its inputs and outputs whole): the
+        # reports' GB/s and share of the machine's bandwidth
+        self.kernel_bytes = {ck.kernel.name: sum(_nbytes(self.metas[p])
+                                                 for p in (*ck.input_pos, *ck.output_pos))
+                             for ck in self.kernels}
         self.native = cpu_step_program.build(_cpu, self)
         self.signature = self.shapes_of(self.nodes)
         self._examples = None  # strides are in the kernels now; do not keep arrays alive
@@ -170,6 +175,11 @@ class Program(ProgramBase):
         self.last_timings = times or []
         self.timing.ran(len(self.last_timings))
         return outs
+
+
+def _nbytes(meta):
+    shape, dtype = meta
+    return int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
 
 
 def compile_program(leaves, pending, outputs):

@@ -284,10 +284,11 @@ def record_kernel_times(session, program):
     for program in getattr(program, "programs", (program,)):   # a StepPlan's, each
         if program.last_timings:
             target = getattr(program, "target", "cpu")
+            moved = getattr(program, "kernel_bytes", {})
             for name, ms in program.last_timings:
                 session.add("kernels", {"name": name, "graph_id": program.graph_id,
                                         "target": target, "function": program.function,
-                                        "wall_ms": ms})
+                                        "wall_ms": ms, "bytes": moved.get(name, 0)})
 
 
 def cpu_worthy(node):
