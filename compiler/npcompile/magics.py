@@ -87,7 +87,12 @@ def _cell_name(shell):
     count of ours where the shell keeps none."""
     count = getattr(shell, "execution_count", None)
     if isinstance(count, int) and count > 0:
-        return f"<In [{count}]>"
+        name = f"<In [{count}]>"
+        # IPython's tracebacks then say "Cell In [4], line 6" for it, as for a plain cell
+        names = getattr(getattr(shell, "compile", None), "_filename_map", None)
+        if isinstance(names, dict):
+            names[name] = count
+        return name
     return f"<npcompile cell {next(_cell_numbers)}>"
 
 

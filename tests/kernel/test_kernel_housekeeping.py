@@ -50,3 +50,10 @@ def test_a_break_in_a_function_of_a_cell_names_the_cell(kc):
     # not the temporary file the cell was compiled from: its prompt number, as
     # ipykernel's "Cell In[4], line 5"
     assert streams(outs) == [f"<In [{defined_in}]> 5 if x.sum() > 3:\n"]
+
+
+def test_an_error_in_a_traced_cell_names_the_cell(kc):
+    reply, outs = run_cell(kc, "%%npcompile\nimport numpy as np\nz = np.arange(3.0) + undefined_name")
+    assert reply["status"] == "error" and reply["ename"] == "NameError"
+    trace = "\n".join(reply["traceback"])
+    assert f"In [{reply['execution_count']}], line 3" in trace, trace
