@@ -1,9 +1,10 @@
-"""A notebook cell's file as reports name it. IPython compiles each cell under a file name
-of its own (xeus-python: /tmp/xpython_<pid>/<hash>.py; ipykernel: /tmp/ipykernel_<pid>/
-<hash>.py) and keeps which prompt number each one had: a break or recompile in a function
-defined in a cell read `/tmp/xpython_31730/3129805791.py:6`, where ipykernel's
-tracebacks say "Cell In[4], line 6". Reports say `<In [4]>`, as %%npcompile names its
-cells (magics.py). Outside IPython a file keeps its name."""
+"""A notebook cell's file and lines as reports name them. IPython compiles each cell
+under a file name of its own (xeus-python: /tmp/xpython_<pid>/<hash>.py; ipykernel:
+/tmp/ipykernel_<pid>/<hash>.py) and keeps which prompt number each one had: a break or
+recompile in a function defined in a cell read `/tmp/xpython_31730/3129805791.py:6`,
+where ipykernel's tracebacks say "Cell In[4], line 6". Reports say `<In [4]>`, as
+%%npcompile names its cells (magics.py), and "In [4], line 6" where they print it.
+Outside IPython a file keeps its name."""
 import sys
 
 
@@ -16,3 +17,11 @@ def shown(filename):
     names = getattr(getattr(shell, "compile", None), "_filename_map", None)
     count = names.get(filename) if isinstance(names, dict) else None
     return f"<In [{count}]>" if isinstance(count, int) else filename
+
+
+def location(filename, lineno):
+    """`In [4], line 6` for a cell, `file.py:6` for a file (the profiler's
+    source_location says it the same way)."""
+    if filename.startswith("<In [") and filename.endswith("]>"):
+        return f"{filename[1:-1]}, line {lineno}"
+    return f"{filename}:{lineno}"

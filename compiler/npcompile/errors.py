@@ -1,4 +1,5 @@
 """Errors npcompile raises on purpose."""
+from .cell_names import location
 
 
 class NpcompileError(Exception):
@@ -10,6 +11,6 @@ class GraphBreakError(NpcompileError):
 
     def __init__(self, record):
         self.record = record
-        where = f"{record.filename}:{record.lineno}"
+        where = location(record.filename, record.lineno)
         text = f"\n    {record.code}" if record.code else ""
         super().__init__(f"graph break at {where}: {record.reason}{text}\n  hint: {record.hint}")

@@ -2,6 +2,7 @@
 captured operations), without changing what fn computes."""
 import numpy as np
 
+from ..cell_names import location
 from ..dtypes import untraced_reason
 from .jit import Jitted
 from .purity import Watch
@@ -33,7 +34,7 @@ class Explanation:
         lines = [f"graphs: {self.graph_count}, graph breaks: {self.graph_break_count}, "
                  f"ops captured: {len(self.ops)}"]
         for b in self.breaks:
-            lines.append(f"  break at {b.filename}:{b.lineno}: {b.reason}")
+            lines.append(f"  break at {location(b.filename, b.lineno)}: {b.reason}")
             if b.code:
                 lines.append(f"      {b.code}")
             lines.append(f"      hint: {b.hint}")
