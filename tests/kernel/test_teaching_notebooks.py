@@ -59,6 +59,33 @@ def test_a_loop_of_1000_steps_compiles_once(kernelspec):
     assert plots >= 2
 
 
+def test_kmeans_step_one_graph_and_the_gpu_cell_says_why_it_skips(kernelspec):
+    checks, plots, _, text = run("05_kmeans_step.ipynb")
+    assert checks["graphs_of_one_step"] == 1 and checks["graph_breaks"] == 0
+    assert checks["fallbacks"] == 0 and checks["equal_to_numpy"]
+    assert "No GPU on this machine" in text or "GPU: same centres as NumPy: True" in text
+    assert plots >= 2
+
+
+def test_genetic_algorithm_populations_are_compiled_with_numpys_values(kernelspec):
+    checks, plots, widgets, text = run("06_genetic_algorithm_fitness.ipynb")
+    assert checks["equal_to_numpy"] and checks["trig_dtype"] == "float16"
+    assert checks["graph_breaks"] == 0 and checks["fallbacks"] == 0 and checks["graphs"] == 3
+    assert text.count("identical to NumPy: True") == 3
+    assert plots >= 1 and widgets == 1
+
+
+def test_the_gpu_lesson_says_where_it_runs(kernelspec):
+    checks, plots, widgets, text = run("07_numpy_on_the_gpu.ipynb")
+    assert checks["equal_to_numpy"] and checks["graph_breaks"] == 0
+    if checks["gpu"]:
+        assert checks["fallbacks"] == [] and "Running on the GPU." in text
+    else:   # plainly, at the top, and as the report's fallbacks
+        assert text.startswith("NO GPU HERE: everything below runs on the CPU")
+        assert all(f.startswith("CUDA unavailable, running on the CPU") for f in checks["fallbacks"])
+    assert plots >= 1 and widgets == 1
+
+
 @pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("0[1-9]_*.ipynb")), ids=lambda p: p.name)
 def test_each_lesson_opens_with_goals_and_ends_with_exercises(path):
     nb = nbformat.read(path, as_version=4)
