@@ -269,3 +269,34 @@ def test_the_widget_in_notebook_7(lab, page, tmp_path):
     assert "float() of an array value" in report.inner_text()
     shot(page, tmp_path, "notebook7-widget.png")
     page.close()
+
+
+LESSONS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("0[1-9]_*.ipynb"))
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_a_teacher_runs_the_lesson_top_to_bottom(lab, page, tmp_path, lesson):
+    """As a teacher would: open the lesson in JupyterLab, Run > Run All Cells, and look:
+    a screenshot every few cells (teacher-<lesson>-<k>.png); no cell shows an error."""
+    base, root = lab
+    shutil.copy(lesson, root / lesson.name)
+    page = page.context.browser.new_page(viewport={"width": 1300, "height": 1000})
+    page.goto(f"{base}/lab/workspaces/{lesson.stem}/tree/{lesson.name}?reset&token={TOKEN}")
+    page.get_by_text("Python 3 (npcompile) | Idle").first.wait_for(timeout=90_000)
+    page.get_by_text("Run", exact=True).first.click()
+    page.get_by_text("Run All Cells", exact=True).first.click()
+    page.wait_for_timeout(2000)
+    deadline = time.monotonic() + 240
+    while page.locator(".jp-InputPrompt", has_text="[*]").count() and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+    cells = len(json.loads(lesson.read_text())["cells"])
+    page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
+    page.keyboard.press("Escape")           # command mode: j moves down and scrolls there
+    for i in range(cells):
+        if i % 4 == 0:
+            page.wait_for_timeout(500)
+            shot(page, tmp_path, f"teacher-{lesson.stem}-{i // 4}.png")
+        page.keyboard.press("j")
+    assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
+    assert "Traceback" not in page.locator(".jp-Notebook").inner_text()
+    page.close()
