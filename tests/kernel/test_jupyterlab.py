@@ -42,14 +42,13 @@ def free_port():
         return s.getsockname()[1]
 
 
-def notebook(path):
+def notebook(path, sources=("import numpy as np", CELL)):
+    """A notebook of code cells on the npcompile kernel, written to `path`."""
     nb = {"nbformat": 4, "nbformat_minor": 5,
           "metadata": {"kernelspec": {"name": KERNEL_NAME, "display_name": "Python 3 (npcompile)",
                                       "language": "python"}},
-          "cells": [{"cell_type": "code", "id": "setup", "metadata": {}, "execution_count": None,
-                     "outputs": [], "source": "import numpy as np"},
-                    {"cell_type": "code", "id": "traced", "metadata": {}, "execution_count": None,
-                     "outputs": [], "source": CELL}]}
+          "cells": [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None,
+                     "outputs": [], "source": src} for i, src in enumerate(sources)]}
     path.write_text(json.dumps(nb))
 
 
@@ -198,12 +197,7 @@ def test_the_widget_follows_later_cells_live(lab, page, tmp_path):
     a recompile and a break made by later cells, updates when another cell runs, and
     shows a kernel's generated source when clicked."""
     base, root = lab
-    nb = {"nbformat": 4, "nbformat_minor": 5,
-          "metadata": {"kernelspec": {"name": KERNEL_NAME, "display_name": "Python 3 (npcompile)",
-                                      "language": "python"}},
-          "cells": [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None,
-                     "outputs": [], "source": src} for i, src in enumerate(WIDGET_CELLS)]}
-    (root / "widget.ipynb").write_text(json.dumps(nb))
+    notebook(root / "widget.ipynb", WIDGET_CELLS)
     # a page of its own, in a workspace of its own (see the headless test)
     page = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{base}/lab/workspaces/widget/tree/widget.ipynb?reset&token={TOKEN}")
@@ -249,13 +243,7 @@ def test_the_widget_in_notebook_7(lab, page, tmp_path):
     import notebook
     assert notebook.__version__.startswith("7.")
     base, root = lab
-    cells = ["import numpy as np, npcompile", CELL]
-    doc = {"nbformat": 4, "nbformat_minor": 5,
-           "metadata": {"kernelspec": {"name": KERNEL_NAME, "display_name": "Python 3 (npcompile)",
-                                       "language": "python"}},
-           "cells": [{"cell_type": "code", "id": f"n{i}", "metadata": {}, "execution_count": None,
-                      "outputs": [], "source": src} for i, src in enumerate(cells)]}
-    (root / "nb7.ipynb").write_text(json.dumps(doc))
+    notebook(root / "nb7.ipynb", ["import numpy as np, npcompile", CELL])
     page = page.context.browser.new_page(viewport={"width": 1400, "height": 900})
     page.goto(f"{base}/notebooks/nb7.ipynb?token={TOKEN}")
     first = page.locator(".jp-Notebook .jp-Cell").first
