@@ -239,9 +239,8 @@ def test_the_widget_follows_later_cells_live(lab, page, tmp_path):
 
 def test_the_widget_in_notebook_7(lab, page, tmp_path):
     """The same widget in Notebook 7 (its server extension runs beside JupyterLab's)."""
-    pytest.importorskip("notebook")
-    import notebook
-    assert notebook.__version__.startswith("7.")
+    notebook_7 = pytest.importorskip("notebook")
+    assert notebook_7.__version__.startswith("7.")
     base, root = lab
     notebook(root / "nb7.ipynb", ["import numpy as np, npcompile", CELL])
     page = page.context.browser.new_page(viewport={"width": 1400, "height": 900})
