@@ -24,7 +24,7 @@ void bind_runtime(py::module_& m) {
         if (itemsize < 1 || row_bytes % itemsize != 0 || mask.size() != rows || outer < 0 ||
             rows < 0 || row_bytes < 1 || count < 0 || count > rows ||
             src.size() != outer * rows * (row_bytes / itemsize) ||
-            dst.size() != outer * count * (row_bytes / itemsize))
+            dst.size() < outer * count * (row_bytes / itemsize))
           throw py::value_error("compact_rows: sizes do not match");
         const char* s = static_cast<const char*>(src.data());
         const auto* k = static_cast<const uint8_t*>(mask.data());
@@ -35,7 +35,7 @@ void bind_runtime(py::module_& m) {
       py::arg("src"), py::arg("mask"), py::arg("dst"), py::arg("outer"), py::arg("rows"),
       py::arg("row_bytes"), py::arg("count"), py::arg("itemsize"),
       "Copies the rows of src (outer blocks of `rows` rows) whose mask byte is nonzero into "
-      "dst, block after block; count: the mask's nonzero bytes (a bool mask: one byte an "
+      "dst (which may hold more), block after block; count: the mask's nonzero bytes (a bool mask: one byte an "
       "element); itemsize: src's and dst's.");
 }
 

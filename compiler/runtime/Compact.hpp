@@ -10,8 +10,8 @@ namespace npc {
 
 // src holds `outer` blocks of `m` rows of `row_bytes` each, contiguous. Copies, per
 // block, the rows whose mask byte (m of them, shared by every block) is nonzero, in
-// order, into dst, which has room for outer * count rows; count is the number of
-// nonzero mask bytes (the caller's np.count_nonzero). Writes nothing past them.
+// order, into dst, which has room for at least outer * count rows; count is the number
+// of nonzero mask bytes (the caller's np.count_nonzero). Writes nothing past them.
 void compact_rows(const char* src, const uint8_t* mask, char* dst, int64_t outer, int64_t m,
                   int64_t row_bytes, int64_t count);
 

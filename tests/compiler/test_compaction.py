@@ -194,3 +194,42 @@ def test_the_break_is_reported_at_the_selecting_line():
     rec = npcompile.report()["graph_breaks"][-1]
     assert rec["kind"] == "data_shape"
     assert rec["function"] == "cumulated" and rec["code"] == "y = x[x > t]"
+
+
+def stats(x, t):
+    sel = x[x > t]
+    return sel.mean(), sel.std(), sel.sum(), np.max(sel)
+
+
+def row_means(X, labels):
+    rows = X[labels == 1]
+    return rows.mean(axis=0), rows.var(axis=0, ddof=1)
+
+
+@REPLAY
+@NATIVE
+def test_reductions_of_one_selection_share_one_compaction(monkeypatch):
+    rng = np.random.default_rng(8)
+    j = npcompile.jit(stats, choose=False)
+    x = rng.standard_normal(5000)
+    j(x, 0.3)
+    seen = Counted(monkeypatch)
+    for k in range(4):
+        x = rng.standard_normal(5000)
+        got, want = j(x, 0.3 + 0.2 * k), stats(x, 0.3 + 0.2 * k)
+        for g, w in zip(got, want):     # NumPy's bits: its compact array, reduced alike
+            assert type(g) is type(w) and g == w
+    assert seen.calls == 4              # one compaction a call, for four reductions
+    with pytest.raises(ValueError):     # NumPy's error for the max of nothing
+        j(x, 1e9)
+
+
+@REPLAY
+@NATIVE
+def test_row_selections_reduce_to_numpys_bits(monkeypatch):
+    rng = np.random.default_rng(9)
+    j = npcompile.jit(row_means, choose=False)
+    for _ in range(3):
+        X, labels = rng.standard_normal((3000, 3)), rng.integers(0, 3, 3000)
+        for g, w in zip(j(X, labels), row_means(X, labels)):
+            assert g.dtype == w.dtype and np.array_equal(g, w)

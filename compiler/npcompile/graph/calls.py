@@ -126,6 +126,12 @@ def selected_reduction(a, mask, fn, lead, **kwargs):
     return fn(compaction.select(a, mask, lead), **kwargs)
 
 
+def packed_reduction(packed, mask, fn, **kwargs):
+    """fn(a[mask], **kwargs) from compaction.packed(a, mask), which the reductions of one
+    selection share: its first np.count_nonzero(mask) rows are NumPy's compact array."""
+    return fn(packed[:np.count_nonzero(mask)], **kwargs)
+
+
 def selected_bincount(a, mask, weights, minlength):
     """np.bincount(a[mask], weights[mask], minlength): its length is minlength where the
     trace bounds a's values below it (trace/selected_reductions.bincount)."""

@@ -235,13 +235,14 @@ def _delegate(name):
 class Selected:
     """What `x[mask]` gives while tracing (see the module's docstring)."""
 
-    __slots__ = ("full", "mask_node", "mask_snap", "lead", "where", "_mat")
+    __slots__ = ("full", "mask_node", "mask_snap", "lead", "where", "packed", "_mat")
     __array_priority__ = 2000   # NumPy's scalars and arrays defer their operators to it
     _npc_selected = True        # concretize() knows it without importing this module
 
     def __init__(self, full, mask_node, mask_snap, lead=0, where=None):
         self.full = full
         self.where = where           # the user's line that selected (breaks.user_where)
+        self.packed = None           # (full's node, its packed rows): selected_reductions
         self.lead = lead             # the axes before the mask's, taken whole
         self.mask_node = mask_node   # the mask's identity, for same_mask
         self.mask_snap = mask_snap   # its values when selected (a copy)
