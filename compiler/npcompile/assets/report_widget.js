@@ -141,12 +141,14 @@ function details(tab, r, model) {
 
 function summary(report, live) {
   const s = report.summary || {};
-  const item = (n, what, warn) => h("span", { class: warn && n ? "npcw-chip npcw-warn" : "npcw-chip" }, h("b", {}, n ?? 0), ` ${what}`);
+  // (what: the singular; a count other than 1 takes an s, "replays" included)
+  const item = (n, what, warn) => h("span", { class: warn && n ? "npcw-chip npcw-warn" : "npcw-chip" },
+    h("b", {}, n ?? 0), ` ${n === 1 ? what : what + "s"}`);
   return h("div", { class: "npcw-summary" },
     h("span", { class: live ? "npcw-live" : "npcw-live npcw-off", title: live ? "updates as cells run" : "a snapshot" }),
     h("b", { class: "npcw-title" }, "npcompile"),
-    item(s.graphs, "graphs"), item(s.graph_breaks, "graph breaks", true), item(s.recompiles, "recompiles", true),
-    item(s.kernels, "kernels"), item(s.fallbacks, "fallbacks", true), item(s.replays, "replays"),
+    item(s.graphs, "graph"), item(s.graph_breaks, "graph break", true), item(s.recompiles, "recompile", true),
+    item(s.kernels, "kernel"), item(s.fallbacks, "fallback", true), item(s.replays, "replay"),
     s.speedup ? h("span", { class: "npcw-chip" }, "compiled ", bar(s.speedup), " eager") : null);
 }
 
