@@ -28,6 +28,8 @@ function h(tag, attrs, ...children) {
 }
 
 const ms = (x) => (x === undefined || x === null ? "–" : x < 1 ? `${(x * 1000).toFixed(0)} µs` : `${x.toFixed(2)} ms`);
+const bytes = (b) => (b < 1e3 ? `${b} B` : b < 1e6 ? `${(b / 1e3).toFixed(1)} kB` : `${(b / 1e6).toFixed(2)} MB`);
+const rate = (g) => (g >= 10 ? g.toFixed(0) : g >= 0.1 ? g.toFixed(1) : g.toPrecision(1));
 const base = (f) => (f ? String(f).split("/").pop() : "");
 // a %%npcompile cell is "<In [n]>": said as ipykernel says it
 const where = (r) => {
@@ -68,7 +70,7 @@ function table(tab, rows, pick, picked) {
     recompiles: [["graph", (r) => r.graph_id], ["where", where], ["function", (r) => r.function], ["why", (r) => r.reason]],
     kernels: [["kernel", (r) => r.name], ["function", (r) => r.function], ["target", (r) => r.target],
               ["runs", (r) => r.runs], ["median", (r) => ms(r.median_ms)],
-              ["GB/s", (r) => (r.bytes && r.runs && r.median_ms ? (r.bytes / r.runs / (r.median_ms * 1e6)).toFixed(1) : "–")]],
+              ["GB/s", (r) => (r.bytes && r.runs && r.median_ms ? rate(r.bytes / r.runs / (r.median_ms * 1e6)) : "–")]],
     timings: [["graph", (r) => r.graph_id], ["function", (r) => r.function], ["runs", (r) => r.runs],
               ["compiled", (r) => ms(r.compiled_ms)], ["eager", (r) => ms(r.eager_ms)],
               ["eager runs", (r) => r.eager_runs || "–"], ["speedup", (r) => bar(r.speedup)]],
@@ -98,13 +100,14 @@ function kernelDetails(k, copyGbps) {
   // a run's bytes (its inputs and outputs whole) over its median time
   const perRun = k.runs ? k.bytes / k.runs : 0;
   const gbps = perRun && k.median_ms ? perRun / (k.median_ms * 1e6) : 0;
-  const share = gbps && copyGbps ? ` (${Math.round((100 * gbps) / copyGbps)}% of the ${copyGbps.toFixed(1)} GB/s of a NumPy copy here)` : "";
+  const pct = (100 * gbps) / copyGbps;
+  const share = gbps && copyGbps ? ` (${pct >= 1 ? Math.round(pct) : pct.toPrecision(1)}% of the ${copyGbps.toFixed(1)} GB/s of a NumPy copy here)` : "";
   const byLine = {};
   for (const op of k.ops || []) (byLine[op.lineno] = byLine[op.lineno] || { text: op.text, ops: [] }).ops.push(op.op);
   return [
     h("div", { class: "npcw-facts" },
       `${k.target} kernel of graph ${k.graph_id} · ${k.runs} ${k.runs === 1 ? "run" : "runs"} · min ${ms(k.min_ms)} · median ${ms(k.median_ms)} · max ${ms(k.max_ms)} · `,
-      perRun ? `${(perRun / 1e6).toFixed(2)} MB moved a run · ${gbps.toFixed(1)} GB/s at the median${share}` : "bytes not measured"),
+      perRun ? `${bytes(perRun)} moved a run · ${rate(gbps)} GB/s at the median${share}` : "bytes not measured"),
     h("div", { class: "npcw-sub" }, "Your lines in this kernel"),
     h("ul", { class: "npcw-lines" }, Object.entries(byLine).map(([line, v]) =>
       h("li", {}, h("b", {}, `line ${line}`), ` ${v.text || ""}  `, h("span", { class: "npcw-ops" }, v.ops.join(", "))))),
