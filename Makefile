@@ -22,7 +22,8 @@ PORT    ?= 8888
 HEADLESS ?=
 export PATH := $(HOME)/.local/bin:$(PATH)
 
-# Debian packages the build, the kernel and the tests need.
+# Debian packages the build, the kernel and the tests need (matplotlib: the teaching
+# notebooks plot, and a recommends-free apt would not bring it with IPython).
 DEB_PKGS := build-essential cmake pkg-config ccache git \
   xeus-dev xeus-python-dev python3-xeus-python-shell python3-ipython python3-debugpy \
   pybind11-dev pybind11-json-dev nlohmann-json3-dev xtl-dev cppzmq-dev libzmq3-dev uuid-dev libssl-dev \
@@ -30,7 +31,7 @@ DEB_PKGS := build-essential cmake pkg-config ccache git \
   libimgui-dev libglfw3-dev libstb-dev fonts-dejavu-core \
   python3-venv python3-numpy python3-pytest python3-hypothesis python3-jupyter-kernel-test python3-nbclient jupyter-client \
   python3-nbformat python3-nbconvert jupyter-notebook jupyter-console python3-numba python3-numexpr \
-  python3-pil chromium xvfb
+  python3-pil python3-matplotlib chromium xvfb
 
 .PHONY: all deps venv venv-np2 build build-asan install test test-cpp test-py test-py-np2 run bench bench-programs fuzz clean
 
