@@ -29,6 +29,8 @@ def _cell_parser():
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--fullgraph", action="store_true")
     p.add_argument("--report", action="store_true")
+    # (auto mode's own: the cell has no magic line of its own, so its lines count from 1)
+    p.add_argument("--auto", action="store_true", help=argparse.SUPPRESS)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--dynamic", dest="dynamic", action="store_const", const=True, default=None)
     g.add_argument("--static", dest="dynamic", action="store_const", const=False)
@@ -71,8 +73,8 @@ def npcompile_cell(line, cell):
         with measure:
             # an empty first line for the magic's own: lines count as the cell's editor
             # and ipykernel's "Cell In[4], line 6" count them
-            result = run_cell("\n" + cell, ns, device=args.device, fullgraph=args.fullgraph,
-                              dynamic=args.dynamic, filename=filename)
+            result = run_cell(("" if args.auto else "\n") + cell, ns, device=args.device,
+                              fullgraph=args.fullgraph, dynamic=args.dynamic, filename=filename)
     except Exception as e:
         raise _trim_traceback(e, filename) from None
     finally:

@@ -57,3 +57,22 @@ def test_an_error_in_a_traced_cell_names_the_cell(kc):
     assert reply["status"] == "error" and reply["ename"] == "NameError"
     trace = "\n".join(reply["traceback"])
     assert f"In [{reply['execution_count']}], line 3" in trace, trace
+
+
+def test_auto_mode_traces_every_cell_and_can_be_switched_off(kc):
+    reply, _ = run_cell(kc, "%npcompile on")
+    assert reply["status"] == "ok"
+    try:
+        reply, outs = run_cell(kc, "print('plain', 1)")
+        assert reply["status"] == "ok" and streams(outs) == ["plain 1\n"]
+        reply, _ = run_cell(kc, "import numpy as np, npcompile\nnpcompile.reset()\n"
+                                "y = np.arange(5.0) * 2\nif y.sum() > 0:\n    y = y + 1")
+        assert reply["status"] == "ok"
+        count = reply["execution_count"]
+        reply, outs = run_cell(kc, "b = npcompile.report()['graph_breaks'][0]\n"
+                                   "print(b['filename'], b['lineno'], b['code'])")
+        # traced without a magic line of its own: its lines are the cell's
+        assert streams(outs) == [f"<In [{count}]> 4 if y.sum() > 0:\n"]
+    finally:
+        reply, outs = run_cell(kc, "%npcompile off")
+    assert reply["status"] == "ok" and streams(outs) == ["npcompile: automatic tracing off\n"]

@@ -54,3 +54,26 @@ def test_anywidget_opens_its_comm(kc):
     assert reply["status"] == "ok"
     comms = [m for m in outs if m["msg_type"] == "comm_open"]
     assert any(m["content"]["data"]["state"].get("n") == 5 for m in comms)
+
+
+def test_the_report_widgets_checkbox_switches_auto_mode(kc):
+    reply, outs = run_cell(kc, "import npcompile\nfrom npcompile import auto_mode\nw = npcompile.widget()\nw")
+    assert reply["status"] == "ok"
+    opened_report = [m for m in outs if m["msg_type"] == "comm_open" and
+                     "report" in m["content"]["data"].get("state", {})]
+    assert len(opened_report) == 1
+    state = opened_report[0]["content"]["data"]["state"]
+    assert state["auto"] is False and state["live"] is True and state["copy_gbps"] > 0
+    # the page ticks the box: the kernel traces every cell from then on
+    sent = send(kc, "comm_msg", {"comm_id": opened_report[0]["content"]["comm_id"],
+                                 "data": {"method": "update", "state": {"auto": True},
+                                          "buffer_paths": []}})
+    iopub_until_idle(kc, sent)
+    reply, outs = run_cell(kc, "print(auto_mode.is_on())")
+    assert "".join(m["content"].get("text", "") for m in outs
+                   if m["msg_type"] == "stream").strip() == "True"
+    reply, _ = run_cell(kc, "%npcompile off")
+    assert reply["status"] == "ok"
+    reply, outs = run_cell(kc, "print(auto_mode.is_on())")
+    assert "".join(m["content"].get("text", "") for m in outs
+                   if m["msg_type"] == "stream").strip() == "False"
