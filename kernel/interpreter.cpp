@@ -50,9 +50,34 @@ def ask_exit(self):
 void interpreter::bridge_comm_package() {
   py::gil_scoped_acquire acquire;
   py::dict scope;
-  // stdout and stderr by lines: xeus-python sends a stream message per write, so
-  // print('a', 1) was four outputs (a tour notebook's cell had 15); ipykernel buffers
-  // its streams. A partial line goes out at the next newline or when the cell ends.
+  try {
+    py::exec(R"(
+import comm as _package
+from ipykernel import comm as _xeus
+_manager = _xeus.CommManager()
+
+def create_comm(*args, **kwargs):
+    return _xeus.Comm(*args, **kwargs)
+
+def get_comm_manager():
+    return _manager
+
+_package.create_comm = create_comm
+_package.get_comm_manager = get_comm_manager
+)",
+             scope);
+  } catch (py::error_already_set& e) {
+    std::cerr << "xnpcompile: widgets cannot open comms (" << e.what() << ")" << std::endl;
+  }
+}
+
+// stdout and stderr by lines: xeus-python sends a stream message per write, so
+// print('a', 1) was four outputs (a tour notebook's cell had 15); ipykernel buffers
+// its streams. A partial line goes out at the next newline or when the cell ends
+// (end_cell_streams).
+void interpreter::buffer_streams_by_lines() {
+  py::gil_scoped_acquire acquire;
+  py::dict scope;
   py::exec(R"(
 import sys
 
@@ -86,30 +111,12 @@ for _name in ("stdout", "stderr"):
         setattr(sys, _name, _Lines(getattr(sys, _name)))
 )",
            scope);
-  try {
-    py::exec(R"(
-import comm as _package
-from ipykernel import comm as _xeus
-_manager = _xeus.CommManager()
-
-def create_comm(*args, **kwargs):
-    return _xeus.Comm(*args, **kwargs)
-
-def get_comm_manager():
-    return _manager
-
-_package.create_comm = create_comm
-_package.get_comm_manager = get_comm_manager
-)",
-             scope);
-  } catch (py::error_already_set& e) {
-    std::cerr << "xnpcompile: widgets cannot open comms (" << e.what() << ")" << std::endl;
-  }
 }
 
 void interpreter::configure_impl() {
   xpyt::interpreter::configure_impl();
   bridge_comm_package();
+  buffer_streams_by_lines();
   load_npcompile();
   m_comm_target = std::make_unique<comm_target>(comm_manager());
 }

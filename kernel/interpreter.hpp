@@ -30,6 +30,7 @@ private:
   void instanciate_ipython_shell() override;
 
   void bridge_comm_package();
+  void buffer_streams_by_lines();
   void load_npcompile();
   void autosave_session();
   void drain_pending_interrupt();

@@ -8,6 +8,17 @@ Outside IPython a file keeps its name."""
 import sys
 
 
+def cell_file(count):
+    """The file name reports give cell `count`: `<In [4]>`."""
+    return f"<In [{count}]>"
+
+
+def cell_label(filename):
+    """`In [4]` for a cell's file name (cell_file), None for any other file."""
+    return filename[1:-1] if filename.startswith("<In [") and filename.endswith("]>") \
+        else None
+
+
 def shown(filename):
     """`<In [n]>` for the file of cell n of the running IPython, else filename."""
     ipython = sys.modules.get("IPython")
@@ -16,12 +27,11 @@ def shown(filename):
     shell = ipython.get_ipython()
     names = getattr(getattr(shell, "compile", None), "_filename_map", None)
     count = names.get(filename) if isinstance(names, dict) else None
-    return f"<In [{count}]>" if isinstance(count, int) else filename
+    return cell_file(count) if isinstance(count, int) else filename
 
 
 def location(filename, lineno):
     """`In [4], line 6` for a cell, `file.py:6` for a file (the profiler's
     source_location says it the same way)."""
-    if filename.startswith("<In [") and filename.endswith("]>"):
-        return f"{filename[1:-1]}, line {lineno}"
-    return f"{filename}:{lineno}"
+    label = cell_label(filename)
+    return f"{label}, line {lineno}" if label else f"{filename}:{lineno}"

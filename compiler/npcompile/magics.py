@@ -13,6 +13,7 @@ import shlex
 import sys
 
 from . import auto_mode
+from .cell_names import cell_file
 
 _cell_numbers = itertools.count(1)
 CELL_USAGE = "%%npcompile [--device cpu|cuda] [--fullgraph] [--report] [--dynamic|--static]"
@@ -89,7 +90,7 @@ def _cell_name(shell):
     count of ours where the shell keeps none."""
     count = getattr(shell, "execution_count", None)
     if isinstance(count, int) and count > 0:
-        name = f"<In [{count}]>"
+        name = cell_file(count)
         # IPython's tracebacks then say "Cell In [4], line 6" for it, as for a plain cell
         names = getattr(getattr(shell, "compile", None), "_filename_map", None)
         if isinstance(names, dict):

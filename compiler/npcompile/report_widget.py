@@ -25,6 +25,9 @@ _ASSETS = pathlib.Path(__file__).parent / "assets"
 MIN_INTERVAL_S = 0.25
 
 _LIVE = weakref.WeakSet()   # the widgets that follow the session
+# when they may be sent a report next, and whether records came since the last one
+_DUE = [0.0]
+_STALE = [False]
 _CLASS = []
 _HOOKED = []
 
@@ -110,14 +113,25 @@ def _traces_since(since):
 
 
 def _on_record(kind, record):
-    for w in list(_LIVE):
-        w._record_added()
+    """Every record added (a replayed call adds some): a clock read and a comparison,
+    until the next refresh is due. Comms are the kernel's main thread's (a CUDA timing
+    thread records too)."""
+    if time.monotonic() >= _DUE[0] and threading.current_thread() is threading.main_thread():
+        _refresh_all()
+    else:
+        _STALE[0] = True
 
 
 def _after_cell(*_):
+    if _STALE[0]:
+        _refresh_all()
+
+
+def _refresh_all():
+    _DUE[0] = time.monotonic() + MIN_INTERVAL_S
+    _STALE[0] = False
     for w in list(_LIVE):
-        if w._stale:
-            w.refresh()
+        w.refresh()
 
 
 def _hook():
@@ -152,8 +166,6 @@ def _widget_class():
 
         def __init__(self, since_trace=None, live=True):
             self._since = since_trace
-            self._last = time.monotonic()
-            self._stale = False
             # the first report goes with the comm's opening state
             super().__init__(report=_finite(profiler().report(_traces_since(since_trace))),
                              auto=auto_mode.is_on(), live=bool(live), copy_gbps=copy_gbps())
@@ -164,17 +176,7 @@ def _widget_class():
 
         def refresh(self):
             """Send the report as it is now."""
-            self._last = time.monotonic()
-            self._stale = False
             self.report = _finite(profiler().report(_traces_since(self._since)))
-
-        def _record_added(self):
-            # comms are the kernel's main thread's (a CUDA timing thread records too)
-            if time.monotonic() - self._last >= MIN_INTERVAL_S and \
-                    threading.current_thread() is threading.main_thread():
-                self.refresh()
-            else:
-                self._stale = True
 
         def _auto_switched(self, change):
             if change["new"] != auto_mode.is_on():

@@ -60,6 +60,13 @@ def run_cell(kc, code, timeout=TIMEOUT, **kwargs):
     return reply["content"], outputs
 
 
+def send(kc, msg_type, content):
+    """A message of the frontend's (a comm_open or comm_msg) on the shell channel; its id."""
+    msg = kc.session.msg(msg_type, content)
+    kc.shell_channel.send(msg)
+    return msg["header"]["msg_id"]
+
+
 def result_text(outputs):
     """text/plain of the execute_result among outputs, or None."""
     for msg in outputs:

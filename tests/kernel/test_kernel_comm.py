@@ -1,13 +1,7 @@
 """The "npcompile" comm target: every message is answered on the same comm."""
 import uuid
 
-from .kernel_helpers import KERNEL_VERSION, iopub_until_idle, run_cell
-
-
-def send(kc, msg_type, content):
-    msg = kc.session.msg(msg_type, content)
-    kc.shell_channel.send(msg)
-    return msg["header"]["msg_id"]
+from .kernel_helpers import KERNEL_VERSION, iopub_until_idle, run_cell, send
 
 
 def comm_messages(kc, msg_id):

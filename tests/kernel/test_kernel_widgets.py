@@ -1,12 +1,6 @@
 """ipywidgets 8 and anywidget in the npcompile kernel, as in ipykernel: a widget opens its
 comm on IOPub with its state, and a frontend's update reaches the Python object."""
-from .kernel_helpers import iopub_until_idle, run_cell
-
-
-def send(kc, msg_type, content):
-    msg = kc.session.msg(msg_type, content)
-    kc.shell_channel.send(msg)
-    return msg["header"]["msg_id"]
+from .kernel_helpers import iopub_until_idle, run_cell, send, stdout_text
 
 
 def opened(outputs, model_name):
@@ -32,8 +26,7 @@ def test_ipywidgets_8_open_their_comm_and_take_updates(kc):
                                           "buffer_paths": []}})
     iopub_until_idle(kc, sent)
     reply, outs = run_cell(kc, "print(s.value)")
-    assert "".join(m["content"].get("text", "") for m in outs
-                   if m["msg_type"] == "stream").strip() == "7"
+    assert stdout_text(outs).strip() == "7"
 
     # and the kernel's change reaches the frontend
     reply, outs = run_cell(kc, "s.value = 11")
@@ -70,10 +63,8 @@ def test_the_report_widgets_checkbox_switches_auto_mode(kc):
                                           "buffer_paths": []}})
     iopub_until_idle(kc, sent)
     reply, outs = run_cell(kc, "print(auto_mode.is_on())")
-    assert "".join(m["content"].get("text", "") for m in outs
-                   if m["msg_type"] == "stream").strip() == "True"
+    assert stdout_text(outs).strip() == "True"
     reply, _ = run_cell(kc, "%npcompile off")
     assert reply["status"] == "ok"
     reply, outs = run_cell(kc, "print(auto_mode.is_on())")
-    assert "".join(m["content"].get("text", "") for m in outs
-                   if m["msg_type"] == "stream").strip() == "False"
+    assert stdout_text(outs).strip() == "False"

@@ -4,6 +4,7 @@ import hashlib
 import itertools
 import linecache
 
+from ..cell_names import cell_label
 from ..exec.engine import ENGINE, SiteInfo
 from ..records import SESSION
 from ..trace.lazy_array import LazyArray
@@ -26,8 +27,7 @@ class _Cell:
 def _cell_name(filename):
     """The cell as reports name the code it runs: "In [4]" for the magic's cell 4
     (magics.py files it as <In [4]>), so that reports tell a notebook's cells apart."""
-    return filename[1:-1] if filename.startswith("<In [") and filename.endswith("]>") \
-        else "<cell>"
+    return cell_label(filename) or "<cell>"
 
 
 def _register_source(source, filename):

@@ -2,9 +2,9 @@
 
 When measuring is on, the first execution of each compiled graph also replays the graph
 op by op in NumPy (the reference executor, which is exactly what eager NumPy does) on the
-same inputs, timed (WARM_RUNS after a first run, below). The graph is functional (in-place writes are new versions, and
-updates copy their base), so the replay changes nothing the user sees; its results are
-thrown away. The report divides eager time per execution by compiled kernel time per
+same inputs, timed (WARM_RUNS after a first run, below). The graph is functional
+(in-place writes are new versions, and updates copy their base), so the replay changes
+nothing the user sees; its results are thrown away. The report divides eager time per execution by compiled kernel time per
 execution: tracing and compiling are not in either side.
 
 It costs a few eager runs per graph, so it is opt-in: `%%npcompile --report` measures the
