@@ -2,6 +2,7 @@
 // functions are plain CPython ones (METH_O, METH_NOARGS): they are called per traced op.
 #include "bindings.hpp"
 
+#include "ArgKey.hpp"
 #include "GraphFingerprint.hpp"
 #include "LazyObject.hpp"
 #include "NodeObject.hpp"
@@ -56,6 +57,15 @@ PyObject* forget_learned(PyObject*, PyObject*) {
   Py_RETURN_NONE;
 }
 
+PyObject* configure_arg_key(PyObject*, PyObject* options) {
+  if (!trace::configure_arg_key(options)) {
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyObject* arg_key(PyObject*, PyObject* args) { return trace::arg_key(args); }
+
 PyMethodDef functions[] = {
     {"current", current, METH_NOARGS, "the tracer active on this thread, or None"},
     {"set_current", set_current, METH_O, "make a tracer (or None) this thread's current one"},
@@ -65,6 +75,10 @@ PyMethodDef functions[] = {
     {"user_site", user_site, METH_NOARGS, "(filename, lineno) of the user's innermost line"},
     {"collect_graph", collect_graph, METH_O,
      "(leaves, pending, fingerprint or None) of the graph computing outputs"},
+    {"configure_arg_key", configure_arg_key, METH_O,
+     "the types and Python rules arg_key uses (api/replay.py)"},
+    {"arg_key", arg_key, METH_O,
+     "the key tuple of a tuple of positional arguments, or None (api/replay.py arg_key)"},
     {"learned_count", learned_count, METH_NOARGS, "entries in the op recorder's dtype cache"},
     {"forget_learned", forget_learned, METH_NOARGS, "empty the op recorder's dtype cache"},
     {nullptr, nullptr, 0, nullptr}};

@@ -30,6 +30,7 @@ def traced_dtype(dt):
 
 
 _TRACED = Memo(1024)   # dtype -> traced_dtype's answer (structured dtypes: no end of them)
+TRACED_MEMO = _TRACED  # read by the C argument key (trace_core/ArgKey.cpp) before it asks
 
 
 def untraced_reason(dt):

@@ -592,3 +592,21 @@ def test_ulonglong_and_uint64_stay_apart(order):
         f = npcompile.jit(fn, device=DEVICE, choose=False)
         assert type(f(k.copy()) if np.ndim(fn(k)) == 0 else f(k)[0]) is \
             type(fn(k) if np.ndim(fn(k)) == 0 else fn(k)[0])
+
+
+def test_seterr_raise_after_quiet_calls_runs_as_numpy():
+    """A jitted call remembers floating-point handlings found free of raising modes
+    (api/fp_errors.py); np.seterr makes a new one, which must be looked at again."""
+    a, b = np.ones(1000), np.zeros(1000)
+    f = npcompile.jit(_divided, device=DEVICE, choose=False)
+    with np.errstate(divide="ignore"):
+        for _ in range(3):
+            same(f(a, b), _divided(a, b))
+    old = np.seterr(divide="raise")
+    try:
+        with pytest.raises(FloatingPointError):
+            f(a, b)
+    finally:
+        np.seterr(**old)
+    with np.errstate(divide="ignore"):
+        same(f(a, b + 1), _divided(a, b + 1))

@@ -569,3 +569,27 @@ def test_a_helper_rewritten_for_its_loops_does_not_stop_replay():
         np.testing.assert_array_equal(got, _calls_a_helper_with_a_loop(x))
     assert not f.replay_refusals, f.replay_refusals
     assert f._plans
+
+
+def test_the_c_argument_key_is_pythons():
+    """Every jitted call keys its arguments; the tracer's C core does it for positional
+    arguments (trace_core/ArgKey.cpp) and must give Python's key exactly, or plans and
+    path choices would split or, worse, be shared by calls that differ."""
+    from npcompile.api import replay
+    if replay._native_key is None:
+        pytest.skip("built without the tracer's C core")
+    a = np.arange(6.0).reshape(2, 3)
+    cases = [
+        (a,), (a.T,), (a[:, ::2],), (a.astype(np.float32), 3), (np.arange(4, dtype=">f8"),),
+        (np.arange(3, dtype=np.int64), np.arange(3, dtype=np.longlong)),
+        (np.array(["x"]),), (np.zeros(2, np.float16),), (np.zeros(2, np.complex64),),
+        (1.5,), (0.0,), (-0.0,), (float("nan"),), (float("inf"),), (np.float64(2.0),),
+        (np.float32(-0.0),), (3,), (True,), (None,), (2 ** 70,), ("s",), ((1, 2.0),),
+        ((1, a),), ([1, 2],), (np.int8(4),), (np.random.default_rng(0),), (np.float64,),
+        (np.dtype("f4"),), (len,), (), (a, 0.0, 7, None, False),
+    ]
+    for args in cases:
+        assert replay._native_key(args) == replay.python_arg_key(args, None)[0], args
+    # -0.0 and 0.0 differ as keys; NaN has none, so the call is traced
+    assert replay.arg_key((0.0,), None)[0] != replay.arg_key((-0.0,), None)[0]
+    assert replay.arg_key((a, float("nan")), None) == (None, None)

@@ -26,23 +26,35 @@ _scopes = CodeMemo()     # code -> what its errstate/seterr raises for, or ""
 
 
 # NumPy 1.x keeps the handling as an int mask (3 bits per kind), which np.geterr()
-# decodes in Python at each call: masks found free of RAISING modes are remembered,
-# so that every jitted call pays one C call (NumPy 2's geterr is C already)
-_errobj = np.core.umath.geterrobj if np.__version__.split(".")[0] == "1" else None
-_quiet_masks = set()
+# decodes in Python at each call: masks found free of RAISING modes are remembered.
+# NumPy 2 keeps it as an object in a context variable, replaced (never changed) by
+# errstate and seterr, equal only to itself: objects found free of them are remembered
+# (np.geterr() builds a dict at each call: 1.5 us on the GPU machine's host, where every
+# jitted call asks). Either way a jitted call pays one C call.
+if np.__version__.split(".")[0] == "1":
+    _errobj = np.core.umath.geterrobj
+
+    def _handling():
+        return _errobj()[1]
+else:
+    _handling = getattr(getattr(np._core, "umath", None), "_extobj_contextvar", None)
+    _handling = _handling.get if _handling is not None else (lambda: None)
+_quiet = set()          # handlings found free of RAISING modes
+_QUIET_MAX = 64         # (errstate blocks in a loop make new ones: forgotten past this)
 
 
 def raising_now():
     """'divide="raise"' and the like for the handling in force now, or None: a call
     made under it runs as plain NumPy."""
-    if _errobj is not None:
-        mask = _errobj()[1]
-        if mask in _quiet_masks:
-            return None
+    h = _handling()
+    if h is not None and h in _quiet:
+        return None
     modes = np.geterr()
     if RAISING.isdisjoint(modes.values()):   # (every jitted call asks: the common case)
-        if _errobj is not None:
-            _quiet_masks.add(mask)
+        if h is not None:
+            if len(_quiet) >= _QUIET_MAX:
+                _quiet.clear()
+            _quiet.add(h)
         return None
     return ", ".join(f'{k}="{modes[k]}"' for k in _KINDS if modes[k] in RAISING)
 

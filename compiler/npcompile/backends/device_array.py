@@ -15,6 +15,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from ..dtypes import register_device_type, traced_dtype
 from ..graph.node import map_leaves
+from ..memo import Memo
 from ..records import SESSION
 from .. import np_base  # np.empty itself makes lazy arrays while a trace runs
 from .cuda_runtime import native
@@ -456,6 +457,8 @@ def results_in(box):
 def _result_in(container, key):
     x, refs = _held(container, key)
     t = type(x)
+    if t in _PLAIN:     # (the usual leaves beside arrays: an iteration count, a flag)
+        return x
     if t is np.ndarray or isinstance(x, np.generic):
         if not traced_dtype(x.dtype):
             return x
@@ -469,6 +472,9 @@ def _result_in(container, key):
     if t is dict:
         return {k: _result_in(x, k) for k in list(x)}
     return x
+
+
+_PLAIN = frozenset((int, float, bool, complex, str, type(None)))
 
 
 def _held(container, key):
@@ -488,11 +494,22 @@ def synchronize():
 
 
 def _c_strides(shape, itemsize):
+    key = (shape, itemsize)
+    got = _C_STRIDES.get(key)
+    if got is None:     # (every result the NumPy path hands to the GPU asks)
+        got = _C_STRIDES[key] = _c_strides_of(shape, itemsize)
+    return got
+
+
+def _c_strides_of(shape, itemsize):
     strides, s = [], itemsize
     for d in reversed(shape):
         strides.append(s)
         s *= max(d, 1)
     return tuple(reversed(strides))
+
+
+_C_STRIDES = Memo(4096)
 
 
 def _byte_span(shape, strides, itemsize):
