@@ -300,6 +300,19 @@ def test_a_result_no_one_else_holds_is_kept_without_a_copy():
     x[...] = -1                                           # the caller's later write
     np.testing.assert_array_equal(got.get(), before)
 
+    def primes_like(m):             # np.nonzero's rows: views of one index array
+        return np.nonzero(m)[0]
+    m = np.arange(50) % 3 == 0
+    rows = results_to_device(primes_like(m))
+    np.testing.assert_array_equal(rows.get(), np.nonzero(m)[0])
+    assert rows._host_copy.base is not None                # kept, not copied
+
+    def two_views(y):               # views sharing one base: the other could write
+        b = y * 2
+        return b[1:], b[:2]
+    first, second = results_to_device(two_views(x))
+    assert first._host_copy.base is None and second._host_copy.base is None
+
 
 def test_the_jits_numpy_path_keeps_its_fresh_results_without_a_copy():
     """device="cuda"'s NumPy path hands its results to results_to_device without a name

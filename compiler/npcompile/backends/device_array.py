@@ -466,12 +466,30 @@ def _result_in(container, key):
         # view of one) is kept as it is; another is copied, so that later writes to it
         # do not show (a copy of a large result cost as much as NumPy's own work)
         return DeviceArray.on_host(x, copy=not (t is np.ndarray and refs <= _ALONE and
-                                                x.base is None))
+                                                _owns(x)))
     if t is tuple or t is list:
         return t([_result_in(x, i) for i in range(len(x))])
     if t is dict:
         return {k: _result_in(x, k) for k in list(x)}
     return x
+
+
+def _owns(x):
+    """No other array shares x's memory: x owns it, or x is the one view of an array
+    nothing else holds (np.nonzero's rows are views of one index array: a sieve's
+    primes were copied at every call)."""
+    b = x.base
+    if b is None:
+        return True
+    if type(b) is not np.ndarray or b.base is not None:
+        return False
+    del b       # (a name here would count as one more holder)
+    return _base_refs(x) <= _BASE_ALONE
+
+
+def _base_refs(x):
+    b = x.base
+    return sys.getrefcount(b)
 
 
 _PLAIN = frozenset((int, float, bool, complex, str, type(None)))
@@ -486,6 +504,8 @@ def _held(container, key):
 # the count _held sees for an array held only by its container (measured, not assumed:
 # it differs between interpreters)
 _ALONE = _held([np.empty(0)], 0)[1]
+# the count _base_refs sees for a base held by its one view alone (measured, as _ALONE)
+_BASE_ALONE = _base_refs(np.empty(2)[1:])
 
 
 def synchronize():
