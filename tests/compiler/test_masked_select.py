@@ -391,3 +391,15 @@ def test_bincount_of_a_selection_with_bounded_values():
     x = (make((300,), np.float64) * 40).astype(np.int64)
     traced(counts_of_selected, x, make((300,), np.float64, seed=2))
     check(counts_unbounded, np.arange(10) % 5, np.arange(10) > 3)
+
+
+def test_a_cell_leaves_numpys_compact_array_in_its_namespace():
+    """`y = x[m]` in a cell: y is NumPy's ndarray afterwards, made as the graph's last step
+    (it was left as the tracer's own lazy selection, and type(y) was not ndarray)."""
+    ns = {"np": np, "a": make((300,), np.float64)}
+    out = npcompile.run_cell("y = a[a > 0]\nz = y * 2\nparts = [y, a[a < -10]]\na[a > 0]", ns)
+    a = ns["a"]
+    for got, exp in [(ns["y"], a[a > 0]), (ns["z"], a[a > 0] * 2), (ns["parts"][0], a[a > 0]),
+                     (ns["parts"][1], a[a < -10]), (out, a[a > 0])]:
+        assert type(got) is np.ndarray and got.dtype == exp.dtype and np.array_equal(got, exp)
+    assert breaks() == [], breaks()

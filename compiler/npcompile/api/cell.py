@@ -8,6 +8,7 @@ from ..cell_names import cell_label
 from ..exec.engine import ENGINE, SiteInfo
 from ..records import SESSION
 from ..trace.lazy_array import LazyArray
+from ..trace.masked_select import Selected, materialize_all
 from ..trace.tracer import Tracer, concretize, is_traceable
 from . import fp_errors, loop_rewrite
 from .jit import Jitted, check_options, finish_after_error, loops_default
@@ -43,17 +44,30 @@ def _split_last_expr(tree):
 
 
 def _restore(namespace):
-    """Lazy arrays bound in the namespace (also inside top-level lists, tuples and dicts)
-    become plain NumPy values again."""
+    """Lazy arrays and selections bound in the namespace (also inside top-level lists,
+    tuples and dicts) become plain NumPy values again."""
     for name, v in list(namespace.items()):
         t = type(v)
-        if t is LazyArray or (t in (list, tuple, dict) and _holds_lazy(v)):
-            namespace[name] = concretize(v)
+        if t in _LAZY or (t in (list, tuple, dict) and _holds_lazy(v)):
+            namespace[name] = concretize(materialize_all(v))
+
+
+def _compact_selections(namespace):
+    """Selections the cell leaves in its namespace (`y = x[x > 0]`) made NumPy's compact
+    arrays as the graph's last steps, as a function's returned ones are (they were left
+    as the tracer's own Selected objects, and `type(y)` was not ndarray)."""
+    for name, v in list(namespace.items()):
+        t = type(v)
+        if t is Selected or (t in (list, tuple, dict) and _holds_lazy(v)):
+            namespace[name] = materialize_all(v)
+
+
+_LAZY = (LazyArray, Selected)
 
 
 def _holds_lazy(container):
     values = container.values() if type(container) is dict else container
-    return any(type(x) is LazyArray for x in values)
+    return any(type(x) in _LAZY for x in values)
 
 
 def _raising(source, filename):
@@ -119,6 +133,9 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
                 for name in [k for k in namespace if k.startswith("__npc_")]:
                     del namespace[name]
         try:
+            tracer.returned_at = len(tracer.steps)
+            _compact_selections(namespace)
+            result = materialize_all(result)
             tracer.flush()
         finally:
             _restore(namespace)

@@ -16,6 +16,7 @@ from . import lazy_array as _la, library_rules, view_rules
 from . import python_numbers
 from .python_numbers import PyNumber
 from .library_rules import matmul
+from .masked_select import nonzero_indices
 from .operands import (NUMPY2, Operands, Unsupported, _quiet, as_lazy, broadcast, proto,
                        refuse_negative_powers,
                        resolve)
@@ -208,6 +209,10 @@ def _resolve_call(fn, ops, label):
 
 
 def where(tracer, fn, cond, *xy):
+    if not xy:      # np.where(m): np.nonzero(m), lazy for a 1-d m (masked_select.py)
+        got = nonzero_indices(tracer, cond)
+        if got is not None:
+            return (got,)
     if len(xy) != 2:
         raise Unsupported("data_shape", "np.where(cond) with one argument returns indices: "
                                         "a data-dependent shape")

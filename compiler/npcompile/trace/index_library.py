@@ -2,7 +2,7 @@
 np.unravel_index, np.ravel_multi_index, np.digitize, np.isin, np.lexsort, np.repeat,
 np.tile, np.triu_indices_from and kin. NumPy's own function runs as the step (same
 values, same errors at run time). np.nonzero and its kin are as long as the data make
-them: a break, reported as one.
+them: a lazy selection for a 1-d array (counted), elsewhere a break, reported as one.
 
 np.bincount's length is max(x) + 1 or minlength, whichever is larger: known before the
 run only where the trace can bound x below minlength from how x was made
@@ -17,6 +17,7 @@ from ..graph.node import Ref
 from . import lazy_array as _la
 from .library_rules import _axis, _dtype_of, _shape, declare, library_call
 from .operands import Unsupported, as_lazy, broadcast
+from .masked_select import nonzero_indices
 from .value_bounds import int_bounds
 from .view_rules import gather
 
@@ -183,8 +184,15 @@ def _lexsort_params(keys, axis=-1):
 
 def counted(tracer, fn, *args, **kwargs):
     """np.nonzero, np.flatnonzero, np.argwhere (np.where(m) is function_rules.where): as
-    long as the count of nonzeros, known from the data only. NumPy's call, a break that
-    says so: the graph before it runs, the one after it starts from its result."""
+    long as the count of nonzeros, known from the data only. The indices of a 1-d
+    array's nonzeros are arange(n) selected by a != 0 (masked_select.py): lazy, so that
+    their count and reductions are graph values and a returned one is made compact as
+    the graph's last step. Elsewhere NumPy's call, a break that says so: the graph
+    before it runs, the one after it starts from its result."""
+    if fn in _INDICES_OF_NONZERO and len(args) == 1 and not kwargs:
+        got = nonzero_indices(tracer, args[0], flat=fn is np.flatnonzero)
+        if got is not None:
+            return got if fn is np.flatnonzero else (got,)
     raise Unsupported("data_shape", f"np.{fn.__name__}: its length is the number of "
                                     f"nonzero elements, known from the data only")
 
@@ -192,6 +200,7 @@ def counted(tracer, fn, *args, **kwargs):
 SHAPES = {np.digitize: _same("x"), np.isin: _same("element"), np.repeat: _repeat,
           np.tile: _tile, np.lexsort: _lexsort}
 SIGNATURES = {np.lexsort: _lexsort_params}
+_INDICES_OF_NONZERO = (np.nonzero, np.flatnonzero)
 
 
 def take(tracer, fn, a, indices, axis=None, out=None, mode="raise"):

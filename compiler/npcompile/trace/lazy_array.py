@@ -37,6 +37,21 @@ else:
         __slots__ = ("_st", "_chain", "_node", "_ver", "_scalar", "_fake", "__weakref__")
 
 
+def _compact_keys(key):
+    """An index with lazy selections in it (`x[np.nonzero(m)[0]]`, `x[y[m]]`) made
+    compact (trace/masked_select.py): an integer index array the gather rules take,
+    where the selection's own type is none they know (a second graph break)."""
+    t = type(key)
+    if t is int or t is slice:
+        return key
+    if getattr(t, "_npc_selected", False):
+        return key.materialize()
+    if t is tuple and any(getattr(type(k), "_npc_selected", False) for k in key):
+        return tuple(k.materialize() if getattr(type(k), "_npc_selected", False) else k
+                     for k in key)
+    return key
+
+
 class LazyArray(_LazyFields):
     __slots__ = ()
     __array_priority__ = 1000
@@ -311,13 +326,14 @@ class LazyArray(_LazyFields):
             # indexing on the value, without _dispatch's generic concretize of its
             # arguments (8 us against NumPy's 0.1 us for `indptr[i]`)
             return self._value()[concretize(key)]
-        return _dispatch(_getitem, _rules.view_rules.getitem, self, key)
+        return _dispatch(_getitem, _rules.view_rules.getitem, self, _compact_keys(key))
 
     def __setitem__(self, key, value):
         tracer = current()
         if tracer is None:
             self._value()[concretize(key)] = concretize(value)
             return
+        key = _compact_keys(key)
         try:
             _rules.inplace.setitem(tracer, self, key, value)
         except Unsupported as u:

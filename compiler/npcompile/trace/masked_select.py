@@ -24,7 +24,7 @@ import operator
 
 import numpy as np
 
-from .. import compaction
+from .. import compaction, np_base as _nb
 from ..dtypes import traced_dtype
 from ..graph import calls
 from ..graph.node import Ref, map_leaves
@@ -35,6 +35,8 @@ from .operands import Unsupported, as_lazy
 from .python_numbers import lazy_int
 
 REASON = "boolean mask indexing x[mask]: the result's shape depends on the data"
+NONZERO_REASON = "np.nonzero: its length is the number of nonzero elements, known from " \
+    "the data only"
 
 _NUMERIC = "biufc"
 _POWERS = (operator.pow, np.power)
@@ -48,7 +50,7 @@ def mask_over(mask, lead, ndim):
         mask.reshape((1,) * lead + mask.shape + (1,) * trail)
 
 
-def select(tracer, lz, mask, lead=0):
+def select(tracer, lz, mask, lead=0, reason=REASON):
     """`lz[mask]` as a Selected, or Unsupported (today's break) where it cannot be one.
     The mask may cover some axes only: from `lead` on (`X[:, freqs > fc]`), the others
     taken whole (k-means' X[labels == k] selects whole rows)."""
@@ -56,7 +58,21 @@ def select(tracer, lz, mask, lead=0):
             mask.shape != lz.shape[lead:lead + mask.ndim] or \
             lz.dtype.kind not in _NUMERIC or not traced_dtype(lz.dtype):
         raise Unsupported("data_shape", REASON)
-    return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask), lead, user_where())
+    return Selected(_copy(tracer, lz), mask._n, _copy(tracer, mask), lead, user_where(), reason)
+
+
+def nonzero_indices(tracer, a, flat=False):
+    """The intp indices of a's nonzero elements as a lazy selection, for a 1-d array (any
+    array where `flat`: np.flatnonzero ravels it), or None."""
+    if type(a) is not _la.LazyArray or a._scalar or a.ndim == 0 or (a.ndim > 1 and not flat) \
+            or a.dtype.kind not in "biufc":
+        return None
+    n = a.size
+    intp = np.dtype(np.intp)
+    positions = tracer.make(_nb.arange, (0, n, 1), {"dtype": intp}, (), intp, (n,), "arange")
+    flat_a = a if a.ndim == 1 else a.reshape(n)
+    # a != 0: NaN counts as nonzero, -0.0 does not, as in NumPy's test of each element
+    return select(tracer, positions, flat_a != 0, reason=NONZERO_REASON)
 
 
 def _copy(tracer, lz):
@@ -142,7 +158,7 @@ def _lift(fn, args):
     if type(r) is not _la.LazyArray or r._scalar or r.shape != first.full.shape or \
             r.dtype.kind not in _NUMERIC or not traced_dtype(r.dtype):
         return None
-    return Selected(r, first.mask_node, first.mask_snap, first.lead, first.where)
+    return Selected(r, first.mask_node, first.mask_snap, first.lead, first.where, first.reason)
 
 
 def written(lz, mask, lead, value):
@@ -235,13 +251,14 @@ def _delegate(name):
 class Selected:
     """What `x[mask]` gives while tracing (see the module's docstring)."""
 
-    __slots__ = ("full", "mask_node", "mask_snap", "lead", "where", "packed", "_mat")
+    __slots__ = ("full", "mask_node", "mask_snap", "lead", "where", "reason", "packed", "_mat")
     __array_priority__ = 2000   # NumPy's scalars and arrays defer their operators to it
     _npc_selected = True        # concretize() knows it without importing this module
 
-    def __init__(self, full, mask_node, mask_snap, lead=0, where=None):
+    def __init__(self, full, mask_node, mask_snap, lead=0, where=None, reason=REASON):
         self.full = full
         self.where = where           # the user's line that selected (breaks.user_where)
+        self.reason = reason         # what made it, as its graph break says
         self.packed = None           # (full's node, its packed rows): selected_reductions
         self.lead = lead             # the axes before the mask's, taken whole
         self.mask_node = mask_node   # the mask's identity, for same_mask
@@ -263,7 +280,7 @@ class Selected:
                 self._mat = _la.concretize(self.full)[self.key(_la.concretize(self.mask_snap))]
             else:
                 self._mat = tracer.eager(compaction.select, (self.full, self.mask_snap, self.lead),
-                                         None, "data_shape", REASON, self.where,
+                                         None, "data_shape", self.reason, self.where,
                                          breaks=tracer.returned_at is None)
         return self._mat
 
