@@ -15,9 +15,9 @@ _CAPS = {"kernel_sources": max(1, MAX_RECORDS // 10), "fusion_graphs": max(1, MA
 
 
 class Session:
-    KINDS = ("traces", "graph_breaks", "recompiles", "compiles", "kernels", "fallbacks",
-             "kernel_sources", "fusion_graphs", "transfers", "eager_timings", "path_choices",
-             "loops")
+    KINDS = ("traces", "trace_ends", "graph_breaks", "recompiles", "compiles", "kernels",
+             "fallbacks", "kernel_sources", "fusion_graphs", "transfers", "eager_timings",
+             "path_choices", "loops")
 
     def __init__(self):
         self._lock = threading.Lock()

@@ -15,9 +15,11 @@ except Exception:  # the package still traces and runs without its native half
 
 # record kind -> (profiler event type, the fields that event takes)
 _EVENTS = {
-    "traces": ("trace_start", ("function", "filename", "lineno", "replay")),
+    "traces": ("trace_start", ("function", "filename", "lineno", "replay", "ms")),
+    "trace_ends": ("trace_end", ("function", "graphs", "breaks")),
     "graph_breaks": ("graph_break", ("reason", "filename", "lineno", "hint", "function", "code")),
-    "compiles": ("compile", ("graph_id", "function", "target", "kernels", "phases", "total_ms", "cache")),
+    "compiles": ("compile", ("graph_id", "function", "target", "kernels", "phases", "total_ms",
+                             "cache", "units")),
     "recompiles": ("recompile", ("reason", "function", "filename", "lineno", "graph_id")),
     "kernels": ("kernel_run", ("name", "wall_ms", "graph_id", "target", "bytes")),
     "fallbacks": ("fallback", ("reason", "graph_id", "detail")),

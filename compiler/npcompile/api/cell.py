@@ -113,10 +113,18 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
     last = compile(last, filename, "eval") if last is not None else None
     tracer = Tracer(site, options, ENGINE)
     SESSION.add("traces", {"function": name, "filename": filename, "lineno": 1})
+    try:
+        return _run_traced(tracer, namespace, runner, body, last)
+    finally:
+        ENGINE.record_trace_end(tracer)
+
+
+def _run_traced(tracer, namespace, runner, body, last):
+    """run_cell's body, between its trace's start and end records."""
     with tracer:
-        for name, v in list(namespace.items()):
-            if not name.startswith("_") and is_traceable(v):
-                namespace[name] = tracer.wrap_input(v, name)
+        for var, v in list(namespace.items()):
+            if not var.startswith("_") and is_traceable(v):
+                namespace[var] = tracer.wrap_input(v, var)
         if runner is not None:
             namespace["__npc_loop__"] = runner
         try:
@@ -130,8 +138,8 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
             raise
         finally:
             if runner is not None:   # the rewrite's own names leave with it
-                for name in [k for k in namespace if k.startswith("__npc_")]:
-                    del namespace[name]
+                for var in [k for k in namespace if k.startswith("__npc_")]:
+                    del namespace[var]
         try:
             tracer.returned_at = len(tracer.steps)
             _compact_selections(namespace)
@@ -141,7 +149,9 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
             _restore(namespace)
         result = concretize(result)
     if tracer.budget_reason is not None:  # a cell's namespace changes as it runs: no restart
-        SESSION.add("path_choices", {"function": name, "choice": "numpy", "budget": True,
+        # (the cell's name: the loop above once rebound `name` to a namespace variable's)
+        SESSION.add("path_choices", {"function": tracer.site.function, "choice": "numpy",
+                                     "budget": True,
                                      "reason": tracer.budget_reason + "; the rest of the "
                                      "cell ran uncompiled"})
     run_cell.last_tracer = tracer

@@ -407,6 +407,13 @@ class Jitted:
                 not isinstance(closure_guards(self.fn), str)
         SESSION.add("traces", {"function": site.function, "filename": site.filename,
                                "lineno": site.lineno})
+        try:
+            return self._traced(tracer, site, args, kwargs, watch, loops_only)
+        finally:
+            ENGINE.record_trace_end(tracer)
+
+    def _traced(self, tracer, site, args, kwargs, watch, loops_only):
+        """trace_call's body, between its trace's start and end records."""
         # float arguments taken as run-time values (api/dynamic_args.py)
         floats = self.loop_values if not self.loop_body else None
         with tracer:
@@ -517,6 +524,7 @@ def finish_after_error(tracer):
 def replay_call(jitted, plan, values):
     """(True, result) when the plan ran; (False, None) when this call must be traced
     (a kernel flagged values NumPy must handle, or aliased arguments)."""
+    t0 = time.perf_counter()
     try:
         result = plan.run(values)
     except Exception:
@@ -525,8 +533,11 @@ def replay_call(jitted, plan, values):
         record_kernel_times(SESSION, plan.program)
         return True, result
     f = sys._getframe(2)
+    # one record per replay, made at its end, with its length (a start and an end record
+    # would cost every replayed call a second record)
     SESSION.add("traces", {"function": jitted._site_name, "filename": f.f_code.co_filename,
-                           "lineno": f.f_lineno, "replay": True})
+                           "lineno": f.f_lineno, "replay": True,
+                           "ms": (time.perf_counter() - t0) * 1e3})
     record_kernel_times(SESSION, plan.program)
     return True, result
 

@@ -131,6 +131,9 @@ class Program(ProgramBase):
             self.compile_ms["frontend"] += r["ms_frontend"]
             self.compile_ms["optimize"] += r["ms_optimize"]
             self.compile_ms["jit"] += r["ms_codegen"]
+            self.compile_units.append({"thread": r["thread"], "t_start": r["t_start"], "phases": {
+                "frontend": r["ms_frontend"], "optimize": r["ms_optimize"],
+                "jit": r["ms_codegen"]}})
             if not r["cache_hit"]:
                 self.cache = "miss"
             elif r.get("from_disk") and self.cache != "miss":

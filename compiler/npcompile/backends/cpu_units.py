@@ -5,6 +5,8 @@ the longest one (normalize_outer, warm JIT, 2 cores: 42 -> 26 ms float64, 52 -> 
 float32). The native compile releases the GIL and builds outside its lock, so plain
 threads overlap."""
 import os
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..codegen.cpp import module_source
@@ -36,7 +38,11 @@ def units_of(kernels, cores=None):
 
 
 def compile_units(native, kernels):
-    """[(kernels, source, result of native.compile)] for all kernels, built at once."""
+    """[(kernels, source, result of native.compile)] for all kernels, built at once. Each
+    result also says where and when it was built: "thread" ("" for the calling thread,
+    else the compile worker's name) and "t_start" (time.perf_counter()), which the
+    profiler's timeline lays its phases out by (units overlap: their phases, summed,
+    exceed the compile's length)."""
     global _EXECUTOR
     jobs = []
     for group in units_of(kernels):
@@ -44,12 +50,20 @@ def compile_units(native, kernels):
         jobs.append((group, module_source(group), symbols))
     if len(jobs) == 1:
         group, source, symbols = jobs[0]
-        return [(group, source, native.compile(source, symbols))]
+        return [(group, source, _timed(native, source, symbols, ""))]
     if _EXECUTOR is None or _EXECUTOR[0] != os.getpid():
         _EXECUTOR = (os.getpid(), ThreadPoolExecutor(max_workers=max(1, _cores() - 1),
                                                      thread_name_prefix="npc-compile"))
-    futures = [_EXECUTOR[1].submit(native.compile, source, symbols)
+    futures = [_EXECUTOR[1].submit(_timed, native, source, symbols, None)
                for _, source, symbols in jobs[1:]]
-    first = native.compile(jobs[0][1], jobs[0][2])  # this thread builds one unit too
+    first = _timed(native, jobs[0][1], jobs[0][2], "")  # this thread builds one unit too
     results = [first] + [f.result() for f in futures]
     return [(group, source, r) for (group, source, _), r in zip(jobs, results)]
+
+
+def _timed(native, source, symbols, thread):
+    t = time.perf_counter()
+    r = native.compile(source, symbols)
+    r["thread"] = threading.current_thread().name if thread is None else thread
+    r["t_start"] = t
+    return r

@@ -59,6 +59,9 @@ class ProgramBase:
         self.plan = partition(leaves, pending, outputs, self.kinds, self.scans, self.gathers,
                               numpy_nodes)
         self.fusion_ms = (time.perf_counter() - t0) * 1e3
+        # the CPU backend's translation units: {"thread", "t_start", "phases"} each
+        # (backends/cpu_units.py), for the profiler's timeline
+        self.compile_units = []
         self._examples = self._view_examples(pending)
         # What a run needs of each pending node, copied now: the trace's nodes become
         # leaves after its flush, and a replayed call (api/replay.py) has no nodes at all.

@@ -88,6 +88,14 @@ class Engine:
         d["site"] = tracer.site.function
         self.session.add("graph_breaks", d)
 
+    def record_trace_end(self, tracer):
+        """The end of a trace whose start the jit or a cell recorded ("traces"): the
+        Chrome trace and the viewer close its slice here (without it every trace read
+        "(unfinished)", stretched to the session's end)."""
+        self.session.add("trace_ends", {"function": tracer.site.function,
+                                        "graphs": len(tracer.graph_ids),
+                                        "breaks": len(tracer.breaks)})
+
     def run(self, tracer, outputs, exact_layout=False):
         # compiling and running a graph run no user code: out of the purity watch's sight
         # (profile_hook.py), set aside and back here, in this frame
@@ -139,6 +147,10 @@ class Engine:
                    "total_ms": ms, "cache": program.cache if program else "miss"}
             if program:
                 rec["phases"] = dict(program.compile_ms)
+                if program.compile_units:
+                    rec["units"] = [{"thread": u["thread"], "phases": u["phases"],
+                                     "start_ms": max(0.0, (u["t_start"] - t0) * 1e3)}
+                                    for u in program.compile_units]
             self.session.add("compiles", rec)
             if program:
                 self._record_program(entry, program)
