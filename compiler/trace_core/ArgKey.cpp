@@ -1,5 +1,7 @@
 #include "ArgKey.hpp"
 
+#include "TraceState.hpp"
+
 #include <cmath>
 
 namespace npc::trace {
@@ -102,13 +104,7 @@ PyObject* one_key(PyObject* a) {
 }
 
 PyObject* take(PyObject* options, const char* name) {
-  PyObject* v = PyDict_GetItemString(options, name);
-  if (!v) {
-    PyErr_Format(PyExc_KeyError, "arg_key configure: missing %s", name);
-    return nullptr;
-  }
-  Py_INCREF(v);  // configuration lives as long as the process
-  return v;
+  return take_option(options, name, "arg_key");
 }
 
 } // namespace

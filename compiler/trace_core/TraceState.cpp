@@ -5,17 +5,19 @@ namespace {
 
 thread_local PyObject* current = nullptr;  // strong reference
 
-PyObject* take(PyObject* options, const char* key) {
+PyObject* take(PyObject* options, const char* key) { return take_option(options, key, "trace"); }
+
+} // namespace
+
+PyObject* take_option(PyObject* options, const char* key, const char* who) {
   PyObject* v = PyDict_GetItemString(options, key);  // borrowed
   if (!v) {
-    PyErr_Format(PyExc_KeyError, "trace configure: missing %s", key);
+    PyErr_Format(PyExc_KeyError, "%s configure: missing %s", who, key);
     return nullptr;
   }
   Py_INCREF(v);  // configuration lives as long as the process
   return v;
 }
-
-} // namespace
 
 const char* const kOpNames[kOpCount] = {
     "add",  "subtract", "multiply", "divide", "floor_divide", "remainder", "bitwise_and",

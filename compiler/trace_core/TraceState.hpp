@@ -44,6 +44,9 @@ Config& config();
 
 // configure(dict): see trace/native.py. False with a Python error on failure.
 bool configure(PyObject* options);
+// New reference to options[key], kept for the process's life; KeyError "<who> configure:
+// missing <key>" where it is absent.
+PyObject* take_option(PyObject* options, const char* key, const char* who);
 
 // The tracer active on this thread (borrowed), or nullptr.
 PyObject* current_tracer();

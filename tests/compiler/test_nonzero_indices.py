@@ -8,6 +8,7 @@ import pytest
 
 import npcompile
 from conftest import DEVICE, check, make
+from test_split_loops import sieve
 from test_trace_loops import COMPILED
 
 
@@ -35,15 +36,6 @@ def whole_tuple(x):
 def counted_and_summed(x):
     i = np.flatnonzero(x > 0)
     return i.sum(), i.max(), np.mean(i), i.shape[0] * 2, x * 3
-
-
-def sieve(n):
-    is_prime = np.ones(n + 1, dtype=bool)
-    is_prime[:2] = False
-    for p in range(2, int(n ** 0.5) + 1):
-        if is_prime[p]:
-            is_prime[p * p::p] = False
-    return np.nonzero(is_prime)[0]
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8, np.bool_,
