@@ -89,11 +89,12 @@ TEST(ChromeTrace, ValidJsonWithCompleteAndInstantEvents) {
   EXPECT_DOUBLE_EQ(compiles[0]["dur"].get<double>(), 3000.0); // 3 ms in µs
   EXPECT_DOUBLE_EQ(compiles[0]["ts"].get<double>(), 0.0);     // ended at 20 µs: clamped
   EXPECT_EQ(compiles[0]["args"]["cache"], "miss");
-  auto phases = with(t, "X", "compile.phase");
+  auto phases = with(t, "X", "compile.phase"); // by start, the longer first
   ASSERT_EQ(phases.size(), 3u);
   EXPECT_EQ(phases[0]["name"], "trace"); // pipeline order, not alphabetical
-  EXPECT_EQ(phases[1]["name"], "jit");
-  EXPECT_DOUBLE_EQ(phases[1]["ts"].get<double>(), phases[0]["ts"].get<double>() + 1000.0);
+  EXPECT_DOUBLE_EQ(phases[0]["dur"].get<double>(), 1000.0);
+  EXPECT_EQ(phases[2]["name"], "jit");
+  EXPECT_DOUBLE_EQ(phases[2]["ts"].get<double>(), phases[0]["ts"].get<double>() + 1000.0);
 
   auto kernels = with(t, "X", "kernel");
   ASSERT_EQ(kernels.size(), 6u);
@@ -196,11 +197,11 @@ TEST(ChromeTrace, NestedTracesAndReplaysAreSlices) {
   s.append(Event{90, 1, TraceStart{.function = "outer", .replay = true, .ms = 0.05}});
   const json t = chrome_trace(s);
   EXPECT_EQ(structure_problems(t), std::vector<std::string>{});
-  auto traces = with(t, "X", "trace");
+  auto traces = with(t, "X", "trace"); // by start
   ASSERT_EQ(traces.size(), 3u);
-  EXPECT_EQ(traces[0]["name"], "trace inner");
-  EXPECT_EQ(traces[1]["name"], "trace outer");
-  EXPECT_DOUBLE_EQ(traces[1]["dur"].get<double>(), 30.0);
+  EXPECT_EQ(traces[0]["name"], "trace outer");
+  EXPECT_DOUBLE_EQ(traces[0]["dur"].get<double>(), 30.0);
+  EXPECT_EQ(traces[1]["name"], "trace inner");
   EXPECT_EQ(traces[2]["name"], "replay outer");
   EXPECT_DOUBLE_EQ(traces[2]["dur"].get<double>(), 50.0);
 }
