@@ -4,6 +4,7 @@ kernel) the session file npcompile-viewer follows."""
 import os
 import re
 import sys
+import threading
 import time
 
 from .records import SESSION
@@ -33,6 +34,8 @@ _EVENTS = {
                        "iterations")),
 }
 
+_named = set()  # threads whose name the profiler has (thread idents)
+
 # Bumped on every event forwarded and on clear(): the kernel's session file is rewritten
 # only after cells that changed the session, so a cell without NumPy costs nothing.
 _changes = [0]
@@ -42,6 +45,9 @@ def _forward(kind, record):
     spec = _EVENTS.get(kind)
     if spec is None or _prof is None:
         return
+    if threading.get_ident() not in _named:     # lanes of the timeline read "MainThread"
+        _named.add(threading.get_ident())
+        _prof.set_thread_name(threading.current_thread().name)
     etype, fields = spec
     _prof.emit(etype, **{k: record[k] for k in fields if k in record and record[k] is not None})
     _changes[0] += 1

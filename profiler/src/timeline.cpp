@@ -1,6 +1,7 @@
 #include "npc/prof/timeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "npc/prof/compile_phases.hpp"
@@ -319,7 +320,7 @@ std::vector<std::size_t> Timeline::lane_offsets() const {
 
 TimelineView TimelineView::fit(const Timeline& t) {
   const double span = std::max(t.end_us, 1.0);
-  return {-0.01 * span, 1.01 * span};
+  return {0.0, 1.02 * span};
 }
 
 double TimelineView::x_of(double ts_us, double width) const {
@@ -335,6 +336,15 @@ void TimelineView::zoom(double factor, double x, double width, double limit_us) 
   const double span_new = std::clamp(span() / factor, 0.1, std::max(0.1, limit_us));
   begin_us = at - x / width * span_new;
   end_us = begin_us + span_new;
+}
+
+double TimelineView::tick_us(double width, double min_px) const {
+  const double want = span() * min_px / std::max(width, 1.0);
+  double step = std::pow(10.0, std::floor(std::log10(std::max(want, 1e-3))));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (step * m >= want)
+      return step * m;
+  return step * 10;
 }
 
 void TimelineView::pan(double dx, double width) {

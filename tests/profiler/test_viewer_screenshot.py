@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 HERE = Path(__file__).parent
-SIZE = (1280, 800)
+SIZE = (1400, 1000)  # tall enough for the timeline above the panels
 
 
 def viewer_path():
@@ -74,6 +74,13 @@ def test_screenshot_of_a_traced_session(viewer, session_dir, tmp_path):
     assert counts.get(hex_rgb("#fff8c5"), 0) > 50, "no graph-break count pill"
     assert counts.get(hex_rgb("#e4ecf5"), 0) > 100, "no fused-graph chips of kernel 0"
     assert counts.get(hex_rgb("#f6f8fa"), 0) > 5000, "no code panel"
+    # the timeline across the top: its traced calls' compile slices and their phases
+    assert counts.get(hex_rgb("#f28e2b"), 0) > 300, "no compile slices on the timeline"
+    assert counts.get(hex_rgb("#ffbe7d"), 0) > 20, "no compile phases on the timeline"
+    keep = os.environ.get("NPC_SCREENSHOT_DIR")
+    if keep:        # for a person to look at (make test lists them)
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy(png, os.path.join(keep, "viewer-timeline.png"))
 
 
 def test_screenshot_of_a_session_file_and_of_nothing(viewer, session_dir, tmp_path):

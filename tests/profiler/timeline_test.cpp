@@ -68,6 +68,14 @@ TEST(TimelineView, ZoomKeepsTheTimeUnderTheCursor) {
   EXPECT_NEAR(v.span(), 5000.0, 1e-6);
 }
 
+TEST(TimelineView, TicksAreOneTwoOrFiveTimesAPowerOfTen) {
+  TimelineView v{0, 1000};                    // 1 ms over 800 px
+  EXPECT_DOUBLE_EQ(v.tick_us(800, 80), 100.0); // 100 us is exactly 80 px
+  EXPECT_DOUBLE_EQ(v.tick_us(800, 81), 200.0);
+  TimelineView w{0, 3.7e6};
+  EXPECT_DOUBLE_EQ(w.tick_us(1000, 100), 500000.0);
+}
+
 TEST(TimelineView, PanMovesByPixelsAndFitHoldsTheSession) {
   TimelineView v{100, 300};
   v.pan(400, 800); // half the width: 100 us earlier
@@ -76,7 +84,7 @@ TEST(TimelineView, PanMovesByPixelsAndFitHoldsTheSession) {
   Timeline t;
   t.end_us = 5000;
   const auto f = TimelineView::fit(t);
-  EXPECT_LT(f.begin_us, 0.0);
+  EXPECT_DOUBLE_EQ(f.begin_us, 0.0);
   EXPECT_GT(f.end_us, 5000.0);
 }
 

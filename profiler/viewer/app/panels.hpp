@@ -8,6 +8,12 @@ namespace npc::viewer {
 // What the user chose, kept across frames and reloads.
 struct ViewerState {
   std::size_t kernel = 0; // index into report.kernels
+  // the timeline's visible span (fitted to the session when it first opens or on a
+  // double click) and the slice or marker clicked last (indices; -1: none)
+  prof::TimelineView span{};
+  bool fitted = false;
+  std::ptrdiff_t slice = -1;
+  std::ptrdiff_t marker = -1;
 };
 
 void draw_header(const ViewerModel& model, const Theme& t);     // header_panel.cpp
@@ -15,6 +21,12 @@ void draw_breaks(const SessionView& v, const Theme& t);         // breaks_panel.
 void draw_recompiles(const SessionView& v, const Theme& t);     // recompiles_panel.cpp
 void draw_fallbacks(const SessionView& v, const Theme& t);      // fallbacks_panel.cpp
 void draw_timing(const SessionView& v, const Theme& t);         // timing_panel.cpp
+// Lanes of slices on a time axis: wheel zooms at the pointer, drag pans, double click fits,
+// hover tells, click shows details (and a kernel's source in the kernels panel); `height`
+// is the panel's (timeline_panel.cpp).
+void draw_timeline(const SessionView& v, ViewerState& s, const Theme& t, float height);
+// The height the timeline panel needs to show every lane (its header and details included).
+float timeline_height(const prof::Timeline& tl);
 void draw_fusion(const SessionView& v, const Theme& t);         // fusion_panel.cpp
 void draw_kernels(const SessionView& v, ViewerState& s, const Theme& t); // kernels_panel.cpp
 // Source with line numbers in a scrolling child filling `size` (code_view.cpp).

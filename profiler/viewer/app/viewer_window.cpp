@@ -1,5 +1,8 @@
-// The one full-size window: the header across, then two columns. Left: what happened
-// (breaks, recompiles, fallbacks, timings, fused graphs); right: the kernels and their code.
+// The one full-size window: the header and the timeline across, then two columns. Left:
+// what happened (breaks, recompiles, fallbacks, timings, fused graphs); right: the kernels
+// and their code.
+#include <algorithm>
+
 #include "panels.hpp"
 #include "widgets.hpp"
 
@@ -13,6 +16,11 @@ void draw_viewer(const ViewerModel& model, ViewerState& s, const Theme& t) {
   ImGui::Begin("npcompile-viewer", nullptr, flags);
   draw_header(model, t);
   if (const SessionView* v = model.view()) {
+    const float tall = std::min(ImGui::GetContentRegionAvail().y * 0.42f,
+                                timeline_height(v->timeline));
+    ImGui::BeginChild("timeline", {0, tall}, false);
+    draw_timeline(*v, s, t, tall);
+    ImGui::EndChild();
     const float gap = 16;
     const float left = (ImGui::GetContentRegionAvail().x - gap) * 0.52f;
     ImGui::BeginChild("left", {left, 0}, false);

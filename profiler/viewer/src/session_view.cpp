@@ -23,6 +23,7 @@ SessionView SessionView::from_json(const nlohmann::json& doc, std::filesystem::p
     v.start_unix_us = s.start_unix_us();
     v.events = s.size();
     v.report = prof::Report::from_session(s);
+    v.timeline = prof::Timeline::from_events(s.snapshot(), s.thread_names());
   }
   v.summary = prof::summary_line(v.report.summary);
   for (const auto& k : v.report.kernels)

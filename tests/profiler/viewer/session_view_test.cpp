@@ -41,6 +41,14 @@ TEST(SessionView, ShowsWhatTheReportShows) {
   EXPECT_EQ(v.report.kernels[v.timing.rows[0]].name, "kern_exp"); // 6 ms before 1.5 ms
   ASSERT_EQ(v.report.graphs.size(), 1u);
   EXPECT_EQ(v.report.graphs[0].decisions.size(), 1u);
+  // the timeline panel's model: both traces closed, kernels on a lane beside the thread
+  std::size_t traces = 0;
+  for (const auto& sl : v.timeline.slices)
+    traces += sl.category == "trace";
+  EXPECT_EQ(traces, 2u);
+  ASSERT_GE(v.timeline.lanes.size(), 2u);
+  EXPECT_TRUE(v.timeline.lanes[0].thread);
+  EXPECT_EQ(v.timeline.markers.size(), 5u); // four breaks and a recompile
 }
 
 TEST(SessionView, OpensASavedReportToo) {
@@ -49,6 +57,7 @@ TEST(SessionView, OpensASavedReportToo) {
   const auto v = SessionView::from_json(nlohmann::json(prof::Report::from_session(s)));
   EXPECT_EQ(v.kind, "report");
   EXPECT_EQ(v.report.breaks.size(), 2u);
+  EXPECT_TRUE(v.timeline.slices.empty()); // a report holds no times
 }
 
 TEST(SessionView, RejectsOtherDocuments) {

@@ -68,5 +68,7 @@ struct TimelineView {
   void zoom(double factor, double x, double width, double limit_us);
   // Move by dx pixels (dx > 0: the view moves left, to earlier times).
   void pan(double dx, double width);
+  // The axis' tick step: 1, 2 or 5 times a power of ten microseconds, at least min_px apart.
+  double tick_us(double width, double min_px) const;
 };
 } // namespace npc::prof

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "npc/prof/report.hpp"
+#include "npc/prof/timeline.hpp"
 #include "npc/prof/timing_chart.hpp"
 #include "npc/viewer/guard_diff.hpp"
 #include "npc/viewer/highlighted_code.hpp"
@@ -25,6 +26,7 @@ struct SessionView {
   std::vector<HighlightedCode> sources{};          // parallel to report.kernels
   prof::TimingChart timing{};                      // rows index report.kernels
   std::vector<std::vector<GuardDiff>> guards{};    // parallel to report.recompiles
+  prof::Timeline timeline{};                       // a session's events (none in a report)
 
   // A session or report document (schema "npcompile.profile"); throws prof::SchemaError
   // (std::invalid_argument) when it is neither.
