@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "npc/prof/compile_phases.hpp"
+#include "npc/prof/schema_error.hpp"
 
 namespace npc::prof {
 namespace {
@@ -49,21 +51,21 @@ public:
     return it->second;
   }
 
-  void slice(std::size_t lane, double start, double dur, std::string name, const char* cat,
+  void slice(std::size_t lane, double start, double dur, std::string name, std::string cat,
              json args) {
-    t_.slices.push_back({lane, start, dur, std::move(name), cat, std::move(args), 0});
+    t_.slices.push_back({lane, start, dur, std::move(name), std::move(cat), std::move(args), 0});
   }
 
   // Recorded at its end, one after another on a lane of their own (see lay_out).
-  void sequential(std::size_t lane, double end, double dur, std::string name, const char* cat,
+  void sequential(std::size_t lane, double end, double dur, std::string name, std::string cat,
                   json args) {
     queued_[lane].push_back({t_.slices.size(), end});
-    slice(lane, start_of(static_cast<std::int64_t>(end), dur), dur, std::move(name), cat,
-          std::move(args));
+    slice(lane, start_of(static_cast<std::int64_t>(end), dur), dur, std::move(name),
+          std::move(cat), std::move(args));
   }
 
-  void marker(std::size_t lane, double ts, std::string name, const char* cat, json args) {
-    t_.markers.push_back({lane, ts, std::move(name), cat, std::move(args)});
+  void marker(std::size_t lane, double ts, std::string name, std::string cat, json args) {
+    t_.markers.push_back({lane, ts, std::move(name), std::move(cat), std::move(args)});
   }
 
   Timeline finish(double last_ts);
@@ -309,6 +311,110 @@ Timeline Timeline::from_events(const std::vector<Event>& events,
   return b.finish(static_cast<double>(last_ts));
 }
 
+Timeline Timeline::from_chrome(const nlohmann::json& doc) {
+  const json* events = &doc;
+  if (doc.is_object()) {
+    auto it = doc.find("traceEvents");
+    if (it == doc.end() || !it->is_array())
+      throw SchemaError("not a Chrome trace: no traceEvents list");
+    events = &*it;
+  } else if (!doc.is_array()) {
+    throw SchemaError("not a Chrome trace: neither an object nor a list of events");
+  }
+  // (pid, tid) -> a lane number, its name from the metadata
+  std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> ids;
+  std::map<std::uint32_t, std::string> names;
+  std::map<std::uint32_t, std::int64_t> sort;
+  auto id_of = [&](const json& e) {
+    const auto key = std::make_pair(e.value("pid", std::int64_t{0}), e.value("tid", std::int64_t{0}));
+    auto [it, added] = ids.emplace(key, static_cast<std::uint32_t>(ids.size() + 1));
+    if (added)
+      names[it->second] = "pid " + std::to_string(key.first) + " tid " + std::to_string(key.second);
+    return it->second;
+  };
+  for (const auto& e : *events)
+    if (e.is_object() && e.value("ph", "") == "M") {
+      const auto& args = e.value("args", json::object());
+      if (e.value("name", "") == "thread_name" && args.contains("name") && args["name"].is_string())
+        names[id_of(e)] = args["name"].get<std::string>();
+      else if (e.value("name", "") == "thread_sort_index" && args.contains("sort_index") &&
+               args["sort_index"].is_number())
+        sort[id_of(e)] = args["sort_index"].get<std::int64_t>();
+    }
+  Builder b(names);
+  std::map<std::uint32_t, std::vector<json>> open; // B events per lane
+  double last = 0;
+  auto number = [](const json& e, const char* k) {
+    auto it = e.find(k);
+    return it != e.end() && it->is_number() ? it->get<double>() : 0.0;
+  };
+  for (const auto& e : *events) {
+    if (!e.is_object())
+      continue;
+    const std::string ph = e.value("ph", "");
+    if (ph != "X" && ph != "B" && ph != "E" && ph != "i" && ph != "I")
+      continue;
+    const std::uint32_t id = id_of(e);
+    const std::size_t lane = b.thread_lane(id);
+    const double ts = number(e, "ts");
+    const std::string name = e.value("name", std::string{});
+    const std::string cat = e.value("cat", std::string{});
+    json args = e.contains("args") && e["args"].is_object() ? e["args"] : json::object();
+    if (ph == "X") {
+      const double dur = std::max(0.0, number(e, "dur"));
+      b.slice(lane, ts, dur, name, cat, std::move(args));
+      last = std::max(last, ts + dur);
+    } else if (ph == "B") {
+      open[id].push_back(e);
+    } else if (ph == "E") {
+      auto& stack = open[id];
+      if (stack.empty())
+        continue;
+      const json begin = stack.back();
+      stack.pop_back();
+      const double t0 = number(begin, "ts");
+      json bargs = begin.contains("args") && begin["args"].is_object() ? begin["args"] : json::object();
+      bargs.update(args);
+      b.slice(lane, t0, std::max(0.0, ts - t0), begin.value("name", std::string{}),
+              begin.value("cat", std::string{}), std::move(bargs));
+      last = std::max(last, ts);
+    } else {
+      b.marker(lane, ts, name, cat, std::move(args));
+      last = std::max(last, ts);
+    }
+  }
+  Timeline t = b.finish(last);
+  // the trace's own lane order where it gives one
+  if (!sort.empty()) {
+    std::vector<std::size_t> perm(t.lanes.size());
+    for (std::size_t i = 0; i < perm.size(); ++i)
+      perm[i] = i;
+    auto key = [&](std::size_t i) {
+      auto it = sort.find(t.lanes[i].tid);
+      return it != sort.end() ? it->second : std::numeric_limits<std::int64_t>::max();
+    };
+    std::stable_sort(perm.begin(), perm.end(), [&](auto a, auto c) { return key(a) < key(c); });
+    std::vector<std::size_t> where(perm.size());
+    std::vector<TimelineLane> lanes(perm.size());
+    for (std::size_t i = 0; i < perm.size(); ++i) {
+      where[perm[i]] = i;
+      lanes[i] = t.lanes[perm[i]];
+    }
+    t.lanes = std::move(lanes);
+    for (auto& sl : t.slices)
+      sl.lane = where[sl.lane];
+    for (auto& m : t.markers)
+      m.lane = where[m.lane];
+    std::stable_sort(t.slices.begin(), t.slices.end(), [](const auto& a, const auto& c) {
+      return a.lane != c.lane ? a.lane < c.lane : false;
+    });
+    std::stable_sort(t.markers.begin(), t.markers.end(), [](const auto& a, const auto& c) {
+      return a.lane != c.lane ? a.lane < c.lane : a.ts_us < c.ts_us;
+    });
+  }
+  return t;
+}
+
 std::vector<std::size_t> Timeline::lane_offsets() const {
   std::vector<std::size_t> off(lanes.size() + 1, slices.size());
   for (std::size_t i = slices.size(); i-- > 0;)
@@ -316,6 +422,22 @@ std::vector<std::size_t> Timeline::lane_offsets() const {
   for (std::size_t l = lanes.size(); l-- > 0;)
     off[l] = std::min(off[l], off[l + 1]);
   return off;
+}
+
+RangeStats Timeline::stats(double begin_us, double end_us) const {
+  RangeStats r{std::min(begin_us, end_us), std::max(begin_us, end_us), {}, {}};
+  for (const auto& s : slices) {
+    const double inside = std::min(r.end_us, s.end_us()) - std::max(r.begin_us, s.start_us);
+    if (inside > 0 || (s.dur_us == 0 && s.start_us >= r.begin_us && s.start_us <= r.end_us)) {
+      auto& [count, us] = r.slices[s.category];
+      ++count;
+      us += std::max(0.0, inside);
+    }
+  }
+  for (const auto& m : markers)
+    if (m.ts_us >= r.begin_us && m.ts_us <= r.end_us)
+      ++r.markers[m.category];
+  return r;
 }
 
 TimelineView TimelineView::fit(const Timeline& t) {

@@ -42,6 +42,22 @@ TEST(Timeline, SlicesNestByDepthInTheirThreadsLane) {
   EXPECT_EQ(off[2] - off[1], 1u);
 }
 
+TEST(Timeline, StatsOfARangeCountWhatReachesIntoIt) {
+  Session s;
+  s.append(Event{0, 1, TraceStart{.function = "f"}});
+  s.append(Event{600, 1, Compile{1, "f", "cpu", 1, {}, 0.4}}); // 200-600 us
+  s.append(Event{700, 1, GraphBreak{.reason = "r"}});
+  s.append(Event{1000, 1, TraceEnd{"f", 1, 1}});
+  const Timeline t = of(s);
+  const RangeStats r = t.stats(500, 800); // backwards works too: t.stats(800, 500)
+  EXPECT_EQ(r.slices.at("trace").first, 1u);
+  EXPECT_DOUBLE_EQ(r.slices.at("trace").second, 300.0);
+  EXPECT_DOUBLE_EQ(r.slices.at("compile").second, 100.0); // its last 100 us
+  EXPECT_EQ(r.markers.at("graph_break"), 1u);
+  EXPECT_EQ(t.stats(800, 500).slices.at("compile").first, 1u);
+  EXPECT_EQ(t.stats(650, 900).slices.count("compile"), 0u);
+}
+
 TEST(Timeline, MarkersStayOnTheirThread) {
   Session s;
   test::fill_sample(s);

@@ -39,6 +39,8 @@ void draw_header(const ViewerModel& model, const Theme& t) {
     std::string meta;
     if (v->kind == "report")
       meta = "a saved report";
+    else if (v->kind == "chrome trace")
+      meta = "a Chrome trace: its timeline";
     else
       meta = "pid " + std::to_string(v->pid) + " · started " + utc(v->start_unix_us) + " · " +
              std::to_string(v->events) + (v->events == 1 ? " event" : " events");

@@ -14,6 +14,8 @@ struct ViewerState {
   bool fitted = false;
   std::ptrdiff_t slice = -1;
   std::ptrdiff_t marker = -1;
+  // a range chosen with shift-drag, for its statistics (begin == end: none)
+  double range_begin = 0, range_end = 0;
 };
 
 void draw_header(const ViewerModel& model, const Theme& t);     // header_panel.cpp
@@ -21,9 +23,9 @@ void draw_breaks(const SessionView& v, const Theme& t);         // breaks_panel.
 void draw_recompiles(const SessionView& v, const Theme& t);     // recompiles_panel.cpp
 void draw_fallbacks(const SessionView& v, const Theme& t);      // fallbacks_panel.cpp
 void draw_timing(const SessionView& v, const Theme& t);         // timing_panel.cpp
-// Lanes of slices on a time axis: wheel zooms at the pointer, drag pans, double click fits,
-// hover tells, click shows details (and a kernel's source in the kernels panel); `height`
-// is the panel's (timeline_panel.cpp).
+// Lanes of slices on a time axis: wheel zooms at the pointer, drag pans, shift-drag picks a
+// range and shows what it holds, double click fits, hover tells, click shows details (and a
+// kernel's source in the kernels panel); `height` is the panel's (timeline_panel.cpp).
 void draw_timeline(const SessionView& v, ViewerState& s, const Theme& t, float height);
 // The height the timeline panel needs to show every lane (its header and details included).
 float timeline_height(const prof::Timeline& tl);

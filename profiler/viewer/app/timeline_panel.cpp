@@ -16,7 +16,7 @@ namespace {
 constexpr float kRow = 18;     // one nesting level
 constexpr float kLabelW = 210; // lane names
 constexpr float kAxisH = 20;
-constexpr float kChrome = 130; // the section's title, the help line, the span and details
+constexpr float kChrome = 120; // the section's title, the help line, the span and details
 
 ImU32 fill_of(const prof::TimelineSlice& s) {
   if (s.category == "trace")
@@ -88,7 +88,9 @@ void draw_timeline(const SessionView& v, ViewerState& s, const Theme& t, float h
     s.span = prof::TimelineView::fit(tl);
     s.fitted = true;
   }
-  text("wheel: zoom at the pointer · drag: pan · double click: the whole session", Theme::kMuted);
+  text("wheel: zoom at the pointer · drag: pan · shift-drag: a range's statistics · double "
+       "click: the whole session",
+       Theme::kMuted);
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float w = std::max(100.0f, avail_w - kLabelW);
@@ -107,8 +109,16 @@ void draw_timeline(const SessionView& v, ViewerState& s, const Theme& t, float h
   const double mx = io.MousePos.x - c0.x;
   if (hovered && io.MouseWheel != 0)
     s.span.zoom(std::pow(1.25, io.MouseWheel), mx, w, std::max(1.0, tl.end_us * 1.5));
-  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0))
-    s.span.pan(io.MouseDelta.x, w);
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0)) {
+    if (io.KeyShift) { // a range: from where the drag began to the pointer
+      s.range_begin = s.span.time_at(io.MouseClickedPos[ImGuiMouseButton_Left].x - c0.x, w);
+      s.range_end = s.span.time_at(mx, w);
+    } else {
+      s.span.pan(io.MouseDelta.x, w);
+    }
+  }
+  if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Right))
+    s.range_begin = s.range_end = 0;
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
     s.span = prof::TimelineView::fit(tl);
   const bool clicked = hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
@@ -125,7 +135,9 @@ void draw_timeline(const SessionView& v, ViewerState& s, const Theme& t, float h
     const float lh = lane_height(lane);
     dl->AddLine({o.x, y}, {c0.x + w, y}, Theme::kGrid);
     ImGui::PushFont(lane.thread ? t.bold : t.body);
+    dl->PushClipRect({o.x, y}, {c0.x - 6, y + lh}, true); // a long name stops at the canvas
     dl->AddText({o.x + 4, y + 3}, lane.thread ? Theme::kText : Theme::kMuted, lane.name.c_str());
+    dl->PopClipRect();
     ImGui::PopFont();
     // slices on screen; under a pixel wide, one per pixel column and depth
     std::vector<float> last_px(static_cast<std::size_t>(std::max(1, lane.depth)), -1e9f);
@@ -173,6 +185,13 @@ void draw_timeline(const SessionView& v, ViewerState& s, const Theme& t, float h
     }
     y += lh;
   }
+  if (s.range_begin != s.range_end) {
+    const float a = c0.x + static_cast<float>(s.span.x_of(std::min(s.range_begin, s.range_end), w));
+    const float b = c0.x + static_cast<float>(s.span.x_of(std::max(s.range_begin, s.range_end), w));
+    dl->AddRectFilled({a, o.y + kAxisH}, {b, o.y + canvas_h}, IM_COL32(0x09, 0x69, 0xda, 0x28));
+    dl->AddLine({a, o.y + kAxisH}, {a, o.y + canvas_h}, Theme::kLink);
+    dl->AddLine({b, o.y + kAxisH}, {b, o.y + canvas_h}, Theme::kLink);
+  }
   dl->PopClipRect();
   dl->AddRect(c0, {c0.x + w, o.y + canvas_h}, Theme::kBorder);
 
@@ -202,6 +221,15 @@ void draw_timeline(const SessionView& v, ViewerState& s, const Theme& t, float h
   text(when(s.span.begin_us) + " to " + when(s.span.end_us) + " of " + when(tl.end_us) + " · " +
            std::to_string(tl.lanes.size()) + " lanes",
        Theme::kMuted);
+  if (s.range_begin != s.range_end) {
+    const auto r = tl.stats(s.range_begin, s.range_end);
+    std::string line = "selected " + when(r.end_us - r.begin_us) + " (right click clears):";
+    for (const auto& [cat, got] : r.slices)
+      line += "  " + cat + " " + when(got.second) + " (" + std::to_string(got.first) + ")";
+    for (const auto& [cat, n] : r.markers)
+      line += "  " + std::to_string(n) + " " + cat;
+    wrapped(line, Theme::kLink);
+  }
   if (s.slice >= 0 && static_cast<std::size_t>(s.slice) < tl.slices.size()) {
     const auto& sl = tl.slices[static_cast<std::size_t>(s.slice)];
     text(sl.name + " · " + when(sl.dur_us), Theme::kText, t.bold);

@@ -16,11 +16,17 @@ void draw_viewer(const ViewerModel& model, ViewerState& s, const Theme& t) {
   ImGui::Begin("npcompile-viewer", nullptr, flags);
   draw_header(model, t);
   if (const SessionView* v = model.view()) {
-    const float tall = std::min(ImGui::GetContentRegionAvail().y * 0.42f,
-                                timeline_height(v->timeline));
+    // a Chrome trace has a timeline and nothing else to show: all the window is its
+    const bool only = v->kind == "chrome trace";
+    const float room = ImGui::GetContentRegionAvail().y;
+    const float tall = only ? room : std::min(room * 0.5f, timeline_height(v->timeline));
     ImGui::BeginChild("timeline", {0, tall}, false);
     draw_timeline(*v, s, t, tall);
     ImGui::EndChild();
+    if (only) {
+      ImGui::End();
+      return;
+    }
     const float gap = 16;
     const float left = (ImGui::GetContentRegionAvail().x - gap) * 0.52f;
     ImGui::BeginChild("left", {left, 0}, false);

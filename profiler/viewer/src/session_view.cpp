@@ -14,6 +14,16 @@ SessionView SessionView::from_json(const nlohmann::json& doc, std::filesystem::p
   SessionView v;
   v.file = std::move(file);
   v.kind = doc.is_object() ? doc.value("kind", "session") : "session";
+  if (doc.is_array() || (doc.is_object() && doc.contains("traceEvents"))) {
+    // a Chrome trace (ours, or Perfetto's or another tool's): its timeline alone
+    v.kind = "chrome trace";
+    v.timeline = prof::Timeline::from_chrome(doc);
+    v.events = v.timeline.slices.size() + v.timeline.markers.size();
+    v.summary = "Chrome trace: " + std::to_string(v.timeline.slices.size()) + " slices, " +
+                std::to_string(v.timeline.markers.size()) + " markers on " +
+                std::to_string(v.timeline.lanes.size()) + " lanes";
+    return v;
+  }
   if (v.kind == "report") {
     v.report = doc.get<prof::Report>();
   } else {

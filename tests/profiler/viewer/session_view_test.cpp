@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "npc/prof/chrome_trace.hpp"
 #include "npc/prof/schema_error.hpp"
 #include "npc/prof/session.hpp"
 #include "npc/prof/session_file.hpp"
@@ -58,6 +59,36 @@ TEST(SessionView, OpensASavedReportToo) {
   EXPECT_EQ(v.kind, "report");
   EXPECT_EQ(v.report.breaks.size(), 2u);
   EXPECT_TRUE(v.timeline.slices.empty()); // a report holds no times
+}
+
+TEST(SessionView, OpensAChromeTraceAsItsTimeline) {
+  // ours, exported and read back: the same lanes and slices
+  prof::Session s;
+  prof::test::fill_sample(s);
+  const auto ours = SessionView::from_json(nlohmann::json::parse(prof::chrome_trace_json(s)));
+  EXPECT_EQ(ours.kind, "chrome trace");
+  const auto direct = prof::Timeline::from_events(s.snapshot(), s.thread_names());
+  ASSERT_EQ(ours.timeline.lanes.size(), direct.lanes.size());
+  for (std::size_t i = 0; i < direct.lanes.size(); ++i)
+    EXPECT_EQ(ours.timeline.lanes[i].name, direct.lanes[i].name);
+  EXPECT_EQ(ours.timeline.slices.size(), direct.slices.size());
+  EXPECT_EQ(ours.timeline.markers.size(), direct.markers.size());
+  EXPECT_TRUE(ours.report.kernels.empty());
+  // another tool's: a bare list with B/E pairs, nested, and an instant
+  const auto other = SessionView::from_json(nlohmann::json::parse(R"([
+    {"ph": "B", "name": "outer", "pid": 7, "tid": 3, "ts": 10},
+    {"ph": "B", "name": "inner", "pid": 7, "tid": 3, "ts": 20},
+    {"ph": "E", "pid": 7, "tid": 3, "ts": 30},
+    {"ph": "i", "name": "mark", "pid": 7, "tid": 3, "ts": 35},
+    {"ph": "E", "pid": 7, "tid": 3, "ts": 50},
+    {"ph": "C", "name": "counter", "pid": 7, "tid": 3, "ts": 60}])"));
+  ASSERT_EQ(other.timeline.slices.size(), 2u);
+  EXPECT_EQ(other.timeline.slices[0].name, "outer");
+  EXPECT_DOUBLE_EQ(other.timeline.slices[0].dur_us, 40.0);
+  EXPECT_EQ(other.timeline.slices[1].depth, 1);
+  EXPECT_EQ(other.timeline.lanes[0].name, "pid 7 tid 3");
+  EXPECT_EQ(other.timeline.markers.size(), 1u);
+  EXPECT_THROW(SessionView::from_json(nlohmann::json{{"traceEvents", 3}}), prof::SchemaError);
 }
 
 TEST(SessionView, RejectsOtherDocuments) {

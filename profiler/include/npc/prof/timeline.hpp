@@ -39,6 +39,15 @@ struct TimelineMarker {
   nlohmann::json args = nlohmann::json::object();
 };
 
+// What a range of time holds: per category of slice, how many reach into it and their time
+// inside it (a trace's time includes its compiles'), and the markers in it per category.
+struct RangeStats {
+  double begin_us = 0;
+  double end_us = 0;
+  std::map<std::string, std::pair<std::size_t, double>> slices; // category -> (count, us)
+  std::map<std::string, std::size_t> markers;                    // category -> count
+};
+
 struct Timeline {
   std::vector<TimelineLane> lanes;     // real threads first, then the others in order made
   std::vector<TimelineSlice> slices;   // by lane, then start, the longer first at one start
@@ -48,8 +57,14 @@ struct Timeline {
   // Events as Session::snapshot() gives them (recorded in order; an interval at its end).
   static Timeline from_events(const std::vector<Event>& events,
                               const std::map<std::uint32_t, std::string>& thread_names);
+  // A Chrome trace (JSON object with "traceEvents", or a bare array of events), ours or
+  // another tool's: "X" and "B"/"E" events as slices, "i"/"I" as markers, each (pid, tid) a
+  // lane named by its thread_name metadata; other phases are skipped. Throws SchemaError
+  // where it is not one.
+  static Timeline from_chrome(const nlohmann::json& doc);
   // Where each lane's slices begin in `slices` (lanes.size() + 1 offsets).
   std::vector<std::size_t> lane_offsets() const;
+  RangeStats stats(double begin_us, double end_us) const;
 };
 
 // The part of a timeline on screen: [begin_us, end_us), and the arithmetic of zooming and

@@ -17,7 +17,7 @@
 namespace npc::viewer {
 struct SessionView {
   std::filesystem::path file{};
-  std::string kind{};         // "session" or "report" (a saved report document opens too)
+  std::string kind{};         // "session", "report" (a saved report) or "chrome trace"
   int pid = 0;                // of the process that wrote a session
   std::int64_t start_unix_us = 0;
   std::size_t events = 0;
@@ -28,8 +28,8 @@ struct SessionView {
   std::vector<std::vector<GuardDiff>> guards{};    // parallel to report.recompiles
   prof::Timeline timeline{};                       // a session's events (none in a report)
 
-  // A session or report document (schema "npcompile.profile"); throws prof::SchemaError
-  // (std::invalid_argument) when it is neither.
+  // A session or report document (schema "npcompile.profile"), or a Chrome trace (its
+  // timeline alone); throws prof::SchemaError (std::invalid_argument) when it is none.
   static SessionView from_json(const nlohmann::json& doc, std::filesystem::path file = {});
   // Reads and parses; throws std::runtime_error when unreadable, SchemaError when invalid.
   static SessionView load(const std::filesystem::path& file);
