@@ -24,6 +24,62 @@ std::string location(const std::string& file, std::int64_t line) {
 // Lanes beside the real threads get ids past any thread's.
 constexpr std::uint32_t kFirstLane = 1u << 30;
 
+// Sorted by lane and start (the longer first at one start), and each slice's depth: how many
+// slices of its lane hold it.
+void nest(Timeline& t) {
+  auto& sl = t.slices;
+  std::stable_sort(sl.begin(), sl.end(), [](const TimelineSlice& a, const TimelineSlice& b) {
+    if (a.lane != b.lane)
+      return a.lane < b.lane;
+    if (a.start_us != b.start_us)
+      return a.start_us < b.start_us;
+    return a.dur_us > b.dur_us;
+  });
+  constexpr double eps = 1e-6;
+  std::vector<double> open; // ends of the slices holding the current one
+  std::size_t lane = static_cast<std::size_t>(-1);
+  for (auto& l : t.lanes)
+    l.depth = 0;
+  for (auto& s : sl) {
+    if (s.lane != lane) {
+      lane = s.lane;
+      open.clear();
+    }
+    while (!open.empty() && open.back() <= s.start_us + eps)
+      open.pop_back();
+    s.depth = static_cast<int>(open.size());
+    open.push_back(s.end_us());
+    t.lanes[s.lane].depth = std::max(t.lanes[s.lane].depth, s.depth + 1);
+  }
+  std::stable_sort(t.markers.begin(), t.markers.end(), [](const auto& a, const auto& b) {
+    return a.lane != b.lane ? a.lane < b.lane : a.ts_us < b.ts_us;
+  });
+}
+
+// The lanes in the order perm gives (perm[i]: the lane that goes i-th), slices and markers
+// following them; then sorted and nested again.
+void reorder(Timeline& t, const std::vector<std::size_t>& perm) {
+  std::vector<std::size_t> where(perm.size());
+  std::vector<TimelineLane> lanes(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) {
+    where[perm[i]] = i;
+    lanes[i] = t.lanes[perm[i]];
+  }
+  t.lanes = std::move(lanes);
+  for (auto& s : t.slices)
+    s.lane = where[s.lane];
+  for (auto& m : t.markers)
+    m.lane = where[m.lane];
+  nest(t);
+}
+
+std::vector<std::size_t> identity(std::size_t n) {
+  std::vector<std::size_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i)
+    perm[i] = i;
+  return perm;
+}
+
 class Builder {
 public:
   explicit Builder(const std::map<std::uint32_t, std::string>& names) : names_(names) {}
@@ -72,7 +128,6 @@ public:
 
 private:
   void lay_out(const std::vector<std::pair<std::size_t, double>>& slices);
-  void nest();
 
   const std::map<std::uint32_t, std::string>& names_;
   Timeline t_;
@@ -102,36 +157,6 @@ void Builder::lay_out(const std::vector<std::pair<std::size_t, double>>& idx) {
   }
 }
 
-// Sorted by lane and start (the longer first at one start), and each slice's depth: how many
-// slices of its lane hold it.
-void Builder::nest() {
-  auto& sl = t_.slices;
-  std::stable_sort(sl.begin(), sl.end(), [](const TimelineSlice& a, const TimelineSlice& b) {
-    if (a.lane != b.lane)
-      return a.lane < b.lane;
-    if (a.start_us != b.start_us)
-      return a.start_us < b.start_us;
-    return a.dur_us > b.dur_us;
-  });
-  constexpr double eps = 1e-6;
-  std::vector<double> open; // ends of the slices holding the current one
-  std::size_t lane = static_cast<std::size_t>(-1);
-  for (auto& s : sl) {
-    if (s.lane != lane) {
-      lane = s.lane;
-      open.clear();
-    }
-    while (!open.empty() && open.back() <= s.start_us + eps)
-      open.pop_back();
-    s.depth = static_cast<int>(open.size());
-    open.push_back(s.end_us());
-    t_.lanes[s.lane].depth = std::max(t_.lanes[s.lane].depth, s.depth + 1);
-  }
-  std::stable_sort(t_.markers.begin(), t_.markers.end(), [](const auto& a, const auto& b) {
-    return a.lane != b.lane ? a.lane < b.lane : a.ts_us < b.ts_us;
-  });
-}
-
 Timeline Builder::finish(double last_ts) {
   for (const auto& [lane, idx] : queued_)
     lay_out(idx);
@@ -141,24 +166,11 @@ Timeline Builder::finish(double last_ts) {
   for (const auto& m : t_.markers)
     t_.end_us = std::max(t_.end_us, m.ts_us);
   // real threads first, then the lanes beside them (made in that order per thread)
-  std::vector<std::size_t> order_of(t_.lanes.size());
-  std::vector<std::size_t> perm(t_.lanes.size());
-  for (std::size_t i = 0; i < perm.size(); ++i)
-    perm[i] = i;
+  auto perm = identity(t_.lanes.size());
   std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) {
     return t_.lanes[a].thread > t_.lanes[b].thread;
   });
-  for (std::size_t i = 0; i < perm.size(); ++i)
-    order_of[perm[i]] = i;
-  std::vector<TimelineLane> lanes(t_.lanes.size());
-  for (std::size_t i = 0; i < perm.size(); ++i)
-    lanes[i] = t_.lanes[perm[i]];
-  t_.lanes = std::move(lanes);
-  for (auto& s : t_.slices)
-    s.lane = order_of[s.lane];
-  for (auto& m : t_.markers)
-    m.lane = order_of[m.lane];
-  nest();
+  reorder(t_, perm);
   return std::move(t_);
 }
 
@@ -386,31 +398,13 @@ Timeline Timeline::from_chrome(const nlohmann::json& doc) {
   Timeline t = b.finish(last);
   // the trace's own lane order where it gives one
   if (!sort.empty()) {
-    std::vector<std::size_t> perm(t.lanes.size());
-    for (std::size_t i = 0; i < perm.size(); ++i)
-      perm[i] = i;
     auto key = [&](std::size_t i) {
       auto it = sort.find(t.lanes[i].tid);
       return it != sort.end() ? it->second : std::numeric_limits<std::int64_t>::max();
     };
+    auto perm = identity(t.lanes.size());
     std::stable_sort(perm.begin(), perm.end(), [&](auto a, auto c) { return key(a) < key(c); });
-    std::vector<std::size_t> where(perm.size());
-    std::vector<TimelineLane> lanes(perm.size());
-    for (std::size_t i = 0; i < perm.size(); ++i) {
-      where[perm[i]] = i;
-      lanes[i] = t.lanes[perm[i]];
-    }
-    t.lanes = std::move(lanes);
-    for (auto& sl : t.slices)
-      sl.lane = where[sl.lane];
-    for (auto& m : t.markers)
-      m.lane = where[m.lane];
-    std::stable_sort(t.slices.begin(), t.slices.end(), [](const auto& a, const auto& c) {
-      return a.lane != c.lane ? a.lane < c.lane : false;
-    });
-    std::stable_sort(t.markers.begin(), t.markers.end(), [](const auto& a, const auto& c) {
-      return a.lane != c.lane ? a.lane < c.lane : a.ts_us < c.ts_us;
-    });
+    reorder(t, perm);
   }
   return t;
 }
