@@ -1,5 +1,7 @@
 // npcompile-viewer: a desktop view of an npcompile session file that follows it as it grows.
 // `--screenshot out.png` renders offscreen once and exits (tests, docs, CI under xvfb-run).
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -27,11 +29,20 @@ int screenshot(const ViewerOptions& o, ViewerModel& model) {
   model.refresh();
   OffscreenTarget target(o.width, o.height);
   const ImVec2 size{static_cast<float>(o.width), static_cast<float>(o.height)};
-  for (int i = 0; i < kSettleFrames; ++i) {
+  std::vector<double> layout_ms;
+  for (int i = 0; i < std::max(kSettleFrames, o.frames); ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
     window.new_frame(size);
     draw_viewer(model, state, theme);
+    layout_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     target.bind();
     window.render(o.width, o.height, false);
+  }
+  if (o.frames > 0) {
+    std::sort(layout_ms.begin(), layout_ms.end());
+    std::printf("npcompile-viewer: %zu frames, median layout %.2f ms a frame\n", layout_ms.size(),
+                layout_ms[layout_ms.size() / 2]);
   }
   write_png(o.screenshot, o.width, o.height, target.read_rgba());
   std::printf("npcompile-viewer: wrote %s (%dx%d)%s\n", o.screenshot.c_str(), o.width, o.height,

@@ -44,6 +44,16 @@ ViewerOptions ViewerOptions::parse(const std::vector<std::string>& args) {
         throw std::invalid_argument("--size wants WIDTHxHEIGHT, got '" + v + "'");
       o.width = positive(v.substr(0, x), "width");
       o.height = positive(v.substr(x + 1), "height");
+    } else if (a == "--frames") {
+      const auto& v = value();
+      std::size_t used = 0;
+      try {
+        o.frames = std::stoi(v, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != v.size() || o.frames < 1 || o.frames > 100000)
+        throw std::invalid_argument("bad --frames '" + v + "' (1 to 100000)");
     } else if (a.starts_with("-")) {
       throw std::invalid_argument("unknown option " + a);
     } else if (!o.path.empty()) {
@@ -60,10 +70,13 @@ ViewerOptions ViewerOptions::parse(const std::vector<std::string>& args) {
 
 std::string ViewerOptions::usage() {
   return "usage: npcompile-viewer [SESSION.json | FOLDER] [--screenshot OUT.png] [--size WxH]\n"
+         "                        [--frames N]\n"
          "  Shows an npcompile session file and reloads it when it changes. Given a folder\n"
          "  (default: the Jupyter runtime folder, where the npcompile kernel writes\n"
          "  npcompile-session-<kernel>.json), shows the newest npcompile-*.json in it.\n"
-         "  --screenshot renders one frame offscreen into a PNG and exits.\n";
+         "  --screenshot renders one frame offscreen into a PNG and exits; with --frames N it\n"
+         "  draws N frames first and prints the median time one takes to lay out (the\n"
+         "  panels and the timeline, without the GPU's drawing).\n";
 }
 
 std::filesystem::path jupyter_runtime_dir() {

@@ -13,6 +13,8 @@ TEST(ViewerOptions, PathScreenshotAndSize) {
   EXPECT_EQ(o.width, 800);
   EXPECT_EQ(o.height, 600);
   EXPECT_TRUE(ViewerOptions::parse({"--help"}).help);
+  EXPECT_EQ(o.frames, 0);
+  EXPECT_EQ(ViewerOptions::parse({"--screenshot", "o.png", "--frames", "120"}).frames, 120);
 }
 
 TEST(ViewerOptions, BadCommandLinesSayWhy) {
@@ -30,6 +32,8 @@ TEST(ViewerOptions, BadCommandLinesSayWhy) {
   fails({"--size", "800xabc"}, "bad height");
   fails({"--frobnicate"}, "unknown option");
   fails({"a.json", "b.json"}, "one session file");
+  fails({"--frames", "0"}, "bad --frames");
+  fails({"--frames", "many"}, "bad --frames");
 }
 
 TEST(ViewerOptions, DefaultsToTheJupyterRuntimeFolder) {

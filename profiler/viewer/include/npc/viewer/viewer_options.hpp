@@ -1,6 +1,6 @@
 #pragma once
 // The command line of npcompile-viewer:
-//   npcompile-viewer [SESSION.json | FOLDER] [--screenshot OUT.png] [--size WxH]
+//   npcompile-viewer [SESSION.json | FOLDER] [--screenshot OUT.png] [--size WxH] [--frames N]
 // Without a path it watches the Jupyter runtime folder, where the kernel writes its session.
 #include <filesystem>
 #include <string>
@@ -12,6 +12,7 @@ struct ViewerOptions {
   std::filesystem::path screenshot{}; // render one frame into this PNG and exit
   int width = 1440;
   int height = 900;
+  int frames = 0; // with --screenshot: draw this many frames first and print their time
   bool help = false;
 
   // Throws std::invalid_argument (its what() says which argument) on a bad command line.
