@@ -17,7 +17,7 @@ from ..graph.node import Ref
 from . import lazy_array as _la
 from .library_rules import _axis, _dtype_of, _shape, declare, library_call
 from .operands import Unsupported, as_lazy, broadcast
-from .masked_select import nonzero_indices
+from .masked_select import UNIQUE_REASON, nonzero_indices, unique_values
 from .value_bounds import int_bounds
 from .view_rules import gather
 
@@ -197,6 +197,18 @@ def counted(tracer, fn, *args, **kwargs):
                                     f"nonzero elements, known from the data only")
 
 
+def unique(tracer, fn, ar, *args, **kwargs):
+    """np.unique(ar), its values alone: a lazy selection of ar sorted (masked_select.py),
+    so that its count and reductions are graph values and a returned one is made compact
+    as the graph's last step. With return_index and the like, or another dtype, NumPy's
+    call: a break that says so."""
+    if not args and not kwargs:
+        got = unique_values(tracer, ar)
+        if got is not None:
+            return got
+    raise Unsupported("data_shape", UNIQUE_REASON)
+
+
 SHAPES = {np.digitize: _same("x"), np.isin: _same("element"), np.repeat: _repeat,
           np.tile: _tile, np.lexsort: _lexsort}
 SIGNATURES = {np.lexsort: _lexsort_params}
@@ -227,4 +239,4 @@ TABLE.update({np.triu_indices_from: _triangle_indices(np.triu_indices),
               np.diag_indices_from: diag_indices_from})
 TABLE.update({np.bincount: bincount, np.unravel_index: unravel_index,
               np.ravel_multi_index: ravel_multi_index, np.nonzero: counted,
-              np.flatnonzero: counted, np.argwhere: counted})
+              np.flatnonzero: counted, np.argwhere: counted, np.unique: unique})

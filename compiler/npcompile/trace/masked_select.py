@@ -37,6 +37,8 @@ from .python_numbers import lazy_int
 REASON = "boolean mask indexing x[mask]: the result's shape depends on the data"
 NONZERO_REASON = "np.nonzero: its length is the number of nonzero elements, known from " \
     "the data only"
+UNIQUE_REASON = "np.unique: its length is the number of distinct values, known from the " \
+    "data only"
 
 _NUMERIC = "biufc"
 _POWERS = (operator.pow, np.power)
@@ -78,6 +80,27 @@ def nonzero_indices(tracer, a, flat=False):
     got = Selected(positions, mask._n, mask, 0, user_where(), NONZERO_REASON)
     got.positions = positions
     return got
+
+
+def unique_values(tracer, a):
+    """np.unique(a), its values alone, as a lazy selection, or None: a's values sorted
+    (np.sort, NumPy's own algorithm, as np.unique sorts), selected where each differs from
+    the one before, the first always. NaNs count as one, as NumPy's equal_nan does (they
+    sort last, and only the first is kept). Integers, bools and real floats of at least
+    one element; the sorted array and the mask are new nodes: no copies."""
+    if type(a) is not _la.LazyArray or a._scalar or a.size == 0 or \
+            a.dtype.kind not in "biuf":
+        return None
+    n = a.size
+    s = np.sort(a.reshape(n))
+    before = np.roll(s, 1)
+    differs = s != before
+    if a.dtype.kind == "f":
+        differs = differs & ~(np.isnan(s) & np.isnan(before))
+    intp = np.dtype(np.intp)
+    first = tracer.make(_nb.arange, (0, n, 1), {"dtype": intp}, (), intp, (n,), "arange") == 0
+    mask = differs | first
+    return Selected(s, mask._n, mask, 0, user_where(), UNIQUE_REASON)
 
 
 def _copy(tracer, lz):
