@@ -113,3 +113,31 @@ def test_a_cell_keeps_numpys_array():
     exp = np.flatnonzero(ns["a"] > 0)
     assert type(ns["idx"]) is np.ndarray and np.array_equal(ns["idx"], exp)
     assert ns["n"] == len(exp) and type(ns["n"]) is int
+
+
+def absorbed(n, a, b, seed):
+    rng = np.random.default_rng(seed)
+    pos = np.zeros(n, dtype=np.int32)
+    alive = np.ones(n, dtype=bool)
+    t = 0
+    while alive.any() and t < 1000:
+        t += 1
+        idx = np.flatnonzero(alive)         # a selection, then used as an index: a break
+        steps = np.where(rng.random(idx.size) < 0.5, -1, 1).astype(np.int32)
+        pos[idx] += steps
+        hit = (pos[idx] <= -a) | (pos[idx] >= b)
+        alive[idx[hit]] = False
+    return pos, t
+
+
+@pytest.mark.parametrize("loops", [True, False])
+def test_a_break_budget_reached_while_indexing_with_a_selection(loops):
+    """Walkers absorbed at barriers (a held-out program): written out, the call passes the
+    break budget at a selection made compact to index with, and runs on untraced. The
+    write it was about to make had been recorded into the ended trace and was never
+    computed ('a lazy array outlived its trace', from the second call on)."""
+    f = npcompile.jit(absorbed, device=DEVICE, loops=loops)
+    for _ in range(4):
+        got, exp = f(60, 3, 4, 7), absorbed(60, 3, 4, 7)
+        got = tuple(g.get() if isinstance(g, npcompile.DeviceArray) else g for g in got)
+        assert np.array_equal(got[0], exp[0]) and got[1] == exp[1]

@@ -321,19 +321,24 @@ class LazyArray(_LazyFields):
     def __getitem__(self, key):
         if self._scalar is not True and self._scalar is not False:   # a Python number
             return self._force("number", "indexing a Python number")[key]  # Python's error
+        # first: making a selection compact is a graph break, which can end the trace
+        # (the break budget), and what follows must see that
+        key = _compact_keys(key)
         if current() is None:
             # untraced (a data-bounded loop, a call past the break budget): NumPy's own
             # indexing on the value, without _dispatch's generic concretize of its
             # arguments (8 us against NumPy's 0.1 us for `indptr[i]`)
             return self._value()[concretize(key)]
-        return _dispatch(_getitem, _rules.view_rules.getitem, self, _compact_keys(key))
+        return _dispatch(_getitem, _rules.view_rules.getitem, self, key)
 
     def __setitem__(self, key, value):
+        # first, as in __getitem__: the break of a selection made compact can end the trace
+        # (a write recorded into an ended trace was never computed: random_walk_hitting)
+        key = _compact_keys(key)
         tracer = current()
         if tracer is None:
             self._value()[concretize(key)] = concretize(value)
             return
-        key = _compact_keys(key)
         try:
             _rules.inplace.setitem(tracer, self, key, value)
         except Unsupported as u:
