@@ -116,8 +116,7 @@ public:
   void sequential(std::size_t lane, double end, double dur, std::string name, std::string cat,
                   json args) {
     queued_[lane].push_back({t_.slices.size(), end});
-    slice(lane, start_of(static_cast<std::int64_t>(end), dur), dur, std::move(name),
-          std::move(cat), std::move(args));
+    slice(lane, 0.0, dur, std::move(name), std::move(cat), std::move(args)); // (lay_out places it)
   }
 
   void marker(std::size_t lane, double ts, std::string name, std::string cat, json args) {

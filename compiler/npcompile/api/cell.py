@@ -46,28 +46,24 @@ def _split_last_expr(tree):
 def _restore(namespace):
     """Lazy arrays and selections bound in the namespace (also inside top-level lists,
     tuples and dicts) become plain NumPy values again."""
-    for name, v in list(namespace.items()):
-        t = type(v)
-        if t in _LAZY or (t in (list, tuple, dict) and _holds_lazy(v)):
-            namespace[name] = concretize(materialize_all(v))
+    _rebind(namespace, (LazyArray, Selected), lambda v: concretize(materialize_all(v)))
 
 
 def _compact_selections(namespace):
     """Selections the cell leaves in its namespace (`y = x[x > 0]`) made NumPy's compact
     arrays as the graph's last steps, as a function's returned ones are (they were left
     as the tracer's own Selected objects, and `type(y)` was not ndarray)."""
+    _rebind(namespace, (Selected,), materialize_all)
+
+
+def _rebind(namespace, kinds, convert):
+    """Each name bound to a value of these types, or to a top-level list, tuple or dict
+    holding one, bound to convert(value)."""
     for name, v in list(namespace.items()):
         t = type(v)
-        if t is Selected or (t in (list, tuple, dict) and _holds_lazy(v)):
-            namespace[name] = materialize_all(v)
-
-
-_LAZY = (LazyArray, Selected)
-
-
-def _holds_lazy(container):
-    values = container.values() if type(container) is dict else container
-    return any(type(x) in _LAZY for x in values)
+        if t in kinds or (t in (list, tuple, dict) and any(
+                type(x) in kinds for x in (v.values() if t is dict else v))):
+            namespace[name] = convert(v)
 
 
 def _raising(source, filename):

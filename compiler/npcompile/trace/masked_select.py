@@ -70,8 +70,7 @@ def nonzero_indices(tracer, a, flat=False):
             or a.dtype.kind not in "biufc":
         return None
     n = a.size
-    intp = np.dtype(np.intp)
-    positions = tracer.make(_nb.arange, (0, n, 1), {"dtype": intp}, (), intp, (n,), "arange")
+    positions = _positions(tracer, n)
     flat_a = a if a.ndim == 1 else a.reshape(n)
     # a != 0: NaN counts as nonzero, -0.0 does not, as in NumPy's test of each element.
     # Both nodes are new, out of the user's reach, so no later write can change them:
@@ -97,10 +96,15 @@ def unique_values(tracer, a):
     differs = s != before
     if a.dtype.kind == "f":
         differs = differs & ~(np.isnan(s) & np.isnan(before))
-    intp = np.dtype(np.intp)
-    first = tracer.make(_nb.arange, (0, n, 1), {"dtype": intp}, (), intp, (n,), "arange") == 0
-    mask = differs | first
+    mask = differs | (_positions(tracer, n) == 0)
     return Selected(s, mask._n, mask, 0, user_where(), UNIQUE_REASON)
+
+
+def _positions(tracer, n):
+    """arange(n) in intp, a node of the graph (NumPy's own arange: the numpy module's entry
+    is a tracing wrapper while traces run)."""
+    intp = np.dtype(np.intp)
+    return tracer.make(_nb.arange, (0, n, 1), {"dtype": intp}, (), intp, (n,), "arange")
 
 
 def _copy(tracer, lz):
@@ -292,12 +296,9 @@ class Selected:
         self.packed = None           # (full's node, its packed rows): selected_reductions
         self.lead = lead             # the axes before the mask's, taken whole
         self.mask_node = mask_node   # the mask's identity, for same_mask
-        self.mask_snap = mask_snap   # its values when selected (a copy)
+        # its values when selected: a copy, or a node of its own no later write reaches
+        self.mask_snap = mask_snap
         self._mat = None
-
-    def key(self, mask):
-        """NumPy's index of the selection, with this mask."""
-        return (slice(None),) * self.lead + (mask,) if self.lead else mask
 
     def materialize(self):
         """NumPy's compact `x[mask]`, once; from then on this object stands for it. A
