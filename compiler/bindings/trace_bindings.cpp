@@ -4,6 +4,7 @@
 
 #include "ArgKey.hpp"
 #include "GraphFingerprint.hpp"
+#include "JitCall.hpp"
 #include "LazyObject.hpp"
 #include "NodeObject.hpp"
 #include "OpRecorder.hpp"
@@ -66,6 +67,11 @@ PyObject* configure_arg_key(PyObject*, PyObject* options) {
 
 PyObject* arg_key(PyObject*, PyObject* args) { return trace::arg_key(args); }
 
+PyObject* expire_grants(PyObject*, PyObject*) {
+  trace::expire_grants();
+  Py_RETURN_NONE;
+}
+
 PyMethodDef functions[] = {
     {"current", current, METH_NOARGS, "the tracer active on this thread, or None"},
     {"set_current", set_current, METH_O, "make a tracer (or None) this thread's current one"},
@@ -79,6 +85,8 @@ PyMethodDef functions[] = {
      "the types and Python rules arg_key uses (api/replay.py)"},
     {"arg_key", arg_key, METH_O,
      "the key tuple of a tuple of positional arguments, or None (api/replay.py arg_key)"},
+    {"expire_grants", expire_grants, METH_NOARGS,
+     "void every JitCall's grants to the NumPy path (npcompile.reset())"},
     {"learned_count", learned_count, METH_NOARGS, "entries in the op recorder's dtype cache"},
     {"forget_learned", forget_learned, METH_NOARGS, "empty the op recorder's dtype cache"},
     {nullptr, nullptr, 0, nullptr}};
@@ -91,13 +99,14 @@ void add_type(py::module_& m, const char* name, PyTypeObject* type) {
 
 void bind_trace(py::module_& m) {
   if (!trace::ready_node_type() || !trace::ready_storage_type() || !trace::ready_lazy_type() ||
-      !trace::ready_fingerprint_type()) {
+      !trace::ready_fingerprint_type() || !trace::ready_jit_call_type()) {
     throw py::error_already_set();
   }
   add_type(m, "Node", &trace::NodeType);
   add_type(m, "StorageBase", &trace::StorageBaseType);
   add_type(m, "LazyBase", &trace::LazyBaseType);
   add_type(m, "Fingerprint", &trace::FingerprintType);
+  add_type(m, "JitCall", &trace::JitCallType);
   if (PyModule_AddFunctions(m.ptr(), functions) != 0) {
     throw py::error_already_set();
   }

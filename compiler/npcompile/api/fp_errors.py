@@ -39,22 +39,27 @@ if np.__version__.split(".")[0] == "1":
 else:
     _handling = getattr(getattr(np._core, "umath", None), "_extobj_contextvar", None)
     _handling = _handling.get if _handling is not None else (lambda: None)
-_quiet = set()          # handlings found free of RAISING modes
+QUIET = set()           # handlings found free of RAISING modes (read by api/jit's C base)
 _QUIET_MAX = 64         # (errstate blocks in a loop make new ones: forgotten past this)
+
+
+# NumPy's floating-point handling in force now, a member of QUIET where it raises for
+# nothing: api/jit's C base calls it at each call it runs (no Python frame of ours)
+handling = _handling
 
 
 def raising_now():
     """'divide="raise"' and the like for the handling in force now, or None: a call
     made under it runs as plain NumPy."""
     h = _handling()
-    if h is not None and h in _quiet:
+    if h is not None and h in QUIET:
         return None
     modes = np.geterr()
     if RAISING.isdisjoint(modes.values()):   # (every jitted call asks: the common case)
         if h is not None:
-            if len(_quiet) >= _QUIET_MAX:
-                _quiet.clear()
-            _quiet.add(h)
+            if len(QUIET) >= _QUIET_MAX:
+                QUIET.clear()
+            QUIET.add(h)
         return None
     return ", ".join(f'{k}="{modes[k]}"' for k in _KINDS if modes[k] in RAISING)
 

@@ -26,6 +26,11 @@ from .path_choice import PathChooser
 from .purity import Watch, closure_guards
 from .replay import Plan, arg_key, choice_key, make_plan
 from .step_plan import make_step_plan
+from ..trace_core import core
+
+# the C base of a jitted call (compiler/trace_core/JitCall.hpp): calls the path choice
+# granted to plain NumPy run it from C; every other call is Jitted._call
+_CALL_BASE = getattr(core, "JitCall", object)
 
 DEVICES = ("cpu", "cuda")
 
@@ -57,7 +62,7 @@ def loops_default():
 STEP_MISSES = 3
 
 
-class Jitted:
+class Jitted(_CALL_BASE):
     def __init__(self, fn, device="cpu", fullgraph=False, dynamic=None, replay=None,
                  choose=None, loops=None):
         if not callable(fn):
@@ -130,6 +135,9 @@ class Jitted:
         # an np.errstate(... "raise") of the function's own: every call runs as NumPy
         self._fp_scope = fp_errors.raising_scope(fn)
         self._fp_reported = set()
+        if _CALL_BASE is not object:   # a function that raises on its own is never granted
+            self._numpy_path(self._eager if self.chooser is not None and self._fp_scope is None
+                             else None, fp_errors.handling, fp_errors.QUIET)
 
     def _report_untraced(self, args, names, function):
         """An array argument whose dtype is not traced (byte-swapped, long double, strings)
@@ -177,7 +185,8 @@ class Jitted:
                 names.append(f"args[{i}]")
         return names
 
-    def __call__(self, *args, **kwargs):
+    def _call(self, *args, **kwargs):
+        """A call, but one the C base ran as a grant to the NumPy path."""
         if current() is not None:  # called from traced code: inline into that trace
             return self.fn(*args, **kwargs)
         raising = self._fp_scope or fp_errors.raising_now()
@@ -185,13 +194,17 @@ class Jitted:
             return self._numpy_for_fp_errors(raising, args, kwargs)
         if self.chooser is None:
             return self._returned(self._compiled_call(args, kwargs))
-        key = self._choosing = self._floats.choice_key(choice_key(args, kwargs), args)
+        raw = choice_key(args, kwargs)
+        key = self._choosing = self._floats.choice_key(raw, args)
         generation = ENGINE.generation
         path = self.chooser.next_path(key, generation, self._third_path, args, kwargs)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
+            self._grant(key, raw, kwargs, -1)
             return self._eager(*args, **kwargs)
         untimed = path_choice.UNTIMED_OF.get(path)
         if untimed is not None:   # the chosen path, far from the next recheck
+            if untimed == "numpy":
+                self._grant(key, raw, kwargs, self.chooser.lend_untimed(key, generation))
             return self._run_path(untimed, args, kwargs)
         t0 = time.perf_counter()
         result = self._run_path(path, args, kwargs)
@@ -199,6 +212,15 @@ class Jitted:
             self._settle_device()    # the kernels' time, not only their launches
         self.chooser.record(key, path, time.perf_counter() - t0, generation)
         return result
+
+    def _grant(self, key, raw, kwargs, n):
+        """The next n calls with these arguments (-1: all) run plain NumPy from the C
+        base, where it is built. Only for a key that is the arguments' exact one (not
+        with its float values masked, nor a coarse one): the C base looks up the call's
+        own key."""
+        if n and key is raw and not kwargs and _CALL_BASE is not object and \
+                key[:1] != ("coarse",):
+            self._grant_numpy(key, n)
 
     def _numpy_for_fp_errors(self, raising, args, kwargs):
         """The call as plain NumPy, under floating-point error handling that raises
@@ -542,17 +564,21 @@ def replay_call(jitted, plan, values):
     return True, result
 
 
+if _CALL_BASE is object:   # no C core: every call is the Python one
+    Jitted.__call__ = Jitted._call
+
+
 def _results_on_device(fn):
     from ..backends.cuda_runtime import available
-    from ..backends.device_array import results_to_device
+    from ..backends.device_array import results_in
 
     @functools.wraps(fn)
     def numpy_on_device(*args, **kwargs):
         if not available()[0]:      # no GPU: NumPy's types, as the compiled path gives
             return fn(*args, **kwargs)
-        # the result goes straight in: a name holding it here as well made every array
-        # look held by someone else, and each was copied (tanh_diag 0.86x NumPy)
-        return results_to_device(fn(*args, **kwargs))
+        # the result goes straight into the box: a name holding it here as well made
+        # every array look held by someone else, and each was copied (tanh_diag 0.86x)
+        return results_in([fn(*args, **kwargs)])
     return numpy_on_device
 
 

@@ -144,6 +144,17 @@ class PathChooser:
             return "compiled"
         return min(_paths(st), key=lambda p: len(_samples(st, p)))
 
+    def lend_untimed(self, key, generation=0):
+        """After a call next_path sent untimed down the NumPy path: the untimed calls
+        left before the samples of the next recheck, counted now as made (the caller
+        grants them to its C base, which runs them without asking), or 0."""
+        st = self._state(key, generation)
+        if st.settled or st.choice != "numpy":
+            return 0
+        n = max(st.recheck_at - SAMPLES - st.calls, 0)
+        st.calls += n
+        return n
+
     def settle(self, key, generation=0):
         """Plain NumPy for this key from now on, with no rechecks: its trace outgrew the
         op budget (trace/budget.py), so every compiled call would trace that far again.

@@ -14,6 +14,7 @@ from ..graph.recorded import Recorded
 from ..graph.signature import collect
 from ..profile_hook import is_watch
 from ..records import SESSION
+from ..trace_core import core
 from . import eager_timing, reference
 
 
@@ -82,6 +83,8 @@ class Engine:
     def reset(self):
         self.cache.clear()
         self.generation += 1
+        if core is not None:    # the jitted calls' grants to NumPy end with what chose them
+            core.expire_grants()
 
     def record_break(self, tracer, rec):
         d = rec.as_dict()
