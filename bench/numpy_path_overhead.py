@@ -46,8 +46,12 @@ def main():
         sides = {"numpy": mod.run, "jit": jf, "numpy path": jf._eager, "jit+sync": synced,
                  "numpy again": mod.run}
         times = {k: [] for k in sides}
-        for _ in range(opts.reps):
-            for k, f in sides.items():
+        names = list(sides)
+        for rep in range(opts.reps):
+            # each side follows every other in turn, so that none always runs right
+            # after the same one (caches and the allocator as the side before left them)
+            for k in names[rep % len(names):] + names[:rep % len(names)]:
+                f = sides[k]
                 args = copy.deepcopy(inputs)
                 t0 = time.perf_counter()
                 f(*args)

@@ -115,7 +115,7 @@ PyObject* set_numpy_path(PyObject* self, PyObject* args) {
 }
 
 // _grant_numpy(key, n): the next n calls with this argument key run the NumPy path (-1: every
-// call, for good), until npcompile.reset().
+// call, for good; 0: none, the grant revoked), until npcompile.reset().
 PyObject* grant(PyObject* self, PyObject* args) {
   PyObject* key;
   Py_ssize_t n;
@@ -129,6 +129,15 @@ PyObject* grant(PyObject* self, PyObject* args) {
   if (s->epoch != g_epoch || PyDict_GET_SIZE(s->grants) >= kMaxGrants) {
     PyDict_Clear(s->grants);
     s->epoch = g_epoch;
+  }
+  if (n == 0) {  // revoked
+    if (PyDict_DelItem(s->grants, key) != 0) {
+      if (!PyErr_ExceptionMatches(PyExc_KeyError)) {
+        return nullptr;
+      }
+      PyErr_Clear();
+    }
+    Py_RETURN_NONE;
   }
   PyObject* v = PyLong_FromSsize_t(n);
   const int done = v ? PyDict_SetItem(s->grants, key, v) : -1;

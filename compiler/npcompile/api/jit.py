@@ -135,6 +135,8 @@ class Jitted(_CALL_BASE):
         # an np.errstate(... "raise") of the function's own: every call runs as NumPy
         self._fp_scope = fp_errors.raising_scope(fn)
         self._fp_reported = set()
+        self._lent = {}         # path choice key -> (raw argument key, calls granted)
+        self._grant_epoch = ENGINE.generation
         if _CALL_BASE is not object:   # a function that raises on its own is never granted
             self._numpy_path(self._eager if self.chooser is not None and self._fp_scope is None
                              else None, fp_errors.handling, fp_errors.QUIET)
@@ -197,6 +199,8 @@ class Jitted(_CALL_BASE):
         raw = choice_key(args, kwargs)
         key = self._choosing = self._floats.choice_key(raw, args)
         generation = ENGINE.generation
+        if self._lent:
+            self._count_lent(generation)
         path = self.chooser.next_path(key, generation, self._third_path, args, kwargs)
         if path == "settled":   # past the op budget: plain NumPy for good, untimed
             self._grant(key, raw, kwargs, -1)
@@ -214,13 +218,38 @@ class Jitted(_CALL_BASE):
         return result
 
     def _grant(self, key, raw, kwargs, n):
-        """The next n calls with these arguments (-1: all) run plain NumPy from the C
-        base, where it is built. Only for a key that is the arguments' exact one (not
-        with its float values masked, nor a coarse one): the C base looks up the call's
-        own key."""
-        if n and key is raw and not kwargs and _CALL_BASE is not object and \
-                key[:1] != ("coarse",):
-            self._grant_numpy(key, n)
+        """The next n calls with exactly these arguments (raw: their key; -1: all calls)
+        run plain NumPy from the C base, where it is built, counted as calls of the path
+        choice's `key` at its next call in Python (_count_lent). The raw key, not `key`:
+        the C base looks up the call's own key, where `key` may leave out the values of
+        float arguments (api/dynamic_args.py). One grant per `key`: a new one revokes
+        the last (a time step `t` that changes at every call gets a grant it never uses)."""
+        if not n or kwargs or _CALL_BASE is object or raw[:1] == ("coarse",):
+            return
+        old = self._lent.pop(key, None)
+        if old is not None and old[0] != raw:
+            self._grant_numpy(old[0], 0)
+        self._grant_numpy(raw, n)
+        if n > 0:
+            self._lent[key] = (raw, n)
+
+    def _count_lent(self, generation):
+        """The calls the C base ran on grants since the last call in Python, counted as
+        the path choice's calls (its rechecks come after so many calls). Counted here,
+        not when granted: a grant whose arguments do not come again (a float argument
+        that changes) is not used, and counted in advance it brought the next recheck
+        on at once."""
+        if self._grant_epoch != generation:   # npcompile.reset(): what they counted for
+            self._lent.clear()
+            self._grant_epoch = generation
+            return
+        for key, (raw, n) in list(self._lent.items()):
+            left = self._granted(raw) or 0    # (None: dropped past 64 keys, all used)
+            self.chooser.count_calls(key, n - left, generation)
+            if left:
+                self._lent[key] = (raw, left)
+            else:
+                del self._lent[key]
 
     def _numpy_for_fp_errors(self, raising, args, kwargs):
         """The call as plain NumPy, under floating-point error handling that raises

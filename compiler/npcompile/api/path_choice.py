@@ -146,14 +146,16 @@ class PathChooser:
 
     def lend_untimed(self, key, generation=0):
         """After a call next_path sent untimed down the NumPy path: the untimed calls
-        left before the samples of the next recheck, counted now as made (the caller
-        grants them to its C base, which runs them without asking), or 0."""
+        left before the samples of the next recheck (the caller grants them to its C
+        base, which runs them without asking, and counts those made: count_calls), or 0."""
         st = self._state(key, generation)
         if st.settled or st.choice != "numpy":
             return 0
-        n = max(st.recheck_at - SAMPLES - st.calls, 0)
-        st.calls += n
-        return n
+        return max(st.recheck_at - SAMPLES - st.calls, 0)
+
+    def count_calls(self, key, n, generation=0):
+        """n calls made on a grant (lend_untimed), untimed."""
+        self._state(key, generation).calls += n
 
     def settle(self, key, generation=0):
         """Plain NumPy for this key from now on, with no rechecks: its trace outgrew the
