@@ -46,6 +46,7 @@ void Session::record(EventData data) {
 void Session::append(Event e) {
   std::lock_guard lock(mu_);
   events_.push_back(std::move(e));
+  ++appended_;
   const std::size_t cap = max_events();
   if (events_.size() > cap + cap / 4) // trimmed now and then: amortized O(1) per event
     events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(events_.size() - cap));
@@ -73,6 +74,20 @@ std::size_t Session::size() const {
 void Session::clear() {
   std::lock_guard lock(mu_);
   events_.clear();
+  appended_ = 0;
+  ++epoch_;
+}
+
+Session::Tail Session::tail(std::uint64_t from, std::uint64_t epoch) const {
+  std::lock_guard lock(mu_);
+  Tail t;
+  t.next = appended_;
+  t.epoch = epoch_;
+  const std::uint64_t first = appended_ - events_.size(); // the oldest kept, counted
+  t.continues = epoch == epoch_ && from >= first && from <= appended_;
+  const std::uint64_t begin = t.continues ? from : first;
+  t.events.assign(events_.begin() + static_cast<std::ptrdiff_t>(begin - first), events_.end());
+  return t;
 }
 
 std::int64_t Session::now_us() const {
@@ -101,6 +116,8 @@ void Session::restore(std::vector<Event> events, std::map<std::uint32_t, std::st
                       std::int64_t start_unix_us, int pid) {
   std::lock_guard lock(mu_);
   events_ = std::move(events);
+  appended_ = events_.size();
+  ++epoch_;
   thread_names_ = std::move(names);
   start_unix_us_ = start_unix_us;
   pid_ = pid;

@@ -39,6 +39,18 @@ public:
   // Forgets the events; the clock and the thread names stay.
   void clear();
 
+  // What a follower (the live attach) has not seen: the events appended since `from`, a
+  // count since the session began or was last cleared (`epoch` says which). Where the
+  // follower's epoch is not the session's, or events it has not seen were dropped (the
+  // oldest go past NPC_MAX_EVENTS), `continues` is false and `events` holds them all.
+  struct Tail {
+    std::vector<Event> events;
+    std::uint64_t next = 0;  // `from` for the next call
+    std::uint64_t epoch = 0;
+    bool continues = true;
+  };
+  Tail tail(std::uint64_t from, std::uint64_t epoch) const;
+
   // µs since the session started, on the steady clock.
   std::int64_t now_us() const;
   // When the session started on the wall clock (µs since the Unix epoch), and in which process.
@@ -57,6 +69,8 @@ public:
 private:
   mutable std::mutex mu_;
   std::vector<Event> events_{};
+  std::uint64_t appended_ = 0; // events appended in this epoch (events_ holds the newest)
+  std::uint64_t epoch_ = 1;    // bumped by clear() and restore()
   std::map<std::uint32_t, std::string> thread_names_{};
   std::chrono::steady_clock::time_point start_;
   std::int64_t start_unix_us_ = 0;
