@@ -11,9 +11,9 @@ using namespace pybind11::literals;
 
 namespace npc {
 interpreter::interpreter(history_manager& history, interrupt_handler& interrupts,
-                         std::string kernel_id)
+                         std::string kernel_id, std::string connection_file)
     : xpyt::interpreter(), m_history(history), m_interrupts(interrupts),
-      m_kernel_id(std::move(kernel_id)) {}
+      m_kernel_id(std::move(kernel_id)), m_connection_file(std::move(connection_file)) {}
 
 interpreter::~interpreter() {
   // Without a shutdown request the comm manager (owned by xeus's kernel core)
@@ -155,6 +155,7 @@ void interpreter::load_npcompile() {
     }
   }
   autosave_session();
+  serve_attach();
 }
 
 // Every traced cell updates the kernel's session file in Jupyter's runtime folder, where
@@ -165,6 +166,18 @@ void interpreter::autosave_session() {
         .attr("autosave_session")(m_ipython_shell, m_kernel_id);
   } catch (py::error_already_set& e) {
     std::cerr << "xnpcompile: no session file for npcompile-viewer (" << e.what() << ")"
+              << std::endl;
+  }
+}
+
+// npcompile-viewer --attach follows the session live over loopback, signed with the
+// kernel's key; an SSH tunnel reaches it on a remote machine. Off, with the reason on stderr,
+// where it cannot start: the kernel works the same without it.
+void interpreter::serve_attach() {
+  try {
+    py::module_::import("npcompile.attach").attr("serve_for_kernel")(m_connection_file);
+  } catch (py::error_already_set& e) {
+    std::cerr << "xnpcompile: no live attach for npcompile-viewer (" << e.what() << ")"
               << std::endl;
   }
 }
@@ -275,6 +288,7 @@ void interpreter::shutdown_request_impl() {
   try {
     py::gil_scoped_acquire acquire;
     py::module_::import("npcompile.report").attr("remove_session_file")();
+    py::module_::import("npcompile.attach").attr("stop")(); // and its attach file
   } catch (py::error_already_set& e) {
     std::cerr << "xnpcompile: the session file stays (" << e.what() << ")" << std::endl;
   }

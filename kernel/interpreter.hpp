@@ -16,8 +16,10 @@ namespace npc {
 // the kernel's own name and version, and bare exception class names.
 class interpreter final : public xpyt::interpreter {
 public:
-  // `kernel_id` names the kernel's session file (npcompile-session-<kernel_id>.json).
-  interpreter(history_manager& history, interrupt_handler& interrupts, std::string kernel_id);
+  // `kernel_id` names the kernel's session file (npcompile-session-<kernel_id>.json); the
+  // connection file's key signs the live attach (npcompile/attach.py).
+  interpreter(history_manager& history, interrupt_handler& interrupts, std::string kernel_id,
+              std::string connection_file);
   ~interpreter() override;
 
 private:
@@ -33,6 +35,7 @@ private:
   void buffer_streams_by_lines();
   void load_npcompile();
   void autosave_session();
+  void serve_attach();
   void drain_pending_interrupt();
   void end_cell_streams(nl::json& reply);
   void record_history(int execution_counter, bool store_history);
@@ -41,6 +44,7 @@ private:
   interrupt_handler& m_interrupts;
   std::unique_ptr<comm_target> m_comm_target;
   std::string m_kernel_id;
+  std::string m_connection_file;
   bool m_npcompile_loaded = false;
 };
 } // namespace npc

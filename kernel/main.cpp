@@ -78,7 +78,8 @@ int main(int argc, char* argv[]) {
 
   auto history = std::make_unique<npc::history_manager>();
   auto interpreter =
-      std::make_unique<npc::interpreter>(*history, *interrupts, kernel_id(connection_file));
+      std::make_unique<npc::interpreter>(*history, *interrupts, kernel_id(connection_file),
+                                         std::filesystem::absolute(connection_file).string());
 
   nl::json debugger_config;
   debugger_config["python"] = python_executable;

@@ -3,12 +3,15 @@
 // bad event raises ValueError at the emit call that made it, not later in a report.
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <unistd.h>
 #include <string>
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
 #include "bindings.hpp"
+#include "npc/prof/attach_file.hpp"
+#include "npc/prof/attach_server.hpp"
 #include "npc/prof/chrome_trace.hpp"
 #include "npc/prof/event.hpp"
 #include "npc/prof/render_html.hpp"
@@ -298,6 +301,63 @@ void npc::bindings::bind_profiler(py::module_& m) {
       "session", [] { return to_py(json(prof::Session::global())); },
       "The whole session as a dict {schema, version, kind: 'session', pid, start_unix_us, "
       "threads, events}.");
+  // The live attach (npcompile/attach.py): one server per process, stopped by attach_stop or
+  // left to the process's exit (held by a pointer never freed: a thread joined during
+  // static destruction could outlive what it reads).
+  static prof::AttachServer* server = nullptr;
+  static std::filesystem::path server_file;
+  m.def(
+      "attach_serve",
+      [](const std::string& key, const std::string& host, int port,
+         const std::filesystem::path& attach_file, const std::string& connection_file) {
+        py::gil_scoped_release release;
+        if (server) {
+          server->stop();
+          delete server;
+          server = nullptr;
+        }
+        server = new prof::AttachServer(prof::Session::global(), key, host, port);
+        prof::AttachInfo info;
+        info.host = host;
+        info.port = server->port();
+        info.pid = static_cast<int>(::getpid());
+        info.connection_file = connection_file; // (a string: an empty path crosses as ".")
+        info.key = connection_file.empty() ? key : "";
+        prof::write_attach_file(attach_file, info);
+        server_file = attach_file;
+        return server->port();
+      },
+      py::arg("key"), py::arg("host") = "127.0.0.1", py::arg("port") = 0,
+      py::arg("attach_file"), py::arg("connection_file") = std::string(),
+      "Stream the session to viewers that hold `key` (npcompile-viewer --attach) and write the "
+      "attach file saying where; returns the port.");
+  m.def(
+      "attach_stop",
+      [] {
+        py::gil_scoped_release release;
+        if (server) {
+          server->stop();
+          delete server;
+          server = nullptr;
+          std::error_code ec;
+          std::filesystem::remove(server_file, ec);
+        }
+      },
+      "Stop the live attach and remove its attach file.");
+  m.def(
+      "attach_status",
+      []() -> py::object {
+        if (!server)
+          return py::none();
+        py::dict d;
+        d["port"] = server->port();
+        d["viewers"] = server->viewers();
+        d["refused"] = server->refused();
+        d["log"] = server->log();
+        d["attach_file"] = server_file.string();
+        return d;
+      },
+      "{'port', 'viewers', 'refused', 'log', 'attach_file'} of the live attach, or None.");
   m.def(
       "load", [](const py::dict& doc) { from_py(doc).get_to(prof::Session::global()); },
       py::arg("doc"), "Replace the session's events with those of a session document.");

@@ -1,14 +1,29 @@
 """Helpers of the kernel tests (plain functions; the fixtures are in conftest.py).
 A module of its own, with a name no other test folder uses, so that test modules can
 import it whatever other conftest.py files pytest has loaded."""
+import os
 import queue
 import time
+import uuid
 
 from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
 KERNEL_NAME = "npcompile"
 KERNEL_VERSION = "0.1.0"
 TIMEOUT = 30
+
+
+def start_in_runtime(runtime):
+    """(kernel id, manager, client) of a kernel started as a Jupyter server starts one
+    (connection file kernel-<id>.json), its runtime folder `runtime`."""
+    from jupyter_client.manager import KernelManager
+    kernel_id = str(uuid.uuid4())
+    km = KernelManager(kernel_name=KERNEL_NAME,
+                       connection_file=str(runtime / f"kernel-{kernel_id}.json"))
+    km.start_kernel(env=dict(os.environ, JUPYTER_RUNTIME_DIR=str(runtime)))
+    kc = km.client()
+    kc.start_channels()
+    return kernel_id, km, kc
 
 
 def require_kernelspec():

@@ -6,24 +6,10 @@ import os
 import shutil
 import subprocess
 import time
-import uuid
 
 import pytest
-from jupyter_client.manager import KernelManager
 
-from .kernel_helpers import KERNEL_NAME, run_cell
-
-
-def _started(runtime):
-    """(kernel id, manager, client) of a kernel started as a Jupyter server starts one
-    (connection file kernel-<id>.json), its runtime folder `runtime`."""
-    kernel_id = str(uuid.uuid4())
-    km = KernelManager(kernel_name=KERNEL_NAME,
-                       connection_file=str(runtime / f"kernel-{kernel_id}.json"))
-    km.start_kernel(env=dict(os.environ, JUPYTER_RUNTIME_DIR=str(runtime)))
-    kc = km.client()
-    kc.start_channels()
-    return kernel_id, km, kc
+from .kernel_helpers import run_cell, start_in_runtime as _started
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +54,9 @@ def test_traced_cells_update_the_kernel_session_file(runtime_kernel):
 
     ok(kc, "%%npcompile\nw = np.sqrt(x) + x")
     assert len(json.loads(files[0].read_text())["events"]) > len(doc["events"])
-    # No temporary files left behind by the atomic writes.
-    assert [p.name for p in runtime.iterdir() if p.name.startswith("npcompile")] == \
-        [files[0].name]
+    # No temporary files left behind by the atomic writes (beside the live attach's file).
+    assert sorted(p.name for p in runtime.iterdir() if p.name.startswith("npcompile")) == \
+        [f"npcompile-attach-kernel-{kernel_id}.json", files[0].name]
     out = ok(kc, "import importlib\nimportlib.import_module('npcompile.report').kernel_session_file()")
     assert str(files[0]) in "".join(m["content"]["data"]["text/plain"] for m in out
                                     if m["msg_type"] == "execute_result")
@@ -110,3 +96,4 @@ def test_a_real_kernel_writes_its_session_file_private_and_removes_it_at_shutdow
         km.shutdown_kernel(now=False)     # the clean way: a shutdown_request
     assert not km.is_alive()
     assert sessions(runtime) == []
+    assert list(runtime.glob("npcompile-attach-*")) == []   # the live attach's file too

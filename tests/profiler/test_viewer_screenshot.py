@@ -10,18 +10,10 @@ from pathlib import Path
 import pytest
 
 from PIL import Image
+from viewer_binary import require_viewer
 
 HERE = Path(__file__).parent
 SIZE = (1400, 1000)  # tall enough for the timeline above the panels
-
-
-def viewer_path():
-    """The installed viewer: $NPC_VIEWER, else PATH, else the default prefix (~/.local/bin)."""
-    for candidate in (os.environ.get("NPC_VIEWER"), shutil.which("npcompile-viewer"),
-                      str(Path.home() / ".local" / "bin" / "npcompile-viewer")):
-        if candidate and os.access(candidate, os.X_OK):
-            return candidate
-    return None
 
 
 def hex_rgb(h):
@@ -30,12 +22,7 @@ def hex_rgb(h):
 
 @pytest.fixture(scope="module")
 def viewer():
-    path = viewer_path()
-    if path is None:
-        pytest.fail("npcompile-viewer is not installed: run `make install` (or set NPC_VIEWER)")
-    if shutil.which("xvfb-run") is None:
-        pytest.skip("xvfb-run is not installed (Debian package xvfb)")
-    return path
+    return require_viewer()
 
 
 @pytest.fixture(scope="module")

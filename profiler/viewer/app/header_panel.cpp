@@ -44,11 +44,20 @@ void draw_header(const ViewerModel& model, const Theme& t) {
     else
       meta = "pid " + std::to_string(v->pid) + " · started " + utc(v->start_unix_us) + " · " +
              std::to_string(v->events) + (v->events == 1 ? " event" : " events");
-    meta += " · loaded " + local_time(model.loaded_at());
-    if (model.loads() > 1)
-      meta += " (reloaded " + std::to_string(model.loads() - 1) + "×)";
-    meta += " · reloads when the file changes";
-    text(meta, Theme::kMuted);
+    if (model.attached()) {
+      meta += " · updated " + local_time(model.loaded_at());
+      text(meta, Theme::kMuted);
+      const bool live = model.live();
+      pill(live ? "LIVE" : "OFFLINE", IM_COL32_WHITE, live ? Theme::kGood : Theme::kBad, t.bold);
+      ImGui::SameLine();
+      text(model.attach_status(), Theme::kMuted);
+    } else {
+      meta += " · loaded " + local_time(model.loaded_at());
+      if (model.loads() > 1)
+        meta += " (reloaded " + std::to_string(model.loads() - 1) + "×)";
+      meta += " · reloads when the file changes";
+      text(meta, Theme::kMuted);
+    }
   }
   if (!model.error().empty()) {
     ImGui::Spacing();

@@ -7,7 +7,13 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
 #include "gl_window.hpp"
+#include "npc/prof/attach_client.hpp"
+#include "npc/prof/attach_file.hpp"
 #include "npc/viewer/png_file.hpp"
 #include "npc/viewer/viewer_model.hpp"
 #include "npc/viewer/viewer_options.hpp"
@@ -22,11 +28,26 @@ using namespace npc::viewer;
 // first frames.
 constexpr int kSettleFrames = 4;
 
+// Attached (--wait-events): until the live session has that many events, or the timeout.
+void wait_for_events(const ViewerOptions& o, ViewerModel& model) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(o.timeout_s);
+  while (std::chrono::steady_clock::now() < until) {
+    model.refresh();
+    if (model.view() && model.view()->events >= static_cast<std::size_t>(o.wait_events))
+      return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::fprintf(stderr, "npcompile-viewer: %d events not reached in %d s (%s)\n", o.wait_events,
+               o.timeout_s, model.attach_status().c_str());
+}
+
 int screenshot(const ViewerOptions& o, ViewerModel& model) {
   GlWindow window(o.width, o.height, false, "npcompile-viewer");
   const Theme theme = Theme::install();
   ViewerState state;
   model.refresh();
+  if (model.attached())
+    wait_for_events(o, model);
   OffscreenTarget target(o.width, o.height);
   const ImVec2 size{static_cast<float>(o.width), static_cast<float>(o.height)};
   std::vector<double> layout_ms;
@@ -47,6 +68,9 @@ int screenshot(const ViewerOptions& o, ViewerModel& model) {
   write_png(o.screenshot, o.width, o.height, target.read_rgba());
   std::printf("npcompile-viewer: wrote %s (%dx%d)%s\n", o.screenshot.c_str(), o.width, o.height,
               model.view() ? "" : ", without a session");
+  if (model.attached())
+    std::printf("npcompile-viewer: attached (%s), %zu events\n", model.attach_status().c_str(),
+                model.view() ? model.view()->events : std::size_t{0});
   if (!model.error().empty())
     std::fprintf(stderr, "npcompile-viewer: %s\n", model.error().c_str());
   return model.view() ? 0 : 1;
@@ -82,8 +106,29 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    ViewerModel model(opts.path);
-    return opts.screenshot.empty() ? interactive(opts, model) : screenshot(opts, model);
+    std::unique_ptr<ViewerModel> model;
+    if (opts.attach) {
+      // asked again before each connection: a restarted kernel writes a new port
+      auto resolve = [opts] {
+        const auto dir = jupyter_runtime_dir();
+        auto file = opts.attach_path.empty() ? npc::prof::newest_live_attach(dir) : opts.attach_path;
+        if (file.empty())
+          throw std::runtime_error("no running npcompile kernel in " + dir.string());
+        auto info = npc::prof::read_attach(file);
+        if (!opts.host.empty())
+          info.host = opts.host;
+        if (opts.port != 0)
+          info.port = opts.port;
+        return info;
+      };
+      const auto label = opts.attach_path.empty() ? std::filesystem::path("the newest running kernel")
+                                                  : opts.attach_path;
+      model = std::make_unique<ViewerModel>(std::make_unique<npc::prof::AttachClient>(resolve),
+                                            label);
+    } else {
+      model = std::make_unique<ViewerModel>(opts.path);
+    }
+    return opts.screenshot.empty() ? interactive(opts, *model) : screenshot(opts, *model);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "npcompile-viewer: %s\n", e.what());
     return 1;

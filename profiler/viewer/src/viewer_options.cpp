@@ -5,7 +5,7 @@
 
 namespace npc::viewer {
 namespace {
-int positive(const std::string& text, const std::string& what) {
+int bounded(const std::string& text, const std::string& what, int lo, int hi) {
   std::size_t used = 0;
   int v = 0;
   try {
@@ -13,9 +13,14 @@ int positive(const std::string& text, const std::string& what) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != text.size() || v < 64 || v > 16384)
-    throw std::invalid_argument("bad " + what + " '" + text + "' (64 to 16384 pixels)");
+  if (used != text.size() || v < lo || v > hi)
+    throw std::invalid_argument("bad " + what + " '" + text + "' (" + std::to_string(lo) +
+                                " to " + std::to_string(hi) + ")");
   return v;
+}
+
+int pixels(const std::string& text, const std::string& what) {
+  return bounded(text, what + " in pixels", 64, 16384);
 }
 
 std::filesystem::path env_path(const char* name) {
@@ -42,18 +47,22 @@ ViewerOptions ViewerOptions::parse(const std::vector<std::string>& args) {
       const auto x = v.find('x');
       if (x == std::string::npos)
         throw std::invalid_argument("--size wants WIDTHxHEIGHT, got '" + v + "'");
-      o.width = positive(v.substr(0, x), "width");
-      o.height = positive(v.substr(x + 1), "height");
+      o.width = pixels(v.substr(0, x), "width");
+      o.height = pixels(v.substr(x + 1), "height");
     } else if (a == "--frames") {
-      const auto& v = value();
-      std::size_t used = 0;
-      try {
-        o.frames = std::stoi(v, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != v.size() || o.frames < 1 || o.frames > 100000)
-        throw std::invalid_argument("bad --frames '" + v + "' (1 to 100000)");
+      o.frames = bounded(value(), "--frames", 1, 100000);
+    } else if (a == "--attach") {
+      o.attach = true;
+      if (i + 1 < args.size() && !args[i + 1].starts_with("-"))
+        o.attach_path = args[++i];
+    } else if (a == "--host") {
+      o.host = value();
+    } else if (a == "--port") {
+      o.port = bounded(value(), "--port", 1, 65535);
+    } else if (a == "--wait-events") {
+      o.wait_events = bounded(value(), "--wait-events", 0, 100000000);
+    } else if (a == "--timeout") {
+      o.timeout_s = bounded(value(), "--timeout", 1, 3600);
     } else if (a.starts_with("-")) {
       throw std::invalid_argument("unknown option " + a);
     } else if (!o.path.empty()) {
@@ -63,6 +72,11 @@ ViewerOptions ViewerOptions::parse(const std::vector<std::string>& args) {
       o.path = a;
     }
   }
+  if (o.attach && !o.path.empty())
+    throw std::invalid_argument("--attach follows a running kernel, not a file ('" +
+                                o.path.string() + "'): give its connection file to --attach");
+  if (!o.attach && (!o.host.empty() || o.port != 0))
+    throw std::invalid_argument("--host and --port go with --attach");
   if (o.path.empty())
     o.path = jupyter_runtime_dir();
   return o;
@@ -76,7 +90,17 @@ std::string ViewerOptions::usage() {
          "  npcompile-session-<kernel>.json), shows the newest npcompile-*.json in it.\n"
          "  --screenshot renders one frame offscreen into a PNG and exits; with --frames N it\n"
          "  draws N frames first and prints the median time one takes to lay out (the\n"
-         "  panels and the timeline, without the GPU's drawing).\n";
+         "  panels and the timeline, without the GPU's drawing).\n"
+         "\n"
+         "usage: npcompile-viewer --attach [kernel-<id>.json | npcompile-attach-*.json]\n"
+         "                        [--host H] [--port P]\n"
+         "  Follows a running npcompile kernel live: events stream over a loopback socket,\n"
+         "  signed with the kernel's key (from its connection file). Without a file, the\n"
+         "  newest running kernel in the Jupyter runtime folder. A remote kernel: forward its\n"
+         "  port with `ssh -N -L P:127.0.0.1:<port in its attach file> host`, copy its\n"
+         "  connection and attach files here, and add --port P. It reconnects when the\n"
+         "  kernel restarts. With --screenshot, --wait-events N waits (at most --timeout S,\n"
+         "  20 s) until N events have arrived.\n";
 }
 
 std::filesystem::path jupyter_runtime_dir() {

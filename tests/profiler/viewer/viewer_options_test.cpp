@@ -36,6 +36,24 @@ TEST(ViewerOptions, BadCommandLinesSayWhy) {
   fails({"--frames", "many"}, "bad --frames");
 }
 
+TEST(ViewerOptions, AttachWithOrWithoutAFileAndATunnelsPort) {
+  const auto bare = ViewerOptions::parse({"--attach"});
+  EXPECT_TRUE(bare.attach);
+  EXPECT_TRUE(bare.attach_path.empty()); // the newest running kernel
+  const auto o = ViewerOptions::parse({"--attach", "kernel-1.json", "--port", "9000", "--host",
+                                       "127.0.0.1", "--screenshot", "x.png", "--wait-events",
+                                       "12", "--timeout", "30"});
+  EXPECT_EQ(o.attach_path, "kernel-1.json");
+  EXPECT_EQ(o.port, 9000);
+  EXPECT_EQ(o.host, "127.0.0.1");
+  EXPECT_EQ(o.wait_events, 12);
+  EXPECT_EQ(o.timeout_s, 30);
+  EXPECT_TRUE(ViewerOptions::parse({"--attach", "--port", "9000"}).attach_path.empty());
+  EXPECT_THROW(ViewerOptions::parse({"--port", "9000"}), std::invalid_argument);
+  EXPECT_THROW(ViewerOptions::parse({"--attach", "--port", "70000"}), std::invalid_argument);
+  EXPECT_THROW(ViewerOptions::parse({"s.json", "--attach", "k.json"}), std::invalid_argument);
+}
+
 TEST(ViewerOptions, DefaultsToTheJupyterRuntimeFolder) {
   ::setenv("JUPYTER_RUNTIME_DIR", "/tmp/npc-rt", 1);
   EXPECT_EQ(ViewerOptions::parse({}).path, "/tmp/npc-rt");

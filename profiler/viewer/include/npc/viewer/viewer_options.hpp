@@ -1,6 +1,8 @@
 #pragma once
 // The command line of npcompile-viewer:
 //   npcompile-viewer [SESSION.json | FOLDER] [--screenshot OUT.png] [--size WxH] [--frames N]
+//   npcompile-viewer --attach [CONNECTION_OR_ATTACH_FILE] [--host H] [--port P]
+//                    [--screenshot OUT.png --wait-events N --timeout S]
 // Without a path it watches the Jupyter runtime folder, where the kernel writes its session.
 #include <filesystem>
 #include <string>
@@ -14,6 +16,14 @@ struct ViewerOptions {
   int height = 900;
   int frames = 0; // with --screenshot: draw this many frames first and print their time
   bool help = false;
+  // --attach: follow a running session live (npc/prof/attach_client.hpp); attach_path is a
+  // kernel's connection file or an attach file, empty for the newest running kernel
+  bool attach = false;
+  std::filesystem::path attach_path{};
+  std::string host{}; // in place of the attach file's (an SSH tunnel's end)
+  int port = 0;
+  int wait_events = 0; // with --screenshot: wait for this many events first
+  int timeout_s = 20;  // ... for at most this long
 
   // Throws std::invalid_argument (its what() says which argument) on a bad command line.
   static ViewerOptions parse(const std::vector<std::string>& args);
