@@ -14,10 +14,21 @@ MAX_RECORDS = int(os.environ.get("NPC_MAX_RECORDS", "20000") or 20000)
 _CAPS = {"kernel_sources": max(1, MAX_RECORDS // 10), "fusion_graphs": max(1, MAX_RECORDS // 10)}
 
 
+# Each kind of record and the profiler's event it is (profiler/include/npc/prof/*.hpp): the
+# event's fields are declared once, in its C++ struct's kFields, and report.py forwards a
+# record's fields from that table (npcompile._native.profiler.event_types()), not a list of
+# its own; tests/profiler/test_profiler_bindings.py checks that every event has one kind.
+EVENT_OF_KIND = {
+    "traces": "trace_start", "trace_ends": "trace_end", "graph_breaks": "graph_break",
+    "recompiles": "recompile", "compiles": "compile", "kernels": "kernel_run",
+    "fallbacks": "fallback", "kernel_sources": "kernel_source",
+    "fusion_graphs": "fusion_graph", "transfers": "transfer", "eager_timings": "eager_timing",
+    "path_choices": "path_choice", "loops": "loop",
+}
+
+
 class Session:
-    KINDS = ("traces", "trace_ends", "graph_breaks", "recompiles", "compiles", "kernels",
-             "fallbacks", "kernel_sources", "fusion_graphs", "transfers", "eager_timings",
-             "path_choices", "loops")
+    KINDS = tuple(EVENT_OF_KIND)
 
     def __init__(self):
         self._lock = threading.Lock()

@@ -7,32 +7,17 @@ import sys
 import threading
 import time
 
-from .records import SESSION
+from .records import EVENT_OF_KIND, SESSION
 
 try:
     from ._native import profiler as _prof
 except Exception:  # the package still traces and runs without its native half
     _prof = None
 
-# record kind -> (profiler event type, the fields that event takes)
-_EVENTS = {
-    "traces": ("trace_start", ("function", "filename", "lineno", "replay", "ms")),
-    "trace_ends": ("trace_end", ("function", "graphs", "breaks")),
-    "graph_breaks": ("graph_break", ("reason", "filename", "lineno", "hint", "function", "code")),
-    "compiles": ("compile", ("graph_id", "function", "target", "kernels", "phases", "total_ms",
-                             "cache", "units")),
-    "recompiles": ("recompile", ("reason", "function", "filename", "lineno", "graph_id")),
-    "kernels": ("kernel_run", ("name", "wall_ms", "graph_id", "target", "bytes")),
-    "fallbacks": ("fallback", ("reason", "graph_id", "detail")),
-    "kernel_sources": ("kernel_source", ("name", "source", "graph_id", "target", "ptx", "ops")),
-    "fusion_graphs": ("fusion_graph", ("graph_id", "nodes", "decisions")),
-    "transfers": ("transfer", ("direction", "bytes", "ms")),
-    "eager_timings": ("eager_timing", ("graph_id", "ms", "runs")),
-    "path_choices": ("path_choice", ("function", "choice", "compiled_ms", "numpy_ms", "reason",
-                                     "loops_ms", "host_ms")),
-    "loops": ("loop", ("summary", "graph_id", "function", "lineno", "text", "kernel",
-                       "iterations")),
-}
+# record kind -> (profiler event type, its fields): the fields as the C++ event declares them
+# (records.EVENT_OF_KIND says which event a kind is)
+_EVENTS = {} if _prof is None else {
+    kind: (etype, tuple(_prof.event_types()[etype])) for kind, etype in EVENT_OF_KIND.items()}
 
 _named = set()  # threads whose name the profiler has (thread idents)
 
