@@ -30,6 +30,24 @@ TEST(EventJson, EveryTypeRoundTrips) {
   EXPECT_EQ(seen.size(), event_types().size()) << "one_of_each() must cover every type";
 }
 
+// Each struct's kFields is the one table of its fields: its JSON writes no other field, and
+// reading one it does not declare fails (Python forwards records by the same table).
+TEST(EventJson, WritesAndReadsOnlyTheFieldsItsTableDeclares) {
+  for (auto& d : test::one_of_each()) {
+    const Event e{1, 1, d};
+    json j = e;
+    const auto fields = event_fields(e.type());
+    const std::set<std::string> declared(fields.begin(), fields.end());
+    for (const auto& [k, v] : j.items()) {
+      if (k != "type" && k != "ts_us" && k != "tid") {
+        EXPECT_TRUE(declared.count(k)) << e.type() << " writes " << k << ", not in its kFields";
+      }
+    }
+    j["not_a_field"] = 1;
+    EXPECT_THROW(j.get<Event>(), SchemaError) << e.type();
+  }
+}
+
 TEST(EventJson, TypeNamesAreSnakeCase) {
   EXPECT_EQ((Event{0, 0, GraphBreak{.reason = "r"}}.type()), "graph_break");
   EXPECT_EQ((json(Event{0, 0, KernelRun{.name = "k"}})["type"]), "kernel_run");
