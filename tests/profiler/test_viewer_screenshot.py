@@ -2,6 +2,7 @@
 under xvfb-run: the PNG is valid and shows the panels (their colours are on it)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -99,3 +100,30 @@ def test_frames_reports_the_layout_time(viewer, session_dir, tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "8 frames, median layout" in run.stdout and " ms a frame" in run.stdout
+
+
+def test_two_sessions_compared(viewer, session_dir, tmp_path):
+    """--compare BEFORE AFTER: the program's graph break fixed (np.where): the break shows
+    as fixed, in green, with the sessions' numbers side by side."""
+    after_dir = tmp_path / "after"
+    after_dir.mkdir()
+    subprocess.run([sys.executable, str(HERE / "traced_session.py"), str(after_dir), "--fixed"],
+                   capture_output=True, text=True, timeout=120, check=True)
+    before = next(session_dir.glob("npcompile-*.json"))
+    after = next(after_dir.glob("npcompile-*.json"))
+    png = tmp_path / "compare.png"
+    run = subprocess.run(["xvfb-run", "-a", viewer, "--compare", str(before), str(after),
+                          "--screenshot", str(png), "--size", "1200x900"],
+                         capture_output=True, text=True, timeout=120)
+    assert "compared" in run.stdout, (run.stdout, run.stderr)
+    assert re.search(r"(\d+) functions and (\d+) breaks compared", run.stdout)
+    img = Image.open(png).convert("RGB")
+    assert img.size == (1200, 900)
+    counts = {}
+    for rgb in img.getdata():
+        counts[rgb] = counts.get(rgb, 0) + 1
+    assert counts.get(hex_rgb("#1a7f37"), 0) > 50, "no 'fixed' (better) in green"
+    keep = os.environ.get("NPC_SCREENSHOT_DIR")
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy(png, os.path.join(keep, "viewer-compare.png"))

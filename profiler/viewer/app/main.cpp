@@ -41,20 +41,16 @@ void wait_for_events(const ViewerOptions& o, ViewerModel& model) {
                o.timeout_s, model.attach_status().c_str());
 }
 
-int screenshot(const ViewerOptions& o, ViewerModel& model) {
-  GlWindow window(o.width, o.height, false, "npcompile-viewer");
-  const Theme theme = Theme::install();
-  ViewerState state;
-  model.refresh();
-  if (model.attached())
-    wait_for_events(o, model);
+// Renders offscreen into o.screenshot: `draw` lays out one frame (the first few settle the
+// tables' sizes); with --frames, the median layout time of N frames is printed.
+template <class Draw> void render_png(const ViewerOptions& o, GlWindow& window, Draw draw) {
   OffscreenTarget target(o.width, o.height);
   const ImVec2 size{static_cast<float>(o.width), static_cast<float>(o.height)};
   std::vector<double> layout_ms;
   for (int i = 0; i < std::max(kSettleFrames, o.frames); ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     window.new_frame(size);
-    draw_viewer(model, state, theme);
+    draw();
     layout_ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     target.bind();
@@ -66,6 +62,16 @@ int screenshot(const ViewerOptions& o, ViewerModel& model) {
                 layout_ms[layout_ms.size() / 2]);
   }
   write_png(o.screenshot, o.width, o.height, target.read_rgba());
+}
+
+int screenshot(const ViewerOptions& o, ViewerModel& model) {
+  GlWindow window(o.width, o.height, false, "npcompile-viewer");
+  const Theme theme = Theme::install();
+  ViewerState state;
+  model.refresh();
+  if (model.attached())
+    wait_for_events(o, model);
+  render_png(o, window, [&] { draw_viewer(model, state, theme); });
   std::printf("npcompile-viewer: wrote %s (%dx%d)%s\n", o.screenshot.c_str(), o.width, o.height,
               model.view() ? "" : ", without a session");
   if (model.attached())
@@ -74,6 +80,30 @@ int screenshot(const ViewerOptions& o, ViewerModel& model) {
   if (!model.error().empty())
     std::fprintf(stderr, "npcompile-viewer: %s\n", model.error().c_str());
   return model.view() ? 0 : 1;
+}
+
+// --compare: two session files, loaded once (they are finished sessions), and what changed.
+int compare(const ViewerOptions& o) {
+  const SessionView before = SessionView::load(o.compare);
+  const SessionView after = SessionView::load(o.path);
+  const SessionComparison c = SessionComparison::of(before.report, after.report);
+  GlWindow window(o.width, o.height, o.screenshot.empty(), "npcompile-viewer: compare");
+  const Theme theme = Theme::install();
+  if (!o.screenshot.empty()) {
+    render_png(o, window, [&] { draw_comparison(before, after, c, theme); });
+    std::printf("npcompile-viewer: wrote %s (%dx%d), %zu functions and %zu breaks compared\n",
+                o.screenshot.c_str(), o.width, o.height, c.functions.size(), c.breaks.size());
+    return 0;
+  }
+  while (!window.should_close()) {
+    window.new_frame();
+    draw_comparison(before, after, c, theme);
+    int w = 0, h = 0;
+    window.framebuffer_size(w, h);
+    window.render(w, h, true);
+    window.wait(0.25);
+  }
+  return 0;
 }
 
 int interactive(const ViewerOptions& o, ViewerModel& model) {
@@ -106,6 +136,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
+    if (!opts.compare.empty())
+      return compare(opts);
     std::unique_ptr<ViewerModel> model;
     if (opts.attach) {
       // asked again before each connection: a restarted kernel writes a new port

@@ -1,5 +1,6 @@
 #pragma once
 // The viewer's panels, one file each; every panel draws a part of one SessionView.
+#include "npc/viewer/session_comparison.hpp"
 #include "npc/viewer/session_view.hpp"
 #include "npc/viewer/viewer_model.hpp"
 #include "theme.hpp"
@@ -33,6 +34,9 @@ void draw_fusion(const SessionView& v, const Theme& t);         // fusion_panel.
 void draw_kernels(const SessionView& v, ViewerState& s, const Theme& t); // kernels_panel.cpp
 // Source with line numbers in a scrolling child filling `size` (code_view.cpp).
 void draw_code(const HighlightedCode& code, const Theme& t, const char* id, ImVec2 size);
+// --compare: two sessions' summaries and what changed, as the whole window (compare_panel.cpp).
+void draw_comparison(const SessionView& before, const SessionView& after,
+                     const SessionComparison& c, const Theme& t);
 // The whole window: header, then the panels in two columns (viewer_window.cpp).
 void draw_viewer(const ViewerModel& model, ViewerState& s, const Theme& t);
 } // namespace npc::viewer

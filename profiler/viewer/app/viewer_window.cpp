@@ -8,12 +8,7 @@
 
 namespace npc::viewer {
 void draw_viewer(const ViewerModel& model, ViewerState& s, const Theme& t) {
-  const auto& io = ImGui::GetIO();
-  ImGui::SetNextWindowPos({0, 0});
-  ImGui::SetNextWindowSize(io.DisplaySize);
-  constexpr auto flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  ImGui::Begin("npcompile-viewer", nullptr, flags);
+  begin_full_window("npcompile-viewer");
   draw_header(model, t);
   if (const SessionView* v = model.view()) {
     // a Chrome trace has a timeline and nothing else to show: all the window is its

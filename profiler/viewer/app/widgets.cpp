@@ -83,4 +83,11 @@ void empty_note(std::string_view s) {
   text(s, Theme::kMuted);
   ImGui::Unindent(6);
 }
+void begin_full_window(const char* name) {
+  ImGui::SetNextWindowPos({0, 0});
+  ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+  constexpr auto flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin(name, nullptr, flags);
+}
 } // namespace npc::viewer

@@ -18,4 +18,6 @@ void wrapped(std::string_view s, ImU32 colour = Theme::kText, ImFont* font = nul
 void code_line(const Theme& t, std::string_view code);
 // A "nothing here" note.
 void empty_note(std::string_view s);
+// A window filling the display, without decorations: the viewer's, the comparison's.
+void begin_full_window(const char* name);
 } // namespace npc::viewer

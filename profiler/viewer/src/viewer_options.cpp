@@ -55,6 +55,12 @@ ViewerOptions ViewerOptions::parse(const std::vector<std::string>& args) {
       o.attach = true;
       if (i + 1 < args.size() && !args[i + 1].starts_with("-"))
         o.attach_path = args[++i];
+    } else if (a == "--compare") {
+      if (!o.path.empty())
+        throw std::invalid_argument("--compare takes its own two files (got '" +
+                                    o.path.string() + "' too)");
+      o.compare = value();
+      o.path = value();
     } else if (a == "--host") {
       o.host = value();
     } else if (a == "--port") {
@@ -72,6 +78,8 @@ ViewerOptions ViewerOptions::parse(const std::vector<std::string>& args) {
       o.path = a;
     }
   }
+  if (!o.compare.empty() && o.attach)
+    throw std::invalid_argument("--compare takes two session files, not --attach");
   if (o.attach && !o.path.empty())
     throw std::invalid_argument("--attach follows a running kernel, not a file ('" +
                                 o.path.string() + "'): give its connection file to --attach");
@@ -91,6 +99,10 @@ std::string ViewerOptions::usage() {
          "  --screenshot renders one frame offscreen into a PNG and exits; with --frames N it\n"
          "  draws N frames first and prints the median time one takes to lay out (the\n"
          "  panels and the timeline, without the GPU's drawing).\n"
+         "\n"
+         "usage: npcompile-viewer --compare BEFORE.json AFTER.json\n"
+         "  Two sessions side by side: the headline numbers, each traced function's calls,\n"
+         "  breaks, compile and kernel time, and the graph breaks fixed or new.\n"
          "\n"
          "usage: npcompile-viewer --attach [kernel-<id>.json | npcompile-attach-*.json]\n"
          "                        [--host H] [--port P]\n"

@@ -54,6 +54,17 @@ TEST(ViewerOptions, AttachWithOrWithoutAFileAndATunnelsPort) {
   EXPECT_THROW(ViewerOptions::parse({"s.json", "--attach", "k.json"}), std::invalid_argument);
 }
 
+TEST(ViewerOptions, CompareTakesTwoFiles) {
+  const auto o = ViewerOptions::parse({"--compare", "before.json", "after.json"});
+  EXPECT_EQ(o.compare, "before.json");
+  EXPECT_EQ(o.path, "after.json");
+  EXPECT_THROW(ViewerOptions::parse({"--compare", "a.json"}), std::invalid_argument);
+  EXPECT_THROW(ViewerOptions::parse({"x.json", "--compare", "a.json", "b.json"}),
+               std::invalid_argument);
+  EXPECT_THROW(ViewerOptions::parse({"--compare", "a.json", "b.json", "--attach"}),
+               std::invalid_argument);
+}
+
 TEST(ViewerOptions, DefaultsToTheJupyterRuntimeFolder) {
   ::setenv("JUPYTER_RUNTIME_DIR", "/tmp/npc-rt", 1);
   EXPECT_EQ(ViewerOptions::parse({}).path, "/tmp/npc-rt");

@@ -1,6 +1,7 @@
 #pragma once
 // The command line of npcompile-viewer:
 //   npcompile-viewer [SESSION.json | FOLDER] [--screenshot OUT.png] [--size WxH] [--frames N]
+//   npcompile-viewer --compare BEFORE.json AFTER.json [--screenshot OUT.png]
 //   npcompile-viewer --attach [CONNECTION_OR_ATTACH_FILE] [--host H] [--port P]
 //                    [--screenshot OUT.png --wait-events N --timeout S]
 // Without a path it watches the Jupyter runtime folder, where the kernel writes its session.
@@ -22,6 +23,7 @@ struct ViewerOptions {
   std::filesystem::path attach_path{};
   std::string host{}; // in place of the attach file's (an SSH tunnel's end)
   int port = 0;
+  std::filesystem::path compare{}; // --compare BEFORE AFTER: `path` is AFTER, this BEFORE
   int wait_events = 0; // with --screenshot: wait for this many events first
   int timeout_s = 20;  // ... for at most this long
 
