@@ -10,7 +10,7 @@ from ..records import SESSION
 from ..trace.lazy_array import LazyArray
 from ..trace.masked_select import Selected, materialize_all
 from ..trace.tracer import Tracer, concretize, is_traceable
-from . import fp_errors, loop_rewrite
+from . import dask_chunks, fp_errors, loop_rewrite
 from .jit import Jitted, check_options, finish_after_error, loops_default
 from .loop_runner import LoopRunner
 
@@ -117,6 +117,7 @@ def run_cell(source, namespace, *, device="cpu", fullgraph=False, dynamic=None, 
 
 def _run_traced(tracer, namespace, runner, body, last):
     """run_cell's body, between its trace's start and end records."""
+    dask_before = dask_chunks.dask_ids(namespace)
     with tracer:
         for var, v in list(namespace.items()):
             if not var.startswith("_") and is_traceable(v):
@@ -144,6 +145,8 @@ def _run_traced(tracer, namespace, runner, body, last):
         finally:
             _restore(namespace)
         result = concretize(result)
+    # Dask arrays the cell made (Dask ran its NumPy calls on them): their chunks compiled
+    result = dask_chunks.compile_new(namespace, dask_before, result)
     if tracer.budget_reason is not None:  # a cell's namespace changes as it runs: no restart
         # (the cell's name: the loop above once rebound `name` to a namespace variable's)
         SESSION.add("path_choices", {"function": tracer.site.function, "choice": "numpy",

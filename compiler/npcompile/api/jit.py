@@ -20,7 +20,7 @@ from ..trace.loop_values import LoopValueRefused
 from .dynamic_args import DynamicFloats
 from ..trace.masked_select import materialize_all
 from ..trace.tracer import Tracer, concretize, current, is_traceable
-from . import fp_errors, loop_rewrite, path_choice
+from . import dask_chunks, fp_errors, loop_rewrite, path_choice
 from .loop_runner import LoopRunner
 from .path_choice import PathChooser
 from .purity import Watch, closure_guards
@@ -191,6 +191,8 @@ class Jitted(_CALL_BASE):
         """A call, but one the C base ran as a grant to the NumPy path."""
         if current() is not None:  # called from traced code: inline into that trace
             return self.fn(*args, **kwargs)
+        if dask_chunks.has_dask_array(args, kwargs):   # Dask's graph, its chunks compiled
+            return dask_chunks.call(self, args, kwargs)
         raising = self._fp_scope or fp_errors.raising_now()
         if raising is not None:     # NumPy's FloatingPointError is NumPy's alone
             return self._numpy_for_fp_errors(raising, args, kwargs)
@@ -592,6 +594,8 @@ def replay_call(jitted, plan, values):
     record_kernel_times(SESSION, plan.program)
     return True, result
 
+
+dask_chunks.JITTED[0] = Jitted     # what a Dask worker's chunk runners are
 
 if _CALL_BASE is object:   # no C core: every call is the Python one
     Jitted.__call__ = Jitted._call

@@ -111,12 +111,21 @@ def _line(ins):
     return ins.positions.lineno if getattr(ins, "positions", None) else ins.starts_line
 
 
+class Fixed:
+    """A value npcompile itself holds and never changes, read by a function it made (a Dask
+    chunk's graph, api/dask_chunks.py): replay guards it by identity like an immutable one."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
 def stable_value(value, depth=0):
     """None when a value read from a global or a closure cannot change without its
     identity changing (or is a module whose attributes we trust), else why not."""
     t = type(value)
     if value is None or value is Ellipsis or value is NotImplemented or \
-            t in (int, float, complex, bool, str, bytes, range, slice) or \
+            t in (int, float, complex, bool, str, bytes, range, slice, Fixed) or \
             isinstance(value, (np.generic, np.dtype, types.FunctionType,
                                types.BuiltinFunctionType, np.ufunc)):
         return None
