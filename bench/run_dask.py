@@ -66,8 +66,9 @@ def _held(keys, dask_scheduler=None):
     return any(k in dask_scheduler.tasks for k in keys)
 
 
-def timed(client, fn, args, reps):
-    """(cold seconds, median warm seconds, result) of fn(*args) persisted on the workers."""
+def timed(client, fn, args, reps, warmup=0):
+    """(cold seconds, median warm seconds, result) of fn(*args) persisted on the workers,
+    after `warmup` untimed runs past the first."""
     from distributed import wait
 
     def once():
@@ -84,6 +85,8 @@ def timed(client, fn, args, reps):
             time.sleep(0.01)
         return t
     cold = once()
+    for _ in range(warmup):
+        once()
     warm = [once() for _ in range(reps)]
     return cold, statistics.median(warm), fn(*args)
 
@@ -117,7 +120,10 @@ def run(opts):
             fn = seeds[name]
             jf = npcompile.jit(fn)
             dask_cold, dask_s, out = timed(client, fn, args, opts.reps)
-            npc_cold, npc_s, _ = timed(client, jf, args, opts.reps)
+            # warm: each worker's path choice has sampled both paths of each layer (about
+            # seven chunks a worker; a run gives each worker chunks/workers of them)
+            warmup = -(-7 * workers // max(1, len(args[0].chunks[0])))
+            npc_cold, npc_s, _ = timed(client, jf, args, opts.reps, warmup)
             moved = bytes_moved(args, out)
             row = {"workers": workers, "program": name, "dask_s": dask_s, "npcompile_s": npc_s,
                    "speedup_vs_dask": dask_s / npc_s, "dask_cold_s": dask_cold,

@@ -256,6 +256,10 @@ def _runner(inner, outkey, inkeys, what):
     # named after what Dask's layer does ("dask chunk: sum"), as reports show it
     name = f"dask chunk: {what}"
     chunk.__name__ = chunk.__qualname__ = name
+    # With the path choice, per worker: its first chunks of a layer sample the compiled
+    # path and plain NumPy in turns (about seven), then the faster runs. Without it, an
+    # int8 row sum ran compiled at 0.9x NumPy for good; with it, a computation of few
+    # chunks per worker is mostly samples (bench/run_dask.py warms up past them).
     return JITTED[0](chunk, loops=False)
 
 
