@@ -96,6 +96,10 @@ def test_reductions_keep_numpys_semantics(client):
         check(g, w)
     kernels, _ = compiled_on_workers(client)
     assert kernels
+    # the tree's aggregate steps ran through runners too, on the workers (4 chunks: no
+    # combine level between)
+    ran = {t["function"] for t in npcompile.report()["traces"] if t.get("worker")}
+    assert {"dask chunk: mean_agg", "dask chunk: arg_agg"} <= ran, ran
 
 
 def test_mixed_programs_and_integer_input(client):

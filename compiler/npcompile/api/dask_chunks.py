@@ -10,7 +10,7 @@ compiled into fused kernels, once per worker process for all the chunks of a lay
 kernels' disk cache, keyed as in-process, serves the other workers), and replayed per
 chunk. What npcompile cannot express breaks the chunk's trace and runs as NumPy, reported
 as a graph break, as in any jitted function; the combine and aggregate steps of a
-reduction, on partial results a few elements long, stay Dask's NumPy calls.
+reduction run the same way, on partial results a few elements long.
 
 The workers' records (compiles, kernels, breaks) come back into this process's report when
 it is read, each naming its `worker` (dask_workers.py)."""
@@ -131,6 +131,8 @@ def _computes(func):
     one of dask.array's chunk functions (a reduction's chunk or aggregate step)?"""
     while hasattr(func, "func") and hasattr(func, "keywords"):   # functools.partial
         func = func.func
+    if type(func).__name__ == "Compose" and hasattr(func, "first"):   # toolz: an aggregate
+        return any(_computes(f) for f in (func.first, *func.funcs))  # (sum of a concatenate)
     if isinstance(func, np.ufunc):
         return True
     module = getattr(func, "__module__", None) or ""
