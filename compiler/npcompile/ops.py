@@ -109,9 +109,19 @@ def reduces(fn):
             (name == "reduce" and isinstance(getattr(fn, "__self__", None), np.ufunc)))
 
 
+# NumPy's library reductions and quantiles, run as NumPy steps of a graph (their shapes:
+# trace/library_rules.py): a 0-d result of them is a NumPy scalar, as a reduction's is
+LIBRARY_REDUCTIONS = ("median", "nanmedian", "ptp", "average", "nansum", "nanprod", "nanmean",
+                      "nanmax", "nanmin", "nanstd", "nanvar", "nanargmax", "nanargmin")
+QUANTILES = ("percentile", "quantile", "nanpercentile", "nanquantile")
+_LIBRARY_SCALARS = frozenset(getattr(np, n) for n in LIBRARY_REDUCTIONS + QUANTILES) | {np.trace}
+
+
 def returns_numpy_scalar(fn):
     """Does NumPy hand back a NumPy scalar, not a 0-d array, for a 0-d result of fn?
-    (True for ufuncs and reductions; False for the other calls a graph records.)"""
+    (True for ufuncs, reductions and the library's reductions; False for the other calls
+    a graph records. np.median(x).astype(np.int32) came back a 0-d array: fuzzer seed
+    9600590.)"""
     if isinstance(fn, np.ufunc):
         return True
-    return reduces(fn)
+    return reduces(fn) or fn in _LIBRARY_SCALARS

@@ -87,11 +87,16 @@ def test_an_untraced_argument_is_said_not_silent():
     lambda x: (np.sum(x) + 1.5).astype(np.float32).astype(np.int64),
     lambda x: x.max().copy() + 0,
     lambda x: (x[0] * 2).astype(np.int16),
-], ids=["sum-astype", "astype-chain", "copy", "element-astype"])
+    lambda x: np.median(x).astype(np.int32),
+    lambda x: (np.percentile(x, 50).astype(np.float32), np.nanmean(x).copy()),
+    lambda x: np.trace(np.outer(x, x)).astype(np.int8),
+], ids=["sum-astype", "astype-chain", "copy", "element-astype", "median-astype",
+        "quantile-nanmean", "trace-astype"])
 def test_astype_of_a_scalar_is_a_scalar(fn):
     """A 0-d astype (or copy) of a NumPy scalar made in the same kernel is a NumPy scalar,
     as in NumPy: the op that made it decides, not its value, which a fused kernel never
-    makes (it came back a 0-d array: found by make fuzz)."""
+    makes (it came back a 0-d array: found by make fuzz). The library's reductions too
+    (np.median's astype: fuzzer seed 9600590)."""
     check(fn, make((5,), np.float64))
     compiled_without_fallback()
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..graph.node import Ref
 from .. import np_base as _nb
+from ..ops import LIBRARY_REDUCTIONS, QUANTILES
 from . import lazy_array as _la
 from .operands import NUMPY2, Unsupported, _quiet, as_lazy, broadcast
 
@@ -456,12 +457,8 @@ _REFUSED = {"out": None, "overwrite_input": False, "returned": False, "overwrite
 SHAPES = {
     np.sort: _along, np.argsort: _argsort,
     np.partition: _partitioned, np.argpartition: _partitioned,
-    np.median: _reduced, np.nanmedian: _reduced, np.ptp: _reduced, np.average: _reduced,
-    np.nansum: _reduced, np.nanprod: _reduced, np.nanmean: _reduced, np.nanmax: _reduced,
-    np.nanmin: _reduced, np.nanstd: _reduced, np.nanvar: _reduced,
-    np.nanargmax: _reduced, np.nanargmin: _reduced,
-    np.percentile: _quantiles, np.quantile: _quantiles,
-    np.nanpercentile: _quantiles, np.nanquantile: _quantiles,
+    **{getattr(np, name): _reduced for name in LIBRARY_REDUCTIONS},
+    **{getattr(np, name): _quantiles for name in QUANTILES},
     np.around: _same("a"), np.take: _take, np.searchsorted: _same("v"),
     np.interp: _same("x"), np.polyval: _same("x"), np.isclose: _broadcast("a", "b"),
     np.einsum: _einsum, np.tensordot: _tensordot, np.kron: _kron, np.trace: _trace,
