@@ -96,10 +96,22 @@ def test_reductions_keep_numpys_semantics(client):
         check(g, w)
     kernels, _ = compiled_on_workers(client)
     assert kernels
-    # the tree's aggregate steps ran through runners too, on the workers (4 chunks: no
-    # combine level between)
+    # the chunk steps ran through runners on the workers; mean's aggregate step, over four
+    # partial results of a few hundred bytes, as plain NumPy (dask_chunks.SMALL_BYTES)
     ran = {t["function"] for t in npcompile.report()["traces"] if t.get("worker")}
-    assert {"dask chunk: mean_agg", "dask chunk: arg_agg"} <= ran, ran
+    assert {"dask chunk: mean_chunk", "dask chunk: var"} <= ran, ran
+    assert "dask chunk: mean_agg" not in ran, ran
+
+
+def test_an_axis_reductions_large_partials_are_aggregated_compiled(client):
+    """Partial results above dask_chunks.SMALL_BYTES (a column sum's rows of 2,000) go
+    through runners in the combine and aggregate steps too."""
+    xn = np.random.default_rng(7).random((4000, 2000))
+    x = da.from_array(xn, chunks=(500, 2000))
+    check(npcompile.jit(lambda a: np.sin(a).sum(axis=0))(x).compute(), np.sin(xn).sum(axis=0))
+    ran = Counter(t["function"] for t in npcompile.report()["traces"] if t.get("worker"))
+    # the chunk layer's 8 calls, and the tree's steps over their 16 KB partials
+    assert ran["dask chunk: sum"] > 8, ran
 
 
 def test_mixed_programs_and_integer_input(client):
