@@ -10,7 +10,8 @@ compiled into fused kernels, once per worker process for all the chunks of a lay
 kernels' disk cache, keyed as in-process, serves the other workers), and replayed per
 chunk. What npcompile cannot express breaks the chunk's trace and runs as NumPy, reported
 as a graph break, as in any jitted function; the combine and aggregate steps of a
-reduction run the same way, on partial results a few elements long.
+reduction run the same way, but for those on under SMALL_BYTES of partial results, which
+run as plain NumPy.
 
 The workers' records (compiles, kernels, breaks) come back into this process's report when
 it is read, each naming its `worker` (dask_workers.py)."""
