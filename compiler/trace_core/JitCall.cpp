@@ -31,6 +31,30 @@ JitCallObject* as_jit(PyObject* o) { return reinterpret_cast<JitCallObject*>(o);
 
 PyObject* s_call = nullptr;  // "_call", interned
 
+int jit_traverse(PyObject* self, visitproc visit, void* arg) {
+  JitCallObject* s = as_jit(self);
+  Py_VISIT(s->grants);
+  Py_VISIT(s->eager);
+  Py_VISIT(s->handling);
+  Py_VISIT(s->quiet);
+  return 0;
+}
+
+int jit_clear(PyObject* self) {
+  JitCallObject* s = as_jit(self);
+  Py_CLEAR(s->grants);
+  Py_CLEAR(s->eager);
+  Py_CLEAR(s->handling);
+  Py_CLEAR(s->quiet);
+  return 0;
+}
+
+void jit_dealloc(PyObject* self) {
+  PyObject_GC_UnTrack(self);
+  jit_clear(self);
+  Py_TYPE(self)->tp_free(self);
+}
+
 // The NumPy path's result for a granted call, or null with no error set where the call
 // is not granted (an error set is the call's error).
 PyObject* granted_call(JitCallObject* s, PyObject* args, PyObject* kwargs) {
@@ -55,7 +79,7 @@ PyObject* granted_call(JitCallObject* s, PyObject* args, PyObject* kwargs) {
   }
   PyObject* left = key == Py_None ? nullptr : PyDict_GetItemWithError(s->grants, key);
   Py_ssize_t n = left ? PyLong_AsSsize_t(left) : 0;
-  if (n > 0) {  // one call of the grant taken: the path choice counted it when it granted
+  if (n > 0) {  // one call of the grant taken (the path choice counts those taken later)
     PyObject* rest = n > 1 ? PyLong_FromSsize_t(n - 1) : nullptr;
     const int done = rest ? PyDict_SetItem(s->grants, key, rest) : PyDict_DelItem(s->grants, key);
     Py_XDECREF(rest);
@@ -94,10 +118,7 @@ PyObject* set_numpy_path(PyObject* self, PyObject* args) {
     return nullptr;
   }
   JitCallObject* s = as_jit(self);
-  Py_CLEAR(s->eager);
-  Py_CLEAR(s->handling);
-  Py_CLEAR(s->quiet);
-  Py_CLEAR(s->grants);
+  jit_clear(self);
   if (eager != Py_None) {
     s->grants = PyDict_New();
     if (!s->grants) {
@@ -159,30 +180,6 @@ PyObject* granted(PyObject* self, PyObject* key) {
   v = v ? v : Py_None;
   Py_INCREF(v);
   return v;
-}
-
-int jit_traverse(PyObject* self, visitproc visit, void* arg) {
-  JitCallObject* s = as_jit(self);
-  Py_VISIT(s->grants);
-  Py_VISIT(s->eager);
-  Py_VISIT(s->handling);
-  Py_VISIT(s->quiet);
-  return 0;
-}
-
-int jit_clear(PyObject* self) {
-  JitCallObject* s = as_jit(self);
-  Py_CLEAR(s->grants);
-  Py_CLEAR(s->eager);
-  Py_CLEAR(s->handling);
-  Py_CLEAR(s->quiet);
-  return 0;
-}
-
-void jit_dealloc(PyObject* self) {
-  PyObject_GC_UnTrack(self);
-  jit_clear(self);
-  Py_TYPE(self)->tp_free(self);
 }
 
 PyMethodDef jit_methods[] = {

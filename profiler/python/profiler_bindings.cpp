@@ -306,16 +306,22 @@ void npc::bindings::bind_profiler(py::module_& m) {
   // static destruction could outlive what it reads).
   static prof::AttachServer* server = nullptr;
   static std::filesystem::path server_file;
+  // the server stopped (its destructor joins its thread) and its attach file gone: a new
+  // one may be written elsewhere, and a viewer's picker must not find the old port
+  static auto drop_server = [] {
+    delete server;
+    server = nullptr;
+    std::error_code ec;
+    if (!server_file.empty())
+      std::filesystem::remove(server_file, ec);
+    server_file.clear();
+  };
   m.def(
       "attach_serve",
       [](const std::string& key, const std::string& host, int port,
          const std::filesystem::path& attach_file, const std::string& connection_file) {
         py::gil_scoped_release release;
-        if (server) {
-          server->stop();
-          delete server;
-          server = nullptr;
-        }
+        drop_server();
         server = new prof::AttachServer(prof::Session::global(), key, host, port);
         prof::AttachInfo info;
         info.host = host;
@@ -335,13 +341,7 @@ void npc::bindings::bind_profiler(py::module_& m) {
       "attach_stop",
       [] {
         py::gil_scoped_release release;
-        if (server) {
-          server->stop();
-          delete server;
-          server = nullptr;
-          std::error_code ec;
-          std::filesystem::remove(server_file, ec);
-        }
+        drop_server();
       },
       "Stop the live attach and remove its attach file.");
   m.def(

@@ -2,25 +2,19 @@
 
 #include <cerrno>
 #include <csignal>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 
 #include "npc/prof/atomic_write.hpp"
+#include "npc/prof/file_text.hpp"
 
 namespace npc::prof {
 namespace {
 const std::string kPrefix = "npcompile-attach-";
 
 nlohmann::json read_json(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw std::runtime_error("cannot read " + path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(read_file_text(path), nullptr, false);
   if (j.is_discarded() || !j.is_object())
     throw std::runtime_error(path.string() + ": not a JSON object");
   return j;

@@ -17,13 +17,6 @@ constexpr int kAuthMs = 5000; // to prove the key, from the connection
 constexpr int kSendMs = 5000; // a viewer that takes longer to read is dropped
 constexpr int kVersion = 1;
 using Clock = std::chrono::steady_clock;
-
-nlohmann::json thread_names(const Session& s) {
-  nlohmann::json t = nlohmann::json::object();
-  for (const auto& [tid, name] : s.thread_names())
-    t[std::to_string(tid)] = name;
-  return t;
-}
 } // namespace
 
 struct AttachServer::Peer {
@@ -158,7 +151,7 @@ bool AttachServer::push(Peer& p) {
     msg = {{"type", "session"}, {"session", session_}};
     msg["session"]["events"] = t.events; // the events `next` counts, whatever came since
   } else if (!t.events.empty()) {
-    msg = {{"type", "events"}, {"events", t.events}, {"threads", thread_names(session_)}};
+    msg = {{"type", "events"}, {"events", t.events}, {"threads", thread_names_json(session_)}};
   } else {
     return true;
   }

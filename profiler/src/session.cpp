@@ -123,14 +123,21 @@ void Session::restore(std::vector<Event> events, std::map<std::uint32_t, std::st
   pid_ = pid;
 }
 
-void to_json(nlohmann::json& j, const Session& s) {
+nlohmann::json thread_names_json(const Session& s) {
   nlohmann::json threads = nlohmann::json::object();
   for (const auto& [tid, name] : s.thread_names())
     threads[std::to_string(tid)] = name;
-  j = nlohmann::json{
-      {"schema", kSchemaName}, {"version", kSchemaVersion},          {"kind", "session"},
-      {"pid", s.pid()},        {"start_unix_us", s.start_unix_us()}, {"threads", threads},
-      {"events", s.snapshot()}};
+  return threads;
+}
+
+void to_json(nlohmann::json& j, const Session& s) {
+  j = nlohmann::json{{"schema", kSchemaName},
+                     {"version", kSchemaVersion},
+                     {"kind", "session"},
+                     {"pid", s.pid()},
+                     {"start_unix_us", s.start_unix_us()},
+                     {"threads", thread_names_json(s)},
+                     {"events", s.snapshot()}};
 }
 
 void from_json(const nlohmann::json& j, Session& s) {

@@ -15,6 +15,7 @@ run as plain NumPy.
 
 The workers' records (compiles, kernels, breaks) come back into this process's report when
 it is read, each naming its `worker` (dask_workers.py)."""
+import functools
 import sys
 
 import numpy as np
@@ -37,51 +38,46 @@ JITTED = [None]
 _MAX_RUNNERS = 256
 
 
-def has_dask_array(args, kwargs):
-    """Is an argument a dask.array.Array? (Nothing is imported: without Dask loaded, no
-    argument can be one.)"""
+def _array_type():
+    """dask.array.Array, or None where Dask is not loaded (nothing is imported: then no
+    value can be one)."""
     core = sys.modules.get("dask.array.core")
-    if core is None:
-        return False
-    kind = core.Array
-    return any(type(a) is kind for a in args) or \
-        any(type(v) is kind for v in kwargs.values())
+    return None if core is None else core.Array
+
+
+def has_dask_array(args, kwargs):
+    """Is an argument a dask.array.Array?"""
+    kind = _array_type()
+    return kind is not None and (any(type(a) is kind for a in args) or
+                                 any(type(v) is kind for v in kwargs.values()))
 
 
 def call(jitted, args, kwargs):
     """The jitted function on Dask arrays: Dask's result, its chunks compiled."""
-    dask_workers.watch()
     return _compiled(jitted.original(*args, **kwargs))
 
 
 def dask_ids(namespace):
     """The ids of the Dask arrays a namespace holds (a cell's, before it runs), or None
     where Dask is not loaded."""
-    core = sys.modules.get("dask.array.core")
-    if core is None:
-        return None
-    return {id(v) for v in namespace.values() if type(v) is core.Array}
+    kind = _array_type()
+    return None if kind is None else {id(v) for v in namespace.values() if type(v) is kind}
 
 
 def compile_new(namespace, before, result):
     """After a %%npcompile cell: the Dask arrays it bound (not those it found) with their
     chunks compiled, and its result likewise. Returns the result."""
-    core = sys.modules.get("dask.array.core")
-    if core is None:
+    kind = _array_type()
+    if kind is None:
         return result
-    made = False
     for name, v in list(namespace.items()):
-        if type(v) is core.Array and id(v) not in (before or ()):
+        if type(v) is kind and id(v) not in (before or ()):
             namespace[name] = compiled_chunks(v)
-            made = True
-    if made or type(result) is core.Array:
-        dask_workers.watch()
-    return _compiled(result) if type(result) in (core.Array, tuple, list, dict) else result
+    return _compiled(result)
 
 
 def _compiled(obj):
-    core = sys.modules["dask.array.core"]
-    if type(obj) is core.Array:
+    if type(obj) is _array_type():
         return compiled_chunks(obj)
     if type(obj) in (tuple, list):
         return type(obj)(_compiled(x) for x in obj)
@@ -91,10 +87,11 @@ def _compiled(obj):
 
 
 def compiled_chunks(arr):
-    """`arr` (a dask.array.Array) with its fused chunk tasks run by npcompile."""
-    from dask._task_spec import Task, _execute_subgraph
+    """`arr` (a dask.array.Array) with its fused chunk tasks run by npcompile; from then
+    on the session's readers take the workers' records first."""
+    from dask._task_spec import DataNode, Task, _execute_subgraph
     import dask.array as da
-    from dask._task_spec import DataNode
+    dask_workers.watch()
     dsk = arr.__dask_optimize__(arr.__dask_graph__(), arr.__dask_keys__())
     out = {key: _rewritten(key, node, Task, _execute_subgraph) for key, node in dict(dsk).items()}
     # Keys of their own: Dask would take the same keys for the same result (persisted
@@ -137,7 +134,7 @@ _MOVES = frozenset(("getter", "getter_inline", "getter_nofancy", "getitem", "con
 def _computes(func):
     """Does a task's function compute on arrays: a ufunc, an operator, a NumPy function or
     one of dask.array's chunk functions (a reduction's chunk or aggregate step)?"""
-    while hasattr(func, "func") and hasattr(func, "keywords"):   # functools.partial
+    while isinstance(func, functools.partial):
         func = func.func
     if type(func).__name__ == "Compose" and hasattr(func, "first"):   # toolz: an aggregate
         return any(_computes(f) for f in (func.first, *func.funcs))  # (sum of a concatenate)
@@ -165,7 +162,8 @@ def run_chunk(inner_dsk, outkey, inkeys, *dependencies):
     inner, keys, values = _hoisted(inner_dsk, inkeys, dependencies)
     if sum(v.nbytes for v in values if type(v) is np.ndarray) < SMALL_BYTES:
         from dask._task_spec import _execute_subgraph
-        return _execute_subgraph(inner_dsk, outkey, inkeys, *dependencies)
+        # the hoisted form: its reads of stored arrays are made already
+        return _execute_subgraph(inner, outkey, keys, *values)
     inner, canonical_out, keys, token = _canonical(inner, outkey, keys)
     runner = _RUNNERS.get(token)
     if runner is None:
@@ -224,10 +222,9 @@ def _structure(node):
 
 
 def _function(func):
-    args = getattr(func, "args", None)
-    if hasattr(func, "func") and hasattr(func, "keywords"):   # functools.partial
-        return ("partial", _function(func.func), _structure(tuple(args or ())),
-                _structure(dict(func.keywords or {})))
+    if isinstance(func, functools.partial):
+        return ("partial", _function(func.func), _structure(func.args),
+                _structure(dict(func.keywords)))
     try:
         hash(func)
         return func

@@ -1,10 +1,9 @@
 #include "npc/viewer/session_view.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 
+#include "npc/prof/file_text.hpp"
 #include "npc/prof/schema_error.hpp"
 #include "npc/prof/session.hpp"
 #include "npc/prof/summary_line.hpp"
@@ -45,14 +44,10 @@ SessionView SessionView::from_json(const nlohmann::json& doc, std::filesystem::p
 }
 
 SessionView SessionView::load(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw std::runtime_error("cannot read " + file.string());
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = prof::read_file_text(file);
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(text.str());
+    doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw prof::SchemaError(file.string() + ": not JSON (" + e.what() + ")");
   }

@@ -77,6 +77,8 @@ private:
   int pid_ = 0;
 };
 
+// {"1": "MainThread", ...}: the session's thread names as its documents hold them.
+nlohmann::json thread_names_json(const Session& s);
 // {"schema", "version", "kind": "session", "pid", "start_unix_us", "threads", "events": [...]}
 void to_json(nlohmann::json& j, const Session& s);
 void from_json(const nlohmann::json& j, Session& s);
