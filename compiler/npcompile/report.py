@@ -1,45 +1,30 @@
-"""The session's records as the profiler's event stream (npcompile._native.profiler),
-and the views of it: the notebook report, the text report, the Chrome trace, and (in the
-kernel) the session file npcompile-viewer follows."""
+"""The views of the session's records (records.py, stored as the native profiler's event
+stream): the notebook report, the text report, the Chrome trace, and (in the kernel) the
+session file npcompile-viewer follows."""
 import os
 import re
 import sys
 import threading
 import time
 
-from .records import EVENT_OF_KIND, SESSION
-
-try:
-    from ._native import profiler as _prof
-except Exception:  # the package still traces and runs without its native half
-    _prof = None
-
-# record kind -> (profiler event type, its fields): the fields as the C++ event declares them
-# (records.EVENT_OF_KIND says which event a kind is)
-_EVENTS = {} if _prof is None else {
-    kind: (etype, tuple(_prof.event_types()[etype])) for kind, etype in EVENT_OF_KIND.items()}
+from .records import SESSION, _prof
 
 _named = set()  # threads whose name the profiler has (thread idents)
 
-# Bumped on every event forwarded and on clear(): the kernel's session file is rewritten
-# only after cells that changed the session, so a cell without NumPy costs nothing.
+# Bumped on every record and on clear(): the kernel's session file is rewritten only after
+# cells that changed the session, so a cell without NumPy costs nothing.
 _changes = [0]
 
 
-def _forward(kind, record):
-    spec = _EVENTS.get(kind)
-    if spec is None or _prof is None:
-        return
+def _on_record(kind, record):
     if threading.get_ident() not in _named:     # lanes of the timeline read "MainThread"
         _named.add(threading.get_ident())
         _prof.set_thread_name(threading.current_thread().name)
-    etype, fields = spec
-    _prof.emit(etype, **{k: record[k] for k in fields if k in record and record[k] is not None})
     _changes[0] += 1
 
 
 if _prof is not None:
-    SESSION.sinks.append(_forward)
+    SESSION.sinks.append(_on_record)
 
 
 def profiler():

@@ -122,6 +122,13 @@ py::object to_py(const json& j) {
   }
 }
 
+py::list events_to_py(const std::vector<prof::Event>& events) {
+  py::list out;
+  for (const auto& e : events)
+    out.append(to_py(json(e)));
+  return out;
+}
+
 prof::Event parse_event(const py::object& event, const py::kwargs& fields) {
   json j;
   if (py::isinstance<py::str>(event)) {
@@ -178,15 +185,27 @@ void npc::bindings::bind_profiler(py::module_& m) {
         auto& s = prof::Session::global();
         if (type && !prof::is_event_type(*type))
           throw py::value_error("unknown event type '" + *type + "'");
-        const auto evs = type ? s.query(*type) : s.snapshot();
-        py::list out;
-        for (const auto& e : evs)
-          out.append(to_py(json(e)));
-        return out;
+        return events_to_py(type ? s.query(*type) : s.snapshot());
       },
       py::arg("type") = py::none(), "The session's events as dicts, optionally of one type.");
   m.def(
       "clear", [] { prof::Session::global().clear(); }, "Forget all events.");
+  m.def(
+      "take",
+      [] {
+        return events_to_py(prof::Session::global().take());
+      },
+      "The session's events as dicts, and forgets them, in one step.");
+  m.def(
+      "total",
+      [](const std::string& type) {
+        if (!prof::is_event_type(type))
+          throw py::value_error("unknown event type '" + type + "'");
+        return prof::Session::global().total(type);
+      },
+      py::arg("type"),
+      "Events of this type recorded since the session began or was cleared (the dropped\n"
+      "ones too: each type keeps its newest NPC_MAX_RECORDS).");
   m.def(
       "now_us", [] { return prof::Session::global().now_us(); },
       "µs since the session started (steady clock): the ts_us of an event emitted now.");

@@ -20,7 +20,7 @@ void from_json(const nlohmann::json& j, CompileUnit& v) {
 void to_json(nlohmann::json& j, const Compile& v) {
   j = nlohmann::json{{"graph_id", v.graph_id}, {"function", v.function}, {"target", v.target},
                      {"kernels", v.kernels},   {"phases", v.phases},     {"total_ms", v.total_ms},
-                     {"cache", v.cache}};
+                     {"cache", v.cache},       {"ops", v.ops}};
   if (!v.units.empty())
     j["units"] = v.units;
 }
@@ -37,6 +37,7 @@ void from_json(const nlohmann::json& j, Compile& v) {
   detail::optional(j, ctx, "total_ms", r.total_ms);
   detail::optional(j, ctx, "cache", r.cache);
   detail::optional(j, ctx, "units", r.units);
+  detail::optional(j, ctx, "ops", r.ops);
   detail::one_of(ctx, "target", r.target, {"cpu", "cuda", "reference"});
   detail::one_of(ctx, "cache", r.cache, {"miss", "memory", "disk"});
   if (j.find("total_ms") == j.end() || j.at("total_ms").is_null()) {

@@ -36,7 +36,7 @@ bool parse_payload(std::string_view type, const nlohmann::json& j, EventData& ou
     std::string ctx = std::string(T::kType) + " event";
     for (auto it = j.begin(); it != j.end(); ++it) {
       const std::string& k = it.key();
-      if (k == "type" || k == "ts_us" || k == "tid")
+      if (k == "type" || k == "ts_us" || k == "tid" || k == "worker")
         continue;
       bool known = false;
       for (auto f : T::kFields)
@@ -84,6 +84,8 @@ void to_json(nlohmann::json& j, const Event& e) {
   j["type"] = e.type();
   j["ts_us"] = e.ts_us;
   j["tid"] = e.tid;
+  if (!e.worker.empty())
+    j["worker"] = e.worker;
 }
 
 void from_json(const nlohmann::json& j, Event& e) {
@@ -98,6 +100,7 @@ void from_json(const nlohmann::json& j, Event& e) {
     throw SchemaError("unknown event type '" + type + "' (known types: " + list_of(kTypes) + ")");
   detail::optional(j, type + " event", "ts_us", r.ts_us);
   detail::optional(j, type + " event", "tid", r.tid);
+  detail::optional(j, type + " event", "worker", r.worker);
   e = std::move(r);
 }
 } // namespace npc::prof

@@ -4,7 +4,8 @@
 
 namespace npc::prof {
 void to_json(nlohmann::json& j, const Fallback& v) {
-  j = nlohmann::json{{"reason", v.reason}, {"graph_id", v.graph_id}, {"detail", v.detail}};
+  j = nlohmann::json{{"reason", v.reason}, {"graph_id", v.graph_id}, {"detail", v.detail},
+                     {"function", v.function}};
 }
 
 void from_json(const nlohmann::json& j, Fallback& v) {
@@ -14,6 +15,7 @@ void from_json(const nlohmann::json& j, Fallback& v) {
   detail::required(j, ctx, "reason", r.reason);
   detail::optional(j, ctx, "graph_id", r.graph_id);
   detail::optional(j, ctx, "detail", r.detail);
+  detail::optional(j, ctx, "function", r.function);
   v = std::move(r);
 }
 } // namespace npc::prof

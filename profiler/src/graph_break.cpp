@@ -5,7 +5,8 @@
 namespace npc::prof {
 void to_json(nlohmann::json& j, const GraphBreak& v) {
   j = nlohmann::json{{"reason", v.reason}, {"filename", v.filename}, {"lineno", v.lineno},
-                     {"hint", v.hint},     {"function", v.function}, {"code", v.code}};
+                     {"hint", v.hint},     {"function", v.function}, {"code", v.code},
+                     {"kind", v.kind},     {"site", v.site}};
 }
 
 void from_json(const nlohmann::json& j, GraphBreak& v) {
@@ -18,6 +19,8 @@ void from_json(const nlohmann::json& j, GraphBreak& v) {
   detail::optional(j, ctx, "hint", r.hint);
   detail::optional(j, ctx, "function", r.function);
   detail::optional(j, ctx, "code", r.code);
+  detail::optional(j, ctx, "kind", r.kind);
+  detail::optional(j, ctx, "site", r.site);
   v = std::move(r);
 }
 } // namespace npc::prof

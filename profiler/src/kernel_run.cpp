@@ -8,7 +8,8 @@ void to_json(nlohmann::json& j, const KernelRun& v) {
                      {"graph_id", v.graph_id},
                      {"target", v.target},
                      {"wall_ms", v.wall_ms},
-                     {"bytes", v.bytes}};
+                     {"bytes", v.bytes},
+                     {"function", v.function}};
 }
 
 void from_json(const nlohmann::json& j, KernelRun& v) {
@@ -20,6 +21,7 @@ void from_json(const nlohmann::json& j, KernelRun& v) {
   detail::optional(j, ctx, "target", r.target);
   detail::required(j, ctx, "wall_ms", r.wall_ms);
   detail::optional(j, ctx, "bytes", r.bytes);
+  detail::optional(j, ctx, "function", r.function);
   detail::one_of(ctx, "target", r.target, {"cpu", "cuda", "reference"});
   v = std::move(r);
 }

@@ -6,7 +6,7 @@ namespace npc::prof {
 void to_json(nlohmann::json& j, const LoopRun& v) {
   j = nlohmann::json{{"summary", v.summary}, {"graph_id", v.graph_id}, {"function", v.function},
                      {"lineno", v.lineno},   {"text", v.text},         {"kernel", v.kernel},
-                     {"iterations", v.iterations}};
+                     {"iterations", v.iterations}, {"sizes_at_run_time", v.sizes_at_run_time}};
 }
 
 void from_json(const nlohmann::json& j, LoopRun& v) {
@@ -20,6 +20,7 @@ void from_json(const nlohmann::json& j, LoopRun& v) {
   detail::optional(j, ctx, "text", r.text);
   detail::optional(j, ctx, "kernel", r.kernel);
   detail::optional(j, ctx, "iterations", r.iterations);
+  detail::optional(j, ctx, "sizes_at_run_time", r.sizes_at_run_time);
   v = std::move(r);
 }
 } // namespace npc::prof

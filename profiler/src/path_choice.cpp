@@ -11,6 +11,10 @@ void to_json(nlohmann::json& j, const PathChoice& v) {
     j["loops_ms"] = v.loops_ms;
   if (v.host_ms > 0.0)
     j["host_ms"] = v.host_ms;
+  if (v.budget)
+    j["budget"] = true;
+  if (v.retry)
+    j["retry"] = true;
 }
 
 void from_json(const nlohmann::json& j, PathChoice& v) {
@@ -24,6 +28,8 @@ void from_json(const nlohmann::json& j, PathChoice& v) {
   detail::optional(j, ctx, "reason", r.reason);
   detail::optional(j, ctx, "loops_ms", r.loops_ms);
   detail::optional(j, ctx, "host_ms", r.host_ms);
+  detail::optional(j, ctx, "budget", r.budget);
+  detail::optional(j, ctx, "retry", r.retry);
   v = std::move(r);
 }
 std::string path_label(const std::string& choice) {

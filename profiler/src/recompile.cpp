@@ -9,6 +9,8 @@ void to_json(nlohmann::json& j, const Recompile& v) {
                      {"lineno", v.lineno},
                      {"reason", v.reason},
                      {"graph_id", v.graph_id}};
+  if (!v.reasons.empty())
+    j["reasons"] = v.reasons;
 }
 
 void from_json(const nlohmann::json& j, Recompile& v) {
@@ -20,6 +22,7 @@ void from_json(const nlohmann::json& j, Recompile& v) {
   detail::optional(j, ctx, "lineno", r.lineno);
   detail::required(j, ctx, "reason", r.reason);
   detail::optional(j, ctx, "graph_id", r.graph_id);
+  detail::optional(j, ctx, "reasons", r.reasons);
   v = std::move(r);
 }
 } // namespace npc::prof

@@ -1,5 +1,6 @@
 #include "npc/prof/session.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -23,59 +24,120 @@ Session& Session::global() {
 }
 
 namespace {
-// Events kept, the oldest dropped first (NPC_MAX_EVENTS): a day-long notebook records
-// millions, and every report and session file reads them all.
-std::size_t max_events() {
+// Events of one type kept, the oldest dropped first (NPC_MAX_RECORDS): a day-long notebook
+// records millions, and every report and session file reads them all.
+std::size_t max_records() {
   static const std::size_t n = [] {
-    if (const char* s = std::getenv("NPC_MAX_EVENTS")) {
+    if (const char* s = std::getenv("NPC_MAX_RECORDS")) {
       char* end = nullptr;
       const long long v = std::strtoll(s, &end, 10);
       if (end != s && v > 0)
         return static_cast<std::size_t>(v);
     }
-    return std::size_t{200000};
+    return std::size_t{100000};
   }();
   return n;
 }
+
+template <class T> constexpr std::size_t idx = Session::index_of<T>();
 } // namespace
+
+std::size_t Session::cap(std::size_t type_index) {
+  const std::size_t n = max_records();
+  // a compiled graph's kernel sources and fusion graph weigh 3-4 KB each, twenty times a
+  // kernel run: a fiftieth as many (a session at the caps holds some 100 MB, most of it the
+  // timeline's kernel runs and traces)
+  if (type_index == idx<KernelSource> || type_index == idx<FusionGraph>)
+    return std::max<std::size_t>(1, n / 50);
+  return n;
+}
 
 void Session::record(EventData data) {
   append(Event{now_us(), current_thread_id(), std::move(data)});
 }
 
 void Session::append(Event e) {
+  const std::size_t t = e.data.index();
+  const std::size_t limit = cap(t);
   std::lock_guard lock(mu_);
-  events_.push_back(std::move(e));
-  ++appended_;
-  const std::size_t cap = max_events();
-  if (events_.size() > cap + cap / 4) // trimmed now and then: amortized O(1) per event
-    events_.erase(events_.begin(), events_.begin() + static_cast<std::ptrdiff_t>(events_.size() - cap));
+  auto& kept = kept_[t];
+  kept.push_back(Kept{appended_++, std::move(e)});
+  ++totals_[t];
+  while (kept.size() > limit) {
+    dropped_to_ = std::max(dropped_to_, kept.front().seq + 1);
+    kept.pop_front();
+  }
+}
+
+std::vector<Event> Session::merged(std::uint64_t from) const {
+  std::vector<const Kept*> order;
+  for (const auto& kept : kept_) {
+    auto it = std::lower_bound(kept.begin(), kept.end(), from,
+                               [](const Kept& k, std::uint64_t s) { return k.seq < s; });
+    for (; it != kept.end(); ++it)
+      order.push_back(&*it);
+  }
+  std::sort(order.begin(), order.end(),
+            [](const Kept* a, const Kept* b) { return a->seq < b->seq; });
+  std::vector<Event> out;
+  out.reserve(order.size());
+  for (const Kept* k : order)
+    out.push_back(k->event);
+  return out;
 }
 
 std::vector<Event> Session::snapshot() const {
   std::lock_guard lock(mu_);
-  return events_;
+  return merged(0);
 }
 
 std::vector<Event> Session::query(std::string_view type) const {
   std::lock_guard lock(mu_);
   std::vector<Event> out;
-  for (const auto& e : events_)
-    if (e.type() == type)
-      out.push_back(e);
+  for (const auto& kept : kept_)
+    if (!kept.empty() && kept.front().event.type() == type)
+      for (const auto& k : kept)
+        out.push_back(k.event);
   return out;
 }
 
 std::size_t Session::size() const {
   std::lock_guard lock(mu_);
-  return events_.size();
+  std::size_t n = 0;
+  for (const auto& kept : kept_)
+    n += kept.size();
+  return n;
+}
+
+std::uint64_t Session::total(std::string_view type) const {
+  const auto types = event_types();
+  for (std::size_t t = 0; t < types.size(); ++t)
+    if (types[t] == type) {
+      std::lock_guard lock(mu_);
+      return totals_[t];
+    }
+  return 0;
+}
+
+void Session::clear_locked() {
+  for (auto& kept : kept_)
+    kept.clear();
+  totals_.fill(0);
+  appended_ = 0;
+  dropped_to_ = 0;
+  ++epoch_;
 }
 
 void Session::clear() {
   std::lock_guard lock(mu_);
-  events_.clear();
-  appended_ = 0;
-  ++epoch_;
+  clear_locked();
+}
+
+std::vector<Event> Session::take() {
+  std::lock_guard lock(mu_);
+  auto out = merged(0);
+  clear_locked();
+  return out;
 }
 
 Session::Tail Session::tail(std::uint64_t from, std::uint64_t epoch) const {
@@ -83,10 +145,9 @@ Session::Tail Session::tail(std::uint64_t from, std::uint64_t epoch) const {
   Tail t;
   t.next = appended_;
   t.epoch = epoch_;
-  const std::uint64_t first = appended_ - events_.size(); // the oldest kept, counted
-  t.continues = epoch == epoch_ && from >= first && from <= appended_;
-  const std::uint64_t begin = t.continues ? from : first;
-  t.events.assign(events_.begin() + static_cast<std::ptrdiff_t>(begin - first), events_.end());
+  // dropped events the follower has not seen: it starts again from what is kept
+  t.continues = epoch == epoch_ && from >= dropped_to_ && from <= appended_;
+  t.events = merged(t.continues ? from : 0);
   return t;
 }
 
@@ -115,9 +176,12 @@ std::map<std::uint32_t, std::string> Session::thread_names() const {
 void Session::restore(std::vector<Event> events, std::map<std::uint32_t, std::string> names,
                       std::int64_t start_unix_us, int pid) {
   std::lock_guard lock(mu_);
-  events_ = std::move(events);
-  appended_ = events_.size();
-  ++epoch_;
+  clear_locked();  // a loaded document is shown whole: its events are not trimmed to the caps
+  for (auto& e : events) {
+    const std::size_t t = e.data.index();
+    kept_[t].push_back(Kept{appended_++, std::move(e)});
+    ++totals_[t];
+  }
   thread_names_ = std::move(names);
   start_unix_us_ = start_unix_us;
   pid_ = pid;

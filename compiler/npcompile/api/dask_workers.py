@@ -18,13 +18,12 @@ def watch():
 
 
 def take_records(client_pid):
-    """On a worker: its records since the last call, and forgets them; None in the client's
-    own process (its records are the session already)."""
+    """On a worker: its records since the last call, as (kind, record) in the order they
+    were made, and forgets them in the same step; None in the client's own process (its
+    records are the session already)."""
     if os.getpid() == client_pid:
         return None
-    got = SESSION.as_dict()
-    SESSION.clear()
-    return {kind: records for kind, records in got.items() if records}
+    return SESSION.take()
 
 
 def pull(session):
@@ -44,10 +43,10 @@ def pull(session):
     except Exception as e:      # a worker gone: said, never raised at report()
         print(f"npcompile: the Dask workers' records could not be read: {e}", file=sys.stderr)
         return
-    for worker, kinds in sorted(got.items()):
-        for kind, records in (kinds or {}).items():
-            if kind not in session.KINDS:
-                continue
-            for r in records:
-                r["worker"] = worker
-                session.add(kind, r)
+    for worker, records in sorted(got.items()):
+        for kind, r in records or ():
+            # stamped here: a worker's clock counts from its own start, not this session's
+            r.pop("ts_us", None)
+            r.pop("tid", None)
+            r["worker"] = worker
+            session.add(kind, r)

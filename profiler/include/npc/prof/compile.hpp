@@ -24,8 +24,9 @@ void from_json(const nlohmann::json& j, CompileUnit& v);
 
 struct Compile {
   static constexpr std::string_view kType = "compile";
-  static constexpr std::array<std::string_view, 8> kFields{
-      "graph_id", "function", "target", "kernels", "phases", "total_ms", "cache", "units"};
+  static constexpr std::array<std::string_view, 9> kFields{"graph_id", "function", "target",
+                                                           "kernels",  "phases",   "total_ms",
+                                                           "cache",    "units",    "ops"};
   std::int64_t graph_id = -1; // required
   std::string function{};
   std::string target = "cpu"; // "cpu" | "cuda" | "reference"
@@ -35,6 +36,7 @@ struct Compile {
   double total_ms = 0.0; // defaults to the sum of the phases
   std::string cache = "miss"; // "miss" | "memory" | "disk"
   std::vector<CompileUnit> units{}; // where the CPU backend built translation units
+  std::int64_t ops = 0;             // the graph's ops (nodes) before fusion
   bool operator==(const Compile&) const = default;
 };
 

@@ -1,9 +1,11 @@
 #pragma once
 // One entry of the event stream: when (µs since session start, steady clock), which
-// thread, and one typed payload. JSON: {"type": "graph_break", "ts_us": .., "tid": .., fields}.
+// thread, and one typed payload. JSON: {"type": "graph_break", "ts_us": .., "tid": .., fields},
+// and "worker" for an event a Dask worker made (a process of its own, npcompile/api/dask_workers.py).
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <span>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -32,6 +34,7 @@ struct Event {
   std::int64_t ts_us = 0;
   std::uint32_t tid = 0;
   EventData data;
+  std::string worker{}; // the Dask worker's address; empty for this process's own events
 
   std::string_view type() const;
   template <class T> const T* get() const { return std::get_if<T>(&data); }

@@ -9,10 +9,12 @@
 namespace npc::prof {
 struct Fallback {
   static constexpr std::string_view kType = "fallback";
-  static constexpr std::array<std::string_view, 3> kFields{"reason", "graph_id", "detail"};
+  static constexpr std::array<std::string_view, 4> kFields{"reason", "graph_id", "detail",
+                                                           "function"};
   std::string reason{}; // required
   std::int64_t graph_id = -1;
   std::string detail{};
+  std::string function{}; // the traced function, cell or loop that fell back
   bool operator==(const Fallback&) const = default;
 };
 

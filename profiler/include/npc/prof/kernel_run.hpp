@@ -9,13 +9,14 @@
 namespace npc::prof {
 struct KernelRun {
   static constexpr std::string_view kType = "kernel_run";
-  static constexpr std::array<std::string_view, 5> kFields{"name", "graph_id", "target", "wall_ms",
-                                                           "bytes"};
+  static constexpr std::array<std::string_view, 6> kFields{"name",    "graph_id", "target",
+                                                           "wall_ms", "bytes",    "function"};
   std::string name{}; // required
   std::int64_t graph_id = -1;
   std::string target = "cpu";
   double wall_ms = 0.0;   // required
   std::int64_t bytes = 0; // bytes moved, for GB/s
+  std::string function{}; // the traced function or cell that ran it
   bool operator==(const KernelRun&) const = default;
 };
 

@@ -10,8 +10,9 @@
 namespace npc::prof {
 struct LoopRun {
   static constexpr std::string_view kType = "loop";
-  static constexpr std::array<std::string_view, 7> kFields{
-      "summary", "graph_id", "function", "lineno", "text", "kernel", "iterations"};
+  static constexpr std::array<std::string_view, 8> kFields{
+      "summary", "graph_id", "function", "lineno", "text", "kernel", "iterations",
+      "sizes_at_run_time"};
   std::string summary{}; // required
   std::int64_t graph_id = -1;
   std::string function{};
@@ -19,6 +20,7 @@ struct LoopRun {
   std::string text{};
   std::string kernel{};
   std::int64_t iterations = 0;
+  bool sizes_at_run_time = false; // its kernel takes array sizes as arguments
   bool operator==(const LoopRun&) const = default;
 };
 

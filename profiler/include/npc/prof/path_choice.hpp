@@ -11,8 +11,9 @@
 namespace npc::prof {
 struct PathChoice {
   static constexpr std::string_view kType = "path_choice";
-  static constexpr std::array<std::string_view, 7> kFields{
-      "function", "choice", "compiled_ms", "numpy_ms", "reason", "loops_ms", "host_ms"};
+  static constexpr std::array<std::string_view, 9> kFields{
+      "function", "choice", "compiled_ms", "numpy_ms", "reason", "loops_ms", "host_ms",
+      "budget",   "retry"};
   std::string function{}; // required
   std::string choice{};   // required: "compiled", "numpy", "loops" or "host"
   double compiled_ms = 0.0;
@@ -20,6 +21,8 @@ struct PathChoice {
   std::string reason{};
   double loops_ms = 0.0; // the loops path (loops compiled, the rest NumPy), where offered
   double host_ms = 0.0;  // the host path (compiled for the CPU, results to the GPU), where offered
+  bool budget = false;   // chosen because compiling ran out of its time budget
+  bool retry = false;    // ... and its graphs were new, so a later call tries again
   bool operator==(const PathChoice&) const = default;
 };
 

@@ -5,17 +5,19 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace npc::prof {
 struct Recompile {
   static constexpr std::string_view kType = "recompile";
-  static constexpr std::array<std::string_view, 5> kFields{"function", "filename", "lineno",
-                                                           "reason", "graph_id"};
+  static constexpr std::array<std::string_view, 6> kFields{"function", "filename", "lineno",
+                                                           "reason",   "graph_id", "reasons"};
   std::string function{};
   std::string filename{};
   std::int64_t lineno = 0;
   std::string reason{}; // required; the guard diff in words, e.g. "x: dtype float64 -> float32"
   std::int64_t graph_id = -1;
+  std::vector<std::string> reasons{}; // the guard diff, one entry per changed guard
   bool operator==(const Recompile&) const = default;
 };
 
