@@ -48,6 +48,30 @@ TEST(EventJson, WritesAndReadsOnlyTheFieldsItsTableDeclares) {
   }
 }
 
+// The fields the Python records once kept for themselves (issue 19's one store): each
+// round-trips, and an event a Dask worker made keeps the worker's address.
+TEST(EventJson, TheStoresFieldsAndAWorkersNameRoundTrip) {
+  Recompile rc{.reason = "a; b", .reasons = {"a", "b"}};
+  PathChoice pc{.function = "f", .choice = "numpy", .budget = true, .retry = true};
+  Compile c{.graph_id = 3};
+  c.ops = 41;
+  const std::vector<EventData> payloads{
+      GraphBreak{.reason = "r", .kind = "bool", .site = "step"}, rc, pc, c,
+      KernelRun{.name = "k", .wall_ms = 1.0, .function = "step"},
+      Fallback{.reason = "r", .function = "cell 3"},
+      LoopRun{.summary = "s", .sizes_at_run_time = true}};
+  for (const auto& d : payloads) {
+    Event e{5, 2, d, "tcp://10.0.0.2:4001"};
+    const json j = e;
+    EXPECT_EQ(j["worker"], "tcp://10.0.0.2:4001");
+    EXPECT_EQ(json::parse(j.dump()).get<Event>(), e) << j.dump();
+  }
+  const json own = Event{5, 2, GraphBreak{.reason = "r"}};
+  EXPECT_FALSE(own.contains("worker")) << "this process's own events name no worker";
+  EXPECT_FALSE(json(Event{5, 2, rc}).at("reasons").empty());
+  EXPECT_FALSE(json(Event{5, 2, PathChoice{.function = "f", .choice = "numpy"}}).contains("budget"));
+}
+
 TEST(EventJson, TypeNamesAreSnakeCase) {
   EXPECT_EQ((Event{0, 0, GraphBreak{.reason = "r"}}.type()), "graph_break");
   EXPECT_EQ((json(Event{0, 0, KernelRun{.name = "k"}})["type"]), "kernel_run");

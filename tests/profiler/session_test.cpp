@@ -100,6 +100,65 @@ TEST(Session, RejectsOtherSchemas) {
       std::invalid_argument);
 }
 
+TEST(Session, EachTypeKeepsItsNewestAndTheStreamKeepsItsOrder) {
+  Session s;
+  const std::size_t cap = Session::cap(Session::index_of<KernelSource>());
+  ASSERT_GE(cap, 1u);
+  s.record(GraphBreak{.reason = "early"});
+  for (std::size_t i = 0; i < cap + 5; ++i) {
+    s.record(KernelSource{.name = "k" + std::to_string(i)});
+    if (i % 100 == 0)
+      s.record(KernelRun{"run" + std::to_string(i), 0, "cpu", 1.0, 0});
+  }
+  EXPECT_EQ(s.total("kernel_source"), cap + 5);
+  const auto sources = s.query<KernelSource>();
+  ASSERT_EQ(sources.size(), cap);
+  EXPECT_EQ(sources.front().name, "k5"); // the oldest five went
+  ASSERT_EQ(s.query<GraphBreak>().size(), 1u); // another type's events are not pushed out
+  // the merged stream is in recorded order: the break, then runs among the sources
+  const auto all = s.snapshot();
+  ASSERT_EQ(all.size(), s.size());
+  EXPECT_EQ(all.front().type(), "graph_break");
+  for (std::size_t i = 1; i < all.size(); ++i)
+    ASSERT_LE(all[i - 1].ts_us, all[i].ts_us);
+  std::size_t runs = 0;
+  for (const auto& e : all)
+    runs += e.get<KernelRun>() != nullptr;
+  EXPECT_EQ(runs, (cap + 5 + 99) / 100);
+}
+
+TEST(Session, TailStartsAgainWhereAFollowerMissedDroppedEvents) {
+  Session s;
+  const std::size_t cap = Session::cap(Session::index_of<FusionGraph>());
+  auto t0 = s.tail(0, 0);
+  s.record(FusionGraph{.graph_id = 0});
+  auto t1 = s.tail(t0.next, t0.epoch);
+  ASSERT_TRUE(t1.continues);
+  ASSERT_EQ(t1.events.size(), 1u);
+  for (std::size_t i = 1; i <= cap + 1; ++i) // graph 0 and 1 are dropped
+    s.record(FusionGraph{.graph_id = static_cast<std::int64_t>(i)});
+  auto late = s.tail(t1.next, t1.epoch); // it had not seen graph 1, now dropped
+  EXPECT_FALSE(late.continues);
+  EXPECT_EQ(late.events.size(), cap);
+  s.record(TraceEnd{"f", 1, 0});
+  auto next = s.tail(late.next, late.epoch); // caught up: only what is new
+  EXPECT_TRUE(next.continues);
+  ASSERT_EQ(next.events.size(), 1u);
+  EXPECT_EQ(next.events[0].type(), "trace_end");
+}
+
+TEST(Session, TakeHandsOverEverythingAndStartsANewEpoch) {
+  Session s;
+  test::fill_sample(s);
+  const auto before = s.snapshot();
+  const auto epoch = s.tail(0, 0).epoch;
+  const auto taken = s.take();
+  EXPECT_EQ(taken, before);
+  EXPECT_EQ(s.size(), 0u);
+  EXPECT_EQ(s.total("graph_break"), 0u);
+  EXPECT_NE(s.tail(0, 0).epoch, epoch);
+}
+
 TEST(Session, GlobalIsOneObject) { EXPECT_EQ(&Session::global(), &Session::global()); }
 } // namespace
 } // namespace npc::prof
