@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import npcompile
-from conftest import check
+from conftest import check, same
 from test_trace_loops import COMPILED
 
 CPU = pytest.mark.skipif(not COMPILED, reason="the compiled CPU backend")
@@ -182,3 +182,43 @@ def test_an_op_of_two_numbers_is_not_taken_for_one_of_them():
     module sliced the other number as if it were an array's reference (fuzzer seed
     5932894, NumPy 1.x: TypeError instead of NumPy's AxisError)."""
     check(count_squared, np.arange(5, dtype=np.int32))
+
+
+def mean_of_positive(x):
+    y = x[x > 0]            # a break: the count depends on the data
+    return y.sum() / len(y)
+
+
+def scaled_rows(x, n):
+    y = x[x > 0]
+    m = len(y)
+    return y.sum() / m, x / m + n, y.sum() > m / 10.0
+
+
+@CPU
+def test_a_division_by_a_count_compiles_once_for_every_count():
+    """np.true_divide's __name__ is "divide": dividing by a number that changed between
+    calls (a count, a length) compiled once per value, and a 0-d sum over a number was
+    never made an input either."""
+    rng = np.random.default_rng(3)
+    xs = []
+    for i in range(8):      # 50, 59, ... positive elements: a new count at every call
+        x = -np.abs(rng.standard_normal(300)) - 0.1
+        x[rng.permutation(300)[:50 + 9 * i]] *= -1
+        xs.append(x)
+    for x in xs[:3]:
+        check(mean_of_positive, x)
+        check(scaled_rows, x, 3)
+    npcompile.reset()
+    f = npcompile.jit(scaled_rows, choose=False)
+    for x in xs:
+        got = f(x, 3)
+        exp = scaled_rows(x, 3)
+        for g, e in zip(got, exp):
+            same(g, e, 4)
+    rep = npcompile.report()
+    assert not rep["fallbacks"], rep["fallbacks"]
+    counts = {int((x > 0).sum()) for x in xs}
+    assert len(counts) == len(xs)
+    assert len(rep["compiles"]) <= 6, [r["reason"] for r in rep["recompiles"]]
+    assert any("it is an input of the graph" in r["reason"] for r in rep["recompiles"])

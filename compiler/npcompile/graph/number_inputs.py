@@ -32,8 +32,10 @@ from .node import Node, Ref
 LABEL = "number"    # the leaves made here (api/replay.py keeps their values as constants)
 
 # ufuncs whose NumPy loop does not look at the value of a number operand
-_ARITHMETIC = frozenset(("add", "subtract", "multiply", "true_divide", "minimum", "maximum",
-                         "fmin", "fmax"))
+# (np.true_divide is np.divide, whose __name__ is "divide": `s / n` of a count n compiled
+# once per n while "true_divide" alone was listed)
+_ARITHMETIC = frozenset(("add", "subtract", "multiply", "divide", "true_divide", "minimum",
+                         "maximum", "fmin", "fmax"))
 _COMPARISONS = frozenset(("less", "less_equal", "greater", "greater_equal", "equal",
                           "not_equal"))
 _NUM = ("num",)     # stands for a number in masked()
@@ -214,8 +216,14 @@ def _dtype_of(n, i, v):
     if type(other) is not Ref:
         return None
     arr = n.inputs[other.i]
-    if not arr.shape:
-        return None     # two scalars: NumPy 1.x casts by both values
+    if not arr.shape and not (type(v) in (int, float) and (
+            arr.dtype in (np.float64, np.complex128) or n.fn.__name__ in _ARITHMETIC)):
+        # two scalars: NumPy 1.x promotes their types as for arrays (np.float32(s) / 2
+        # is a float64, np.float32(s) > 0.1 compares in float64), not as result_type
+        # below does. Safe: a float64 or complex128 scalar (nothing promotes past it),
+        # and arithmetic, whose result dtype is checked below against the traced one
+        # (a mean `s / n` of a count n compiled once per n)
+        return None
     try:
         dt = np.result_type(arr.dtype, v)
     except Exception:
