@@ -313,6 +313,15 @@ def test_a_result_no_one_else_holds_is_kept_without_a_copy():
     first, second = results_to_device(two_views(x))
     assert first._host_copy.base is None and second._host_copy.base is None
 
+    # NumPy scalars: 0-d arrays of their own dtype and value, beside arrays and leaves
+    for s in (np.float32(2.5), np.int16(-7), np.complex128(1 - 2j), np.bool_(True)):
+        got, n, arr = results_to_device((s, 3, x * 1))
+        assert type(got) is npcompile.DeviceArray and got.shape == () and got.dtype == s.dtype
+        assert got._host_copy.flags.c_contiguous and got.get()[()] == s
+        assert n == 3 and type(arr) is npcompile.DeviceArray
+    assert type(results_to_device(np.float64(0.5))) is npcompile.DeviceArray
+    assert results_to_device(np.datetime64(1, "D")) == np.datetime64(1, "D")  # not traced: kept
+
 
 def test_the_jits_numpy_path_keeps_its_fresh_results_without_a_copy():
     """device="cuda"'s NumPy path hands its results to results_to_device without a name

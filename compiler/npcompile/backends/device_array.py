@@ -458,6 +458,10 @@ def results_to_device(obj):
 def results_in(box):
     """results_to_device of box[0], for a caller that holds the result only in a list
     of one (a name of the caller's would count as another holder, and force copies)."""
+    x = box[0]
+    if type(x) is tuple:    # the usual many results, taken apart here: one call less each
+        return tuple([_result_in(x, i) for i in range(len(x))])
+    del x
     return _result_in(box, 0)
 
 
@@ -472,11 +476,12 @@ def _result_in(container, key):
     if t is np.ndarray or isinstance(x, np.generic):
         if not traced_dtype(x.dtype):
             return x
+        if t is not np.ndarray:     # a NumPy scalar: its 0-d array is a fresh C-ordered copy
+            return DeviceArray.owned(np_base.array(x))
         # an array nothing else holds (made by the call, not an argument, a global or a
         # view of one) is kept as it is; another is copied, so that later writes to it
         # do not show (a copy of a large result cost as much as NumPy's own work)
-        return DeviceArray.on_host(x, copy=not (t is np.ndarray and refs <= _ALONE and
-                                                _owns(x)))
+        return DeviceArray.on_host(x, copy=not (refs <= _ALONE and _owns(x)))
     if t is tuple or t is list:
         return t([_result_in(x, i) for i in range(len(x))])
     if t is dict:
