@@ -41,6 +41,20 @@ def main():
             t0 = time.perf_counter()
             sides[k](*args)
             times[k].append(time.perf_counter() - t0)
+    # how many of the jit's calls took its Python path (not a grant from C): the path
+    # choice's rechecks and the calls that count a used grant
+    slow = [0]
+    cls = type(jf)
+    python_call = cls._call
+
+    def counted(self, *a, **k):
+        slow[0] += 1
+        return python_call(self, *a, **k)
+    cls._call = counted
+    for _ in range(reps):
+        jf(*copy.deepcopy(inputs))
+    cls._call = python_call
+    print(f"{name:18s} {reps} more jit calls, {slow[0]} of them through its Python path")
     base = statistics.median(times["numpy"])
     for k, v in times.items():
         m = statistics.median(v)
