@@ -22,7 +22,10 @@ USES = ["return u", "return u * 2 + 1", "return u.size, u.sum()", "return (u, u.
         "return np.sort(u)", "return [u, u]", "return len(u)",
         "for k in range(2):\n        u = u * 2\n    return u",
         "w = x.ravel().copy()\n    w[u[u < w.size]] = 0 if u.dtype.kind in 'iu' else w[0]\n"
-        "    return w"]
+        "    return w",
+        # a selection of a selection by a mask made from itself (sigma clipping)
+        "v = u[u > u.mean()] if u.size else u\n    return v, v.size",
+        "for k in range(2):\n        u = u[u != u.max()] if u.size else u\n    return u"]
 DTYPES = ["float64", "float32", "int64", "int16", "uint8", "bool"]
 
 

@@ -237,6 +237,29 @@ def _counts_at(ufunc, a, sel, v):
     return True
 
 
+def subselected(sel, key):
+    """`y[k]` of a selection y = x[m] by a boolean selection k of the same mask, made from
+    y itself (`d = d[np.abs(d - mu) < 3 * sd]`, sigma clipping): x selected by m & k's
+    full-shape values, a Selected again, not a break. NumPy's compact y[k] takes y's
+    elements where k holds, in order, and y's are x's where m holds, in C order: the
+    same elements as x[m & k], in the same order. None where that is not sure (then y
+    is made compact and indexed as NumPy does)."""
+    tracer = current()
+    if tracer is None or type(key) is not Selected or sel._mat is not None or \
+            key._mat is not None or sel.lead or key.lead or \
+            sel.mask_snap.shape != sel.full.shape or key.full.shape != sel.full.shape or \
+            key.full.dtype != np.bool_ or not same_mask(sel.mask_node, key.mask_node):
+        return None
+    # a new node out of the user's reach: no later write changes the selection
+    mask = np.logical_and(sel.mask_snap, key.full)
+    if type(mask) is not _la.LazyArray or mask.shape != sel.full.shape:
+        return None
+    got = Selected(sel.full, mask._n, mask, 0, user_where(), sel.reason)
+    if sel.positions is sel.full:   # np.nonzero's indices: np.flatnonzero of the new mask
+        got.positions = got.full
+    return got
+
+
 def materialize_all(obj):
     """obj with every Selected inside (tuples, lists, dicts) made its compact array."""
     return map_leaves(obj, lambda x: x.materialize() if type(x) is Selected else x)
@@ -384,6 +407,10 @@ class Selected:
     def __array__(self, *args, **kwargs):
         return self.materialize().__array__(*args, **kwargs)
 
+    def __getitem__(self, key):
+        got = subselected(self, key)
+        return got if got is not None else self.materialize()[key]
+
     def __setitem__(self, key, value):
         self.materialize()[key] = value
 
@@ -420,7 +447,7 @@ def _reduction(name, fn):
 
 for _name, _fn in selected_reductions.METHODS.items():
     setattr(Selected, _name, _reduction(_name, _fn))
-for _name in ("__len__", "__iter__", "__getitem__", "__contains__", "__bool__", "__int__",
+for _name in ("__len__", "__iter__", "__contains__", "__bool__", "__int__",
               "__float__", "__complex__", "__index__", "__repr__", "__str__", "__format__",
               "__matmul__", "__rmatmul__", "__imatmul__", "__divmod__", "__rdivmod__",
               "__reduce__", "__reduce_ex__", "__reversed__", "__round__", "__dlpack__"):
