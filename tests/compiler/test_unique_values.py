@@ -84,19 +84,47 @@ def iterated(y):
     return total
 
 
-def with_counts(y):
-    return np.unique(y, return_counts=True)     # NumPy's call, a break
+def with_index(y):
+    return np.unique(y, return_index=True)      # NumPy's call, a break
 
 
 def test_other_uses_and_options_are_numpys():
     y = make((80,), np.int64) % 5
     check(iterated, y)
-    check(with_counts, y)
-    check(values, np.zeros(0))                  # empty: NumPy's own call
+    check(with_index, y)
+    check(with_counts, np.zeros(0))             # empty: NumPy's own call
     check(values, np.array([1 + 2j, 1 + 2j, 3j]))   # complex: NumPy's own call
     npcompile.reset()
-    npcompile.jit(with_counts, device=DEVICE, choose=False)(y)
+    npcompile.jit(with_index, device=DEVICE, choose=False)(y)
     assert any(b["reason"].startswith("np.unique") for b in breaks()), breaks()
+
+
+def with_counts(y):
+    return np.unique(y, return_counts=True)
+
+
+def frequent(y):
+    v, c = np.unique(y, return_counts=True, equal_nan=True, axis=None)
+    return v[c > 1], c.max(), c.sum(), c.size, (c * v).sum()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.uint8, np.bool_])
+def test_counts_are_a_selection_of_the_same_mask(dtype):
+    """return_counts: at each value the next value's position less its own (NumPy's diff
+    of the positions), a selection beside the values; `v[c > 1]` selects both again."""
+    for x in (make((90,), np.int64) % 6, make((1,), np.int64), make((40,), np.int64) % 2):
+        check(with_counts, x.astype(dtype))
+        check(frequent, x.astype(dtype))
+        assert breaks() == [], breaks()
+    y = np.array([np.nan, 1.0, np.nan, -0.0, 0.0, 2.0, 2.0, np.nan]).astype(dtype) \
+        if np.dtype(dtype).kind == "f" else None
+    if y is not None:
+        got = npcompile.jit(with_counts, device=DEVICE, choose=False)(y)
+        got = tuple(g.get() if isinstance(g, npcompile.DeviceArray) else g for g in got)
+        exp = np.unique(y, return_counts=True)
+        assert np.array_equal(got[0], exp[0], equal_nan=True)
+        assert np.array_equal(np.signbit(got[0]), np.signbit(exp[0]))
+        assert np.array_equal(got[1], exp[1]) and got[1].dtype == exp[1].dtype
 
 
 def test_a_cell_gets_numpys_array():

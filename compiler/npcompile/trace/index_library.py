@@ -17,7 +17,7 @@ from ..graph.node import Ref
 from . import lazy_array as _la
 from .library_rules import _axis, _dtype_of, _shape, declare, library_call
 from .operands import Unsupported, as_lazy, broadcast
-from .masked_select import UNIQUE_REASON, nonzero_indices, unique_values
+from .masked_select import UNIQUE_REASON, nonzero_indices, unique_counts, unique_values
 from .value_bounds import int_bounds
 from .view_rules import gather
 
@@ -198,14 +198,24 @@ def counted(tracer, fn, *args, **kwargs):
 
 
 def unique(tracer, fn, ar, *args, **kwargs):
-    """np.unique(ar), its values alone: a lazy selection of ar sorted (masked_select.py),
-    so that its count and reductions are graph values and a returned one is made compact
-    as the graph's last step. With return_index and the like, or another dtype, NumPy's
+    """np.unique(ar), its values alone, or (values, counts) with return_counts: lazy
+    selections of ar sorted (masked_select.py), so that their count and reductions are
+    graph values and a returned one is made compact as the graph's last step. With
+    return_index or return_inverse, an axis, equal_nan=False or another dtype, NumPy's
     call: a break that says so."""
-    if not args and not kwargs:
+    counts = kwargs.get("return_counts", False)
+    # the options at their defaults change nothing
+    others = [k for k, v in kwargs.items() if k != "return_counts" and not (
+        (k in ("return_index", "return_inverse") and v is False) or
+        (k == "axis" and v is None) or (k == "equal_nan" and v is True))]
+    if not args and not others and (counts is True or counts is False):
         got = unique_values(tracer, ar)
-        if got is not None:
+        if got is not None and not counts:
             return got
+        if got is not None:
+            n = unique_counts(tracer, got)
+            if n is not None:
+                return got, n
     raise Unsupported("data_shape", UNIQUE_REASON)
 
 

@@ -100,6 +100,24 @@ def unique_values(tracer, a):
     return Selected(s, mask._n, mask, 0, user_where(), UNIQUE_REASON)
 
 
+def unique_counts(tracer, values):
+    """The counts np.unique(a, return_counts=True) gives beside `values` (unique_values'
+    selection), a selection of the same mask: NumPy's np.diff of the selected positions
+    with n after them, that is, at each selected position p, the next selected position
+    (n past the last) less p. The next one is a reverse running minimum of the selected
+    positions (a scan), shifted by one: integers, so exactly NumPy's."""
+    mask = values.mask_snap
+    n = mask.shape[0]
+    at = _positions(tracer, n)
+    starts = np.where(mask, at, n)
+    from_here = np.minimum.accumulate(starts[::-1])[::-1]   # the first selected at or after p
+    following = np.where(at == n - 1, n, np.roll(from_here, -1))
+    counts = following - at
+    if type(counts) is not _la.LazyArray or counts.dtype != np.intp:
+        return None
+    return Selected(counts, values.mask_node, mask, 0, values.where, UNIQUE_REASON)
+
+
 def _positions(tracer, n):
     """arange(n) in intp, a node of the graph (NumPy's own arange: the numpy module's entry
     is a tracing wrapper while traces run)."""
