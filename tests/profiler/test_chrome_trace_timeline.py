@@ -50,7 +50,7 @@ def many_kernels(x, y):
 
 def breaks(x):
     y = np.sin(x) * 2
-    u, n = np.unique(y, return_counts=True)   # NumPy's call: a graph break
+    u, n = np.unique(y, return_index=True)    # NumPy's call: a graph break
     return y * u.size + n.max()
 
 
