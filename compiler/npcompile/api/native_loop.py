@@ -43,7 +43,7 @@ _BUILTINS = ("abs", "min", "max", "len", "float", "int")
 _NAMES = _BUILTINS + ("range", "enumerate", "zip", "divmod")   # builtins a nest may call
 _MODULE_FUNCS = frozenset(list(sn.UNARY_MATH) + list(sn._BINARY) + list(sn.CONSTRUCTORS) +
                           ["abs", "absolute", "minimum", "maximum", "dot", "sum", "outer",
-                           "max", "amax", "min", "amin", "sign", "diag", "mean"] +
+                           "max", "amax", "min", "amin", "sign", "diag", "mean", "median"] +
                           list(sn.CONSTRUCTED) +
                           list(sn.PREDICATE_CALLS) +
                           list(sn.REDUCING_CALLS))

@@ -572,6 +572,9 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, ListCode,
         if vectors.mean_of(self, e) is not None:        # np.mean(E), E.mean()
             self._vector_operand(vectors.mean_of(self, e))
             return F8
+        if vectors.median_of(self, e) is not None:      # np.median(E)
+            self._vector_operand(vectors.median_of(self, e))
+            return F8
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:   # u.sum()
             self._vector_operand(f.value)
             return F8
@@ -1034,6 +1037,8 @@ class Nest(ArrayBindings, vectors.VectorCode, PredicateCode, SwapCode, ListCode,
             return self._reduced_code(*got)
         if vectors.mean_of(self, e) is not None:
             return self._mean(vectors.mean_of(self, e))
+        if vectors.median_of(self, e) is not None:
+            return self._median(vectors.median_of(self, e))
         if isinstance(f, ast.Attribute) and f.attr == "sum" and not e.args:
             return self._reduction(f.value)
         extreme = vectors.extreme_of(self, e)

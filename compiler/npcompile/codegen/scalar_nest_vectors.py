@@ -142,6 +142,14 @@ def mean_of(nest, e):
     return got
 
 
+def median_of(nest, e):
+    """The operand of np.median(E), else None."""
+    if isinstance(e, ast.Call) and not e.keywords and len(e.args) == 1 and \
+            numpy_call(nest, e.func, ("median",)):
+        return e.args[0]
+    return None
+
+
 def diag_of(nest, e):
     """The argument of np.diag(X) (no offset), else None."""
     if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
@@ -458,6 +466,32 @@ class VectorCode:
         body, self.lines = self.lines, saved
         total = self._reduction(operand)
         return "({ " + " ".join(body) + f" {total} / (double){x}; }})"
+
+    def _median(self, operand):
+        """np.median: the middle of the sorted elements, or the mean of the two middle ones,
+        as NumPy's np.mean of its partition's one or two: a sum from 0.0 (so a zero median
+        is +0.0 whatever the zeros' signs), divided by the count. Any sort gives those
+        elements. A NaN among them (NumPy's NaN result) and an empty operand (NumPy's
+        warning) stop the nest. A statement expression."""
+        saved, self.lines = self.lines, []
+        prep = {}
+        shape = self._vprep(operand, prep)
+        n, buf, k, m, nan, small = (self._new() for _ in range(6))
+        self._out(f"const i64 {n} = {' * '.join(shape)}; if ({n} == 0) {_FAIL};")
+        self._out(f"double {small}[64]; double* {buf} = {n} <= 64 ? {small} : "
+                  f"(double*)malloc({n} * 8); if (!{buf}) {_FAIL};")
+        ks = (k,) if len(shape) == 1 else (f"({k} / {shape[1]})", f"({k} % {shape[1]})")
+        self._out(f"bool {nan} = false;")
+        self._out(f"for (i64 {k} = 0; {k} < {n}; ++{k}) {{ const double {m} = "
+                  f"{self._velem(operand, prep, ks)}; {buf}[{k}] = {m}; "
+                  f"{nan} |= __builtin_isnan({m}); }}")
+        self._out(f"double {m} = 0.0; if (!{nan}) {{ npc_sort_f8({buf}, {n}); "
+                  f"{m} = {n} % 2 ? 0.0 + {buf}[{n} / 2] : "
+                  f"(0.0 + {buf}[{n} / 2 - 1] + {buf}[{n} / 2]) / 2.0; }}")
+        self._out(f"if ({buf} != {small}) free({buf});")
+        self._out(f"if ({nan}) {_FAIL};")
+        body, self.lines = self.lines, saved
+        return "({ " + " ".join(body) + f" {m}; }})"
 
     def _diag_type(self, e):
         """np.diag of a matrix view (its diagonal: a view) or of a vector expression (the
@@ -937,5 +971,16 @@ static inline bool npc_lt(double a, double b) {
 static inline bool npc_le(double a, double b) {
   return !__builtin_isnan(a) && !__builtin_isnan(b) && (a == b || npc_key(a) < npc_key(b)); }
 static inline bool npc_gt(double a, double b) { return npc_lt(b, a); }
+// np.median's elements in order (no NaN among them): insertion sort for a window, heapsort
+// past it (no recursion, no allocation)
+static void npc_sift_f8(double* a, i64 i, i64 n) {
+  for (;;) { i64 c = 2 * i + 1; if (c >= n) return; if (c + 1 < n && a[c] < a[c + 1]) ++c;
+    if (!(a[i] < a[c])) return; const double t = a[i]; a[i] = a[c]; a[c] = t; i = c; } }
+static void npc_sort_f8(double* a, i64 n) {
+  if (n <= 32) { for (i64 i = 1; i < n; ++i) { const double x = a[i]; i64 j = i;
+      for (; j > 0 && x < a[j - 1]; --j) a[j] = a[j - 1]; a[j] = x; } return; }
+  for (i64 i = n / 2 - 1; i >= 0; --i) npc_sift_f8(a, i, n);
+  for (i64 e = n - 1; e > 0; --e) { const double t = a[0]; a[0] = a[e]; a[e] = t;
+    npc_sift_f8(a, 0, e); } }
 static inline bool npc_ge(double a, double b) { return npc_le(b, a); }
 """
