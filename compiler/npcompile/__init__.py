@@ -29,7 +29,6 @@ def reset():
     drop_programs()
     memo.clear_all()
     SESSION.settle()  # kernels still in flight are recorded now, so forgotten with the rest
-    SESSION.clear()
     _clear_profiler()
 
 

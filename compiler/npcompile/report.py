@@ -93,9 +93,9 @@ def session_file(directory):
 
 
 def clear():
-    if _prof is not None:
-        _prof.clear()
-        _changes[0] += 1
+    """Forget the session's records (the one store, records.py)."""
+    SESSION.clear()
+    _changes[0] += 1
 
 
 class SessionAutosave:

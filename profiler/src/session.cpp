@@ -40,6 +40,15 @@ std::size_t max_records() {
 }
 
 template <class T> constexpr std::size_t idx = Session::index_of<T>();
+
+// The index of a type name in EventData (kTypeCount for an unknown name).
+std::size_t index_of_type(std::string_view type) {
+  const auto types = event_types();
+  std::size_t t = 0;
+  while (t < types.size() && types[t] != type)
+    ++t;
+  return t;
+}
 } // namespace
 
 std::size_t Session::cap(std::size_t type_index) {
@@ -56,13 +65,17 @@ void Session::record(EventData data) {
   append(Event{now_us(), current_thread_id(), std::move(data)});
 }
 
-void Session::append(Event e) {
+std::deque<Session::Kept>& Session::keep_locked(Event e) {
   const std::size_t t = e.data.index();
-  const std::size_t limit = cap(t);
-  std::lock_guard lock(mu_);
-  auto& kept = kept_[t];
-  kept.push_back(Kept{appended_++, std::move(e)});
+  kept_[t].push_back(Kept{appended_++, std::move(e)});
   ++totals_[t];
+  return kept_[t];
+}
+
+void Session::append(Event e) {
+  const std::size_t limit = cap(e.data.index());
+  std::lock_guard lock(mu_);
+  auto& kept = keep_locked(std::move(e));
   while (kept.size() > limit) {
     dropped_to_ = std::max(dropped_to_, kept.front().seq + 1);
     kept.pop_front();
@@ -92,12 +105,12 @@ std::vector<Event> Session::snapshot() const {
 }
 
 std::vector<Event> Session::query(std::string_view type) const {
+  const std::size_t t = index_of_type(type);
   std::lock_guard lock(mu_);
   std::vector<Event> out;
-  for (const auto& kept : kept_)
-    if (!kept.empty() && kept.front().event.type() == type)
-      for (const auto& k : kept)
-        out.push_back(k.event);
+  if (t < kTypeCount)
+    for (const auto& k : kept_[t])
+      out.push_back(k.event);
   return out;
 }
 
@@ -110,13 +123,9 @@ std::size_t Session::size() const {
 }
 
 std::uint64_t Session::total(std::string_view type) const {
-  const auto types = event_types();
-  for (std::size_t t = 0; t < types.size(); ++t)
-    if (types[t] == type) {
-      std::lock_guard lock(mu_);
-      return totals_[t];
-    }
-  return 0;
+  const std::size_t t = index_of_type(type);
+  std::lock_guard lock(mu_);
+  return t < kTypeCount ? totals_[t] : 0;
 }
 
 void Session::clear_locked() {
@@ -177,11 +186,8 @@ void Session::restore(std::vector<Event> events, std::map<std::uint32_t, std::st
                       std::int64_t start_unix_us, int pid) {
   std::lock_guard lock(mu_);
   clear_locked();  // a loaded document is shown whole: its events are not trimmed to the caps
-  for (auto& e : events) {
-    const std::size_t t = e.data.index();
-    kept_[t].push_back(Kept{appended_++, std::move(e)});
-    ++totals_[t];
-  }
+  for (auto& e : events)
+    keep_locked(std::move(e));
   thread_names_ = std::move(names);
   start_unix_us_ = start_unix_us;
   pid_ = pid;

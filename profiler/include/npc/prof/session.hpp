@@ -96,6 +96,7 @@ private:
     Event event;
   };
   std::vector<Event> merged(std::uint64_t from) const; // kept events with seq >= from, in order
+  std::deque<Kept>& keep_locked(Event e); // appends it to its type's list, counted; untrimmed
   void clear_locked();
 
   mutable std::mutex mu_;
